@@ -1,0 +1,143 @@
+package io.pylon.core.config;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How a raw string becomes a typed value. A parser throws {@link IllegalArgumentException} for a bad value;
+ * {@link Settings} turns that into a message naming the setting and {@link #expected()}.
+ */
+public record SettingType<T>(String expected, Function<String, T> parser) {
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+
+    public T parse(String raw) {
+        return parser.apply(raw);
+    }
+
+    public static final SettingType<String> STRING = new SettingType<>("text", s -> s);
+
+    public static final SettingType<String> NON_EMPTY = new SettingType<>("non-empty text", s -> {
+        if (s.isEmpty()) {
+            throw new IllegalArgumentException("empty");
+        }
+        return s;
+    });
+
+    /** A path segment: letters, digits, dot, dash, underscore. */
+    public static final SettingType<String> PATH_SEGMENT = new SettingType<>(
+            "a path segment of letters, digits, '.', '-' or '_' (e.g. platform)", s -> {
+                if (!SEGMENT.matcher(s).matches()) {
+                    throw new IllegalArgumentException(s);
+                }
+                return s;
+            });
+
+    public static final SettingType<Integer> PORT = new SettingType<>("a TCP port from 0 to 65535", s -> {
+        int port = Integer.parseInt(s);
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException(s);
+        }
+        return port;
+    });
+
+    public static final SettingType<Boolean> BOOLEAN = new SettingType<>("true or false", s -> switch (s.toLowerCase(Locale.ROOT)) {
+        case "true" -> true;
+        case "false" -> false;
+        default -> throw new IllegalArgumentException(s);
+    });
+
+    public static final SettingType<Duration> DURATION_TYPE = new SettingType<>(
+            "a duration such as 500ms, 10s, 5m, 1h or 1d", SettingType::parseDuration);
+
+    public static final SettingType<String> BIND_ADDRESS = new SettingType<>("an IP address or host name to bind to", s -> {
+        try {
+            InetAddress.getByName(s);
+            return s;
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(s, e);
+        }
+    });
+
+    public static final SettingType<Path> PATH = new SettingType<>("a file system path", s -> {
+        try {
+            return Path.of(s);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(s, e);
+        }
+    });
+
+    public static final SettingType<URI> HTTP_URL = new SettingType<>("an http:// or https:// URL", s -> {
+        URI uri = URI.create(s);
+        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+            throw new IllegalArgumentException(s);
+        }
+        return uri;
+    });
+
+    /** A comma-separated list; blanks are dropped. */
+    public static final SettingType<List<String>> LIST = new SettingType<>("a comma-separated list", s ->
+            Arrays.stream(s.split(",")).map(String::strip).filter(x -> !x.isEmpty()).toList());
+
+    public static SettingType<Integer> intRange(int min, int max) {
+        return new SettingType<>("a whole number from " + min + " to " + max, s -> {
+            int value = Integer.parseInt(s);
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(s);
+            }
+            return value;
+        });
+    }
+
+    public static SettingType<Long> longRange(long min, long max) {
+        return new SettingType<>("a whole number from " + min + " to " + max, s -> {
+            long value = Long.parseLong(s);
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(s);
+            }
+            return value;
+        });
+    }
+
+    public static SettingType<Double> fraction() {
+        return new SettingType<>("a number from 0 to 1 (e.g. 0.9)", s -> {
+            double value = Double.parseDouble(s);
+            if (!(value >= 0 && value <= 1)) {
+                throw new IllegalArgumentException(s);
+            }
+            return value;
+        });
+    }
+
+    public static <E extends Enum<E>> SettingType<E> oneOf(Class<E> type) {
+        E[] values = type.getEnumConstants();
+        String names = String.join(", ", Arrays.stream(values).map(v -> v.name().toLowerCase(Locale.ROOT)).toList());
+        return new SettingType<>("one of " + names, s -> Enum.valueOf(type, s.toUpperCase(Locale.ROOT).replace('-', '_')));
+    }
+
+    static Duration parseDuration(String s) {
+        Matcher m = DURATION.matcher(s.toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new IllegalArgumentException(s);
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
+    }
+}

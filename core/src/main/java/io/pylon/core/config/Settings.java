@@ -1,0 +1,115 @@
+package io.pylon.core.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Where setting values come from, highest first: overrides given in code (launcher flags, tests), Java system
+ * properties ({@code -Dpylon.server.port=9000}), the properties file named by {@code pylon.config.file} /
+ * {@code PYLON_CONFIG_FILE}, environment variables ({@code PYLON_SERVER_PORT}), then the setting's default.
+ */
+public final class Settings {
+    public static final String CONFIG_FILE_KEY = "pylon.config.file";
+
+    private final Map<String, String> overrides;
+    private final Map<String, String> systemProperties;
+    private final Map<String, String> file;
+    private final Map<String, String> environment;
+    private final Map<Setting<?>, Optional<?>> cache = new ConcurrentHashMap<>();
+
+    private Settings(Map<String, String> overrides, Map<String, String> systemProperties, Map<String, String> environment) {
+        this.overrides = Map.copyOf(overrides);
+        this.systemProperties = Map.copyOf(systemProperties);
+        this.environment = Map.copyOf(environment);
+        this.file = loadFile();
+    }
+
+    /** Settings from this process: system properties, config file and environment, plus the given overrides. */
+    public static Settings fromProcess(Map<String, String> overrides) {
+        Map<String, String> props = new HashMap<>();
+        System.getProperties().forEach((k, v) -> props.put(String.valueOf(k), String.valueOf(v)));
+        return new Settings(overrides, props, System.getenv());
+    }
+
+    /** Settings from explicit maps only: what tests use, so that no machine setting leaks in. */
+    public static Settings of(Map<String, String> values) {
+        return new Settings(values, Map.of(), Map.of());
+    }
+
+    /** A copy with more overrides on top. */
+    public Settings with(Map<String, String> more) {
+        Map<String, String> merged = new HashMap<>(overrides);
+        merged.putAll(more);
+        return new Settings(merged, systemProperties, environment);
+    }
+
+    /** The setting's value, or its default (which may be null). Throws {@link InvalidSettingException} for a bad value. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(Setting<T> setting) {
+        return (T) cache.computeIfAbsent(setting, s -> Optional.ofNullable(resolve(setting))).orElse(null);
+    }
+
+    /** The raw text of a setting, if set anywhere; for the rare setting whose parsing needs context. */
+    public Optional<String> raw(Setting<?> setting) {
+        return Optional.ofNullable(lookup(setting.key()));
+    }
+
+    /** Whether the setting was given a value rather than left at its default. */
+    public boolean isSet(Setting<?> setting) {
+        return lookup(setting.key()) != null;
+    }
+
+    private <T> T resolve(Setting<T> setting) {
+        String raw = lookup(setting.key());
+        if (raw == null) {
+            return setting.defaultValue();
+        }
+        try {
+            return setting.parse(raw);
+        } catch (RuntimeException e) {
+            String shown = setting.isSecret() ? "(hidden)" : "'" + raw + "'";
+            throw new InvalidSettingException("Invalid setting " + setting.key() + " (environment variable "
+                    + setting.envName() + "): " + shown + " is not " + setting.expected() + ".");
+        }
+    }
+
+    private String lookup(String key) {
+        String value = overrides.get(key);
+        if (value == null) {
+            value = systemProperties.get(key);
+        }
+        if (value == null) {
+            value = file.get(key);
+        }
+        if (value == null) {
+            value = environment.get(Setting.envName(key));
+        }
+        return value;
+    }
+
+    private Map<String, String> loadFile() {
+        String name = overrides.getOrDefault(CONFIG_FILE_KEY,
+                systemProperties.getOrDefault(CONFIG_FILE_KEY, environment.get(Setting.envName(CONFIG_FILE_KEY))));
+        if (name == null || name.isBlank()) {
+            return Map.of();
+        }
+        Path path = Path.of(name);
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(path)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new InvalidSettingException("Invalid setting " + CONFIG_FILE_KEY + " (environment variable "
+                    + Setting.envName(CONFIG_FILE_KEY) + "): cannot read '" + path + "' (" + e.getClass().getSimpleName() + ").");
+        }
+        Map<String, String> values = new HashMap<>();
+        properties.forEach((k, v) -> values.put(String.valueOf(k), String.valueOf(v)));
+        return values;
+    }
+}

@@ -1,0 +1,65 @@
+package io.pylon.core.health;
+
+import io.helidon.common.media.type.MediaTypes;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Header;
+import io.helidon.http.HttpMediaType;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.Json;
+import io.pylon.core.http.Routes;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * {@code GET /<segment>/management/health} (every check), {@code .../health/live} and {@code .../health/ready}:
+ * 200 when UP, 503 when DOWN; JSON by default, {@code OK}/{@code DOWN} as text when the client prefers text/plain.
+ */
+public final class HealthEndpoint {
+    private static final Header TEXT = HeaderValues.createCached(HeaderNames.CONTENT_TYPE, "text/plain; charset=UTF-8");
+    private static final Header NO_CACHE = HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store");
+    private final HealthRegistry registry;
+    private final String module;
+
+    public HealthEndpoint(HealthRegistry registry, String module) {
+        this.registry = registry;
+        this.module = module;
+    }
+
+    public void register(Routes routes, String segment) {
+        String base = "/" + segment + "/management/health";
+        routes.get(base, (req, res) -> answer(req, res, registry::all));
+        routes.get(base + "/live", (req, res) -> answer(req, res, () -> registry.probe(HealthCheck.Probe.LIVENESS)));
+        routes.get(base + "/ready", (req, res) -> answer(req, res, () -> registry.probe(HealthCheck.Probe.READINESS)));
+    }
+
+    private void answer(ServerRequest req, ServerResponse res, Supplier<HealthReport> evaluation) {
+        HealthReport report = evaluation.get();
+        res.status(report.isUp() ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
+        res.header(NO_CACHE);
+        if (prefersText(req)) {
+            res.header(TEXT);
+            res.send(report.isUp() ? "OK" : "DOWN");
+            return;
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", report.status().name());
+        body.put("module", module);
+        body.put("checks", report.checksAsMap());
+        res.header(Json.CONTENT_TYPE_JSON);
+        res.send(Json.bytes(body));
+    }
+
+    static boolean prefersText(ServerRequest req) {
+        if (!req.headers().contains(HeaderNames.ACCEPT)) {
+            return false;
+        }
+        return req.headers().bestAccepted(MediaTypes.APPLICATION_JSON, MediaTypes.TEXT_PLAIN)
+                .map(type -> HttpMediaType.create(type).test(MediaTypes.TEXT_PLAIN))
+                .orElse(false);
+    }
+}

@@ -1,0 +1,5 @@
+package io.pylon.core.health;
+
+public enum HealthStatus {
+    UP, DOWN
+}

@@ -1,0 +1,25 @@
+package io.pylon.core.http;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
+
+/**
+ * The JSON error body used across Pylon: {@code {"error":"...","error_description":"..."}}, the OAuth 2.0 shape the
+ * token endpoint requires, reused everywhere so that clients parse one shape. Extra fields are additive.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ErrorBody(String error, String error_description, Object details) {
+
+    public static ErrorBody of(String error, String description) {
+        return new ErrorBody(error, description, null);
+    }
+
+    public void send(ServerResponse res, Status status) {
+        Json.send(res, status, this);
+    }
+
+    public static void send(ServerResponse res, Status status, String error, String description) {
+        of(error, description).send(res, status);
+    }
+}

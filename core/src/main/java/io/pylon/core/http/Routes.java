@@ -1,0 +1,94 @@
+package io.pylon.core.http;
+
+import io.helidon.common.uri.UriPath;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.PathMatcher;
+import io.helidon.http.PathMatchers;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The routes of one pod, registered explicitly. It remembers each path and method so that a request whose path
+ * exists under another method gets 405 with {@code Allow}, and any other unmatched request a JSON 404.
+ */
+public final class Routes {
+    private final HttpRouting.Builder routing;
+    private final List<Entry> entries = new ArrayList<>();
+
+    private record Entry(Method method, String path, PathMatcher matcher) {
+    }
+
+    public Routes(HttpRouting.Builder routing) {
+        this.routing = routing;
+    }
+
+    public Routes get(String path, Handler handler) {
+        return route(Method.GET, path, handler);
+    }
+
+    public Routes post(String path, Handler handler) {
+        return route(Method.POST, path, handler);
+    }
+
+    public Routes put(String path, Handler handler) {
+        return route(Method.PUT, path, handler);
+    }
+
+    public Routes patch(String path, Handler handler) {
+        return route(Method.PATCH, path, handler);
+    }
+
+    public Routes delete(String path, Handler handler) {
+        return route(Method.DELETE, path, handler);
+    }
+
+    public Routes route(Method method, String path, Handler handler) {
+        entries.add(new Entry(method, path, PathMatchers.create(path)));
+        routing.route(method, path, handler);
+        if (method == Method.GET) {
+            routing.route(Method.HEAD, path, handler);
+        }
+        return this;
+    }
+
+    /** Direct access for what this class does not wrap (filters, services); such routes get no 405 help. */
+    public HttpRouting.Builder routing() {
+        return routing;
+    }
+
+    /** Registers the 404/405 handler; must come after every route. */
+    public void finish() {
+        routing.any(this::unmatched);
+    }
+
+    private void unmatched(ServerRequest req, ServerResponse res) {
+        UriPath path = req.path();
+        Set<String> allowed = new LinkedHashSet<>();
+        for (Entry entry : entries) {
+            if (entry.matcher().match(path).accepted()) {
+                allowed.add(entry.method().text());
+                if (entry.method() == Method.GET) {
+                    allowed.add(Method.HEAD.text());
+                }
+            }
+        }
+        if (allowed.isEmpty()) {
+            ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No resource at " + path.path());
+            return;
+        }
+        String allow = allowed.stream().collect(Collectors.joining(", "));
+        res.header(HeaderNames.ALLOW, allow);
+        ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
+                "Method " + req.prologue().method().text() + " is not allowed on " + path.path() + "; allowed: " + allow);
+    }
+}

@@ -1,0 +1,90 @@
+package io.pylon.core.server;
+
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.SettingType;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** Settings every module has. Module-specific settings live beside their module. */
+public final class CoreSettings {
+    private CoreSettings() {
+    }
+
+    public static final Setting<String> BIND = Setting.of("pylon.server.bind",
+            "Address the HTTP server binds to.", "0.0.0.0", SettingType.BIND_ADDRESS);
+
+    /** The port's default is the module's internal port from the interface's table. */
+    public static Setting<Integer> port(int defaultPort) {
+        return Setting.of("pylon.server.port", "HTTP port (0 picks a free one). Default: the module's internal port.",
+                defaultPort, SettingType.PORT);
+    }
+
+    public static final Setting<String> PATH_SEGMENT = Setting.of("pylon.path.segment",
+            "The product segment of every path: /<segment>/management/health, /<segment>/diagnostics/...",
+            "platform", SettingType.PATH_SEGMENT);
+
+    public static final Setting<String> POD_NAME = Setting.of("pylon.pod.name",
+            "Pod name (Kubernetes: metadata.name via the downward API). Default: <module>-<host>-<port>.",
+            null, SettingType.NON_EMPTY);
+
+    public static final Setting<String> POD_IP = Setting.of("pylon.pod.ip",
+            "Pod address (Kubernetes: status.podIP). Default: the bind address, or this host's address.",
+            null, SettingType.NON_EMPTY);
+
+    public static final Setting<String> POD_NAMESPACE = Setting.of("pylon.pod.namespace",
+            "Kubernetes namespace of the pod (metadata.namespace). Unset outside Kubernetes.", null, SettingType.NON_EMPTY);
+
+    public static final Setting<String> NODE_NAME = Setting.of("pylon.pod.node",
+            "Kubernetes node of the pod (spec.nodeName). Unset outside Kubernetes.", null, SettingType.NON_EMPTY);
+
+    public static final Setting<String> ENVIRONMENT_NAME = Setting.of("pylon.environment.name",
+            "Name of the environment this pod belongs to.", "local", SettingType.NON_EMPTY);
+
+    public static final Setting<String> ENVIRONMENT_ID = Setting.secret("pylon.environment.id",
+            "The environment ID that diagnostics callers must send in Authorization (a Kubernetes Secret). "
+                    + "Unset: every diagnostics call is refused.", null, SettingType.NON_EMPTY);
+
+    public static final Setting<Path> DATA_DIR = Setting.of("pylon.data.dir",
+            "Directory for the pod's files (database, heap dumps). Default: data/<pod name> under the working directory.",
+            null, SettingType.PATH);
+
+    public static final Setting<Duration> SHUTDOWN_GRACE = Setting.of("pylon.shutdown.grace",
+            "On SIGTERM, how long in-flight requests may take to finish before the server stops.",
+            Duration.ofSeconds(20), SettingType.DURATION_TYPE);
+
+    public static final Setting<Duration> SHUTDOWN_DELAY = Setting.of("pylon.shutdown.delay",
+            "On SIGTERM, how long readiness reports DOWN before the server stops accepting requests "
+                    + "(lets load balancers take the pod out).", Duration.ZERO, SettingType.DURATION_TYPE);
+
+    public static final Setting<Duration> HEALTH_CHECK_TIMEOUT = Setting.of("pylon.health.check-timeout",
+            "How long one health check may take before it counts as DOWN.", Duration.ofSeconds(2), SettingType.DURATION_TYPE);
+
+    public static final Setting<Duration> HEALTH_CACHE_TTL = Setting.of("pylon.health.cache-ttl",
+            "How long a health check result is reused, so probes and load do not run checks on every request.",
+            Duration.ofMillis(500), SettingType.DURATION_TYPE);
+
+    public static final Setting<Double> HEAP_THRESHOLD = Setting.of("pylon.health.heap-threshold",
+            "Fraction of the maximum heap still in use after garbage collection above which memory is DOWN.",
+            0.95, SettingType.fraction());
+
+    public static final Setting<Integer> ASYNC_THREADS = Setting.of("pylon.executor.async-threads",
+            "Threads of the <segment>-async executor (the module's asynchronous work).",
+            Math.max(4, Runtime.getRuntime().availableProcessors() * 2), SettingType.intRange(1, 1024));
+
+    public static final Setting<Integer> ASYNC_QUEUE = Setting.of("pylon.executor.async-queue",
+            "Queue length of the <segment>-async executor; work beyond it is rejected.", 1000, SettingType.intRange(1, 1_000_000));
+
+    public static final Setting<Integer> MAINTENANCE_THREADS = Setting.of("pylon.executor.maintenance-threads",
+            "Threads of the <segment>-maintenance executor (periodic jobs).", 2, SettingType.intRange(1, 64));
+
+    public static final Setting<Long> PARENT_PID = Setting.of("pylon.parent.pid",
+            "Set by ./pylon up: the pod exits when this process is gone.", null, SettingType.longRange(1, Long.MAX_VALUE));
+
+    public static List<Setting<?>> all(int defaultPort) {
+        return List.of(BIND, port(defaultPort), PATH_SEGMENT, POD_NAME, POD_IP, POD_NAMESPACE, NODE_NAME, ENVIRONMENT_NAME,
+                ENVIRONMENT_ID, DATA_DIR, SHUTDOWN_GRACE, SHUTDOWN_DELAY, HEALTH_CHECK_TIMEOUT, HEALTH_CACHE_TTL,
+                HEAP_THRESHOLD, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID);
+    }
+}

@@ -1,0 +1,36 @@
+package io.pylon.core.server;
+
+import io.pylon.core.config.Settings;
+import io.pylon.core.health.HealthRegistry;
+import io.pylon.core.http.Routes;
+
+import java.nio.file.Path;
+
+/** What the core hands a module while it starts. */
+public interface ModuleContext {
+
+    Settings settings();
+
+    PodIdentity identity();
+
+    /** The path segment, {@code platform} by default. */
+    String segment();
+
+    /** The pod's own directory for files; exists. */
+    Path dataDir();
+
+    Routes routes();
+
+    HealthRegistry health();
+
+    PodExecutors executors();
+
+    /** The build facts of this module. */
+    io.pylon.core.version.BuildInfo buildInfo();
+
+    /** Closed when the pod stops, after the server stopped accepting requests, in reverse order of registration. */
+    void onStop(AutoCloseable resource);
+
+    /** The port the server will listen on, known after bind; before that the configured one. */
+    int port();
+}

@@ -1,0 +1,215 @@
+package io.pylon.core.server;
+
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
+import io.pylon.core.config.InvalidSettingException;
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.Settings;
+import io.pylon.core.health.DeadlockCheck;
+import io.pylon.core.health.HealthEndpoint;
+import io.pylon.core.health.HealthRegistry;
+import io.pylon.core.health.MemoryCheck;
+import io.pylon.core.health.ShutdownCheck;
+import io.pylon.core.http.ErrorHandling;
+import io.pylon.core.http.Routes;
+import io.pylon.core.version.BuildInfo;
+import io.pylon.core.version.VersionEndpoint;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+
+/** Starts one pod of a module: validates settings, builds the routes, binds the server. */
+public final class PodServer {
+    private static final System.Logger LOG = System.getLogger(PodServer.class.getName());
+
+    /** Largest request line (method, path, query) accepted; longer ones get 414. */
+    public static final int MAX_REQUEST_LINE = 8 * 1024;
+    /** Largest header block accepted; larger ones get 431. */
+    public static final int MAX_HEADERS = 16 * 1024;
+
+    private PodServer() {
+    }
+
+    /** Every setting the module reads, core ones first: validated before anything starts. */
+    public static List<Setting<?>> settingsOf(PylonModule module) {
+        List<Setting<?>> all = new ArrayList<>(CoreSettings.all(module.defaultPort()));
+        all.addAll(module.settings());
+        return all;
+    }
+
+    public static Pod start(PylonModule module, Settings settings) {
+        long t0 = System.nanoTime();
+        for (Setting<?> setting : settingsOf(module)) {
+            settings.get(setting);
+        }
+        String segment = settings.get(CoreSettings.PATH_SEGMENT);
+        String bind = settings.get(CoreSettings.BIND);
+        int port = settings.get(CoreSettings.port(module.defaultPort()));
+        BuildInfo build = BuildInfo.load();
+        PodIdentity identity = identity(module, settings, bind, port, build);
+        Path dataDir = dataDir(settings, identity);
+
+        PodExecutors executors = new PodExecutors(segment, settings.get(CoreSettings.ASYNC_THREADS),
+                settings.get(CoreSettings.ASYNC_QUEUE), settings.get(CoreSettings.MAINTENANCE_THREADS));
+        Deque<AutoCloseable> resources = new ArrayDeque<>();
+        resources.push(executors);
+        HealthRegistry health = new HealthRegistry(executors.async(), settings.get(CoreSettings.HEALTH_CHECK_TIMEOUT),
+                settings.get(CoreSettings.HEALTH_CACHE_TTL));
+        ShutdownCheck shutdown = new ShutdownCheck();
+        health.register(new MemoryCheck(settings.get(CoreSettings.HEAP_THRESHOLD)));
+        health.register(new DeadlockCheck());
+        health.register(shutdown);
+
+        HttpRouting.Builder routing = HttpRouting.builder();
+        ErrorHandling.install(routing);
+        Routes routes = new Routes(routing);
+        new HealthEndpoint(health, module.name()).register(routes, segment);
+        new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
+
+        Context context = new Context(settings, identity, segment, dataDir, routes, health, executors, build, resources, port);
+        try {
+            module.start(context);
+        } catch (InvalidSettingException e) {
+            closeAll(resources);
+            throw e;
+        } catch (Exception e) {
+            closeAll(resources);
+            throw new IllegalStateException("Module " + module.name() + " failed to start: " + e.getMessage(), e);
+        }
+        routes.finish();
+
+        WebServer server = WebServer.builder()
+                .host(bind)
+                .port(port)
+                .shutdownHook(false)
+                .shutdownGracePeriod(settings.get(CoreSettings.SHUTDOWN_GRACE))
+                .directHandlers(ErrorHandling.directHandlers())
+                .addProtocol(Http1Config.builder()
+                        .maxPrologueLength(MAX_REQUEST_LINE)
+                        .maxHeadersSize(MAX_HEADERS)
+                        .build())
+                .routing(routing)
+                .build();
+        try {
+            server.start();
+        } catch (RuntimeException e) {
+            closeAll(resources);
+            throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (" + rootMessage(e) + ")", e);
+        }
+        Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
+        watchParent(settings, executors);
+        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d/%s (started in %d ms)",
+                module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), segment,
+                (System.nanoTime() - t0) / 1_000_000));
+        return pod;
+    }
+
+    private static PodIdentity identity(PylonModule module, Settings settings, String bind, int port, BuildInfo build) {
+        String podName = settings.get(CoreSettings.POD_NAME);
+        if (podName == null) {
+            String suffix = port == 0 ? String.valueOf(ProcessHandle.current().pid()) : String.valueOf(port);
+            podName = (module.name() + "-" + hostName() + "-" + suffix).toLowerCase(Locale.ROOT);
+        }
+        String podIp = settings.get(CoreSettings.POD_IP);
+        if (podIp == null) {
+            podIp = isWildcard(bind) ? localAddress() : bind;
+        }
+        return new PodIdentity(podName, podIp, settings.get(CoreSettings.POD_NAMESPACE), settings.get(CoreSettings.NODE_NAME),
+                settings.get(CoreSettings.ENVIRONMENT_NAME), module.name(), build.version());
+    }
+
+    private static Path dataDir(Settings settings, PodIdentity identity) {
+        Path dir = settings.get(CoreSettings.DATA_DIR);
+        if (dir == null) {
+            dir = Path.of("data", identity.podName());
+        }
+        try {
+            return Files.createDirectories(dir.toAbsolutePath());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create the data directory " + dir + " (setting "
+                    + CoreSettings.DATA_DIR.key() + ")", e);
+        }
+    }
+
+    private static void watchParent(Settings settings, PodExecutors executors) {
+        Long parent = settings.get(CoreSettings.PARENT_PID);
+        if (parent == null) {
+            return;
+        }
+        ProcessHandle.of(parent).ifPresentOrElse(
+                handle -> handle.onExit().thenRunAsync(() -> {
+                    LOG.log(Level.INFO, "Parent process " + parent + " is gone; exiting");
+                    System.exit(0);
+                }, executors.maintenance()),
+                () -> {
+                    LOG.log(Level.INFO, "Parent process " + parent + " is gone; exiting");
+                    System.exit(0);
+                });
+    }
+
+    private static boolean isWildcard(String bind) {
+        return bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]");
+    }
+
+    private static String hostForUrl(String bind, PodIdentity identity) {
+        return isWildcard(bind) ? identity.podIp() : bind;
+    }
+
+    private static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    private static String localAddress() {
+        try {
+            return InetAddress.getLocalHost().getHostAddress();
+        } catch (UnknownHostException e) {
+            return "127.0.0.1";
+        }
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
+    }
+
+    private static void closeAll(Deque<AutoCloseable> resources) {
+        while (!resources.isEmpty()) {
+            try {
+                resources.pop().close();
+            } catch (Exception ignored) {
+                // start-up already failed; the first failure is the one reported
+            }
+        }
+    }
+
+    private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
+                           HealthRegistry health, PodExecutors executors, BuildInfo buildInfo,
+                           Deque<AutoCloseable> resources, int port) implements ModuleContext {
+        @Override
+        public void onStop(AutoCloseable resource) {
+            resources.push(resource);
+        }
+    }
+}

@@ -1,8 +1,7 @@
 package io.pylon.core.http;
 
 import io.helidon.http.DirectHandler;
-import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
+import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.RequestException;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.DirectHandlers;
@@ -17,8 +16,31 @@ import java.lang.System.Logger.Level;
  */
 public final class ErrorHandling {
     private static final System.Logger LOG = System.getLogger(ErrorHandling.class.getName());
+    private static final Status HEADERS_TOO_LARGE = Status.create(431, "Request Header Fields Too Large");
 
     private ErrorHandling() {
+    }
+
+    /**
+     * Refuses a request whose header block exceeds {@code maxHeaders} bytes with 431 (RFC 6585). Helidon's own
+     * parser limit sits higher and answers a plain 400 without saying why, so the limit operators see is this one.
+     */
+    public static void limitHeaders(HttpRouting.Builder routing, int maxHeaders) {
+        routing.addFilter((chain, req, res) -> {
+            int size = 0;
+            for (io.helidon.http.Header header : req.headers()) {
+                size += header.name().length() + 4;
+                for (String value : header.allValues()) {
+                    size += value.length();
+                }
+            }
+            if (size > maxHeaders) {
+                ErrorBody.send(res, HEADERS_TOO_LARGE, errorCode(HEADERS_TOO_LARGE),
+                        "The request headers exceed " + maxHeaders + " bytes.");
+                return;
+            }
+            chain.proceed();
+        });
     }
 
     public static void install(HttpRouting.Builder routing) {
@@ -34,18 +56,7 @@ public final class ErrorHandling {
 
     /** Answers for errors raised by the HTTP layer itself, before any route runs. */
     public static DirectHandlers directHandlers() {
-        DirectHandler handler = (request, eventType, status, headers, message) -> {
-            Status effective = effectiveStatus(status, message);
-            String body = new String(Json.bytes(ErrorBody.of(errorCode(effective), effective.reasonPhrase())),
-                    java.nio.charset.StandardCharsets.UTF_8);
-            return DirectHandler.TransportResponse.builder()
-                    .status(effective)
-                    .headers(headers)
-                    .header(HeaderValues.create(HeaderNames.CONTENT_TYPE, "application/json"))
-                    .keepAlive(false)
-                    .entity(body)
-                    .build();
-        };
+        DirectHandler handler = new JsonDirectHandler();
         DirectHandlers.Builder builder = DirectHandlers.builder();
         for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
             builder.addHandler(type, handler);
@@ -53,15 +64,41 @@ public final class ErrorHandling {
         return builder.build();
     }
 
-    // Helidon reports an oversized prologue or header block as 400 with a message; answer what RFC 9110/6585 say.
+    private static final class JsonDirectHandler implements DirectHandler {
+        @Override
+        public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
+                                        ServerResponseHeaders headers, Throwable thrown) {
+            return handle(request, eventType, status, headers, thrown == null ? null : thrown.getMessage());
+        }
+
+        // Helidon passes the parser's message only here; it stays internal (it decides the status, it is not sent).
+        @Override
+        public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
+                                        ServerResponseHeaders headers, Throwable thrown, System.Logger logger) {
+            return handle(request, eventType, status, headers, thrown);
+        }
+
+        @Override
+        public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
+                                        ServerResponseHeaders headers, String message) {
+            Status effective = effectiveStatus(status, message);
+            byte[] body = Json.bytes(ErrorBody.of(errorCode(effective), effective.reasonPhrase()));
+            return TransportResponse.builder()
+                    .status(effective)
+                    .headers(headers)
+                    .header(Json.CONTENT_TYPE_JSON)
+                    .keepAlive(false)
+                    .entity(body)
+                    .build();
+        }
+    }
+
+    // Helidon reports an oversized prologue as 400 or 414; answer 414 as RFC 9110 says.
     private static Status effectiveStatus(Status status, String message) {
         if (status.code() == 400 && message != null) {
             String m = message.toLowerCase(java.util.Locale.ROOT);
             if (m.contains("prologue") && (m.contains("length") || m.contains("too long") || m.contains("exceed"))) {
                 return Status.REQUEST_URI_TOO_LONG_414;
-            }
-            if (m.contains("header") && (m.contains("size") || m.contains("too large") || m.contains("exceed") || m.contains("length"))) {
-                return Status.REQUEST_HEADER_FIELDS_TOO_LARGE_431;
             }
         }
         return status;

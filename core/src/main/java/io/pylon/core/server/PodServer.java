@@ -35,7 +35,7 @@ public final class PodServer {
 
     /** Largest request line (method, path, query) accepted; longer ones get 414. */
     public static final int MAX_REQUEST_LINE = 8 * 1024;
-    /** Largest header block accepted; larger ones get 431. */
+    /** Largest header block accepted; larger ones get 431 (beyond four times this, the parser's plain 400). */
     public static final int MAX_HEADERS = 16 * 1024;
 
     private PodServer() {
@@ -73,6 +73,7 @@ public final class PodServer {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         ErrorHandling.install(routing);
+        ErrorHandling.limitHeaders(routing, MAX_HEADERS);
         Routes routes = new Routes(routing);
         new HealthEndpoint(health, module.name()).register(routes, segment);
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
@@ -89,6 +90,7 @@ public final class PodServer {
         }
         routes.finish();
 
+        ensureFree(bind, port, resources);
         WebServer server = WebServer.builder()
                 .host(bind)
                 .port(port)
@@ -97,7 +99,7 @@ public final class PodServer {
                 .directHandlers(ErrorHandling.directHandlers())
                 .addProtocol(Http1Config.builder()
                         .maxPrologueLength(MAX_REQUEST_LINE)
-                        .maxHeadersSize(MAX_HEADERS)
+                        .maxHeadersSize(4 * MAX_HEADERS)
                         .build())
                 .routing(routing)
                 .build();
@@ -107,12 +109,30 @@ public final class PodServer {
             closeAll(resources);
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (" + rootMessage(e) + ")", e);
         }
+        if (!server.isRunning()) {
+            closeAll(resources);
+            throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
+        }
         Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
         LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d/%s (started in %d ms)",
                 module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), segment,
                 (System.nanoTime() - t0) / 1_000_000));
         return pod;
+    }
+
+    // Helidon logs a failed bind instead of throwing; checking first gives the operator one clear message.
+    private static void ensureFree(String bind, int port, Deque<AutoCloseable> resources) {
+        if (port == 0) {
+            return;
+        }
+        try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new java.net.InetSocketAddress(InetAddress.getByName(bind), port));
+        } catch (IOException e) {
+            closeAll(resources);
+            throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (" + rootMessage(e) + ")", e);
+        }
     }
 
     private static PodIdentity identity(PylonModule module, Settings settings, String bind, int port, BuildInfo build) {

@@ -1,0 +1,61 @@
+package io.pylon.distribution;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Starts one pod of the local platform as a child JVM running {@code pylon run}. */
+final class PodProcess {
+    /** JVM options of a local pod unless PYLON_POD_JAVA_OPTS says otherwise: small and quick to start. */
+    static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xss512k";
+
+    private PodProcess() {
+    }
+
+    static Process start(LocalPod pod, List<LocalPod> all, LocalEnvironment environment, Path stateDir) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        String opts = System.getenv().getOrDefault("PYLON_POD_JAVA_OPTS", DEFAULT_JAVA_OPTS);
+        command.addAll(Arrays.stream(opts.split("\\s+")).filter(s -> !s.isBlank()).toList());
+        command.add("-cp");
+        command.add(libraryClassPath());
+        command.add(PylonCli.class.getName());
+        command.addAll(List.of("run", pod.module(), "--pod-name", pod.name(), "--bind", pod.host(), "--port", String.valueOf(pod.port())));
+
+        Path dataDir = Files.createDirectories(stateDir.resolve("data").resolve(pod.name()).toAbsolutePath());
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        Map<String, String> env = builder.environment();
+        env.put("PYLON_PARENT_PID", String.valueOf(ProcessHandle.current().pid()));
+        env.put("PYLON_DATA_DIR", dataDir.toString());
+        env.put("PYLON_ENVIRONMENT_NAME", environment.name());
+        env.put("PYLON_ENVIRONMENT_ID", environment.id());
+        env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+        return builder.start();
+    }
+
+    /** {@code <lib>/*} when running from the distribution's lib folder (short command lines), else this JVM's class path. */
+    static String libraryClassPath() {
+        try {
+            Path jar = Path.of(PylonCli.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (Files.isRegularFile(jar)) {
+                return jar.getParent().resolve("*").toString();
+            }
+        } catch (java.net.URISyntaxException | SecurityException e) {
+            // fall through to the JVM's own class path
+        }
+        return System.getProperty("java.class.path");
+    }
+
+    /** {@code worker-0=http://127.0.0.4:8091,worker-1=http://127.0.0.5:8091}: the pods of the same module. */
+    static String peers(String module, List<LocalPod> all) {
+        return all.stream().filter(p -> p.module().equals(module))
+                .map(p -> p.name() + "=" + p.url())
+                .collect(Collectors.joining(","));
+    }
+}

@@ -1,0 +1,201 @@
+package io.pylon.distribution;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.WebClient;
+import io.pylon.core.http.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The whole local platform as separate JVM processes on loopback: every child's log lines prefixed with its pod
+ * name, a child that dies reported, every child stopped (SIGTERM, then forcibly) on Ctrl-C or SIGTERM. Each child
+ * also watches this process and exits when it is gone, so not even a SIGKILL leaves a JVM behind.
+ */
+@Command(name = "up", description = "Runs the whole local platform: Manager, Integration, Portal, two Worker and two Cache pods.")
+final class UpCommand implements Callable<Integer> {
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where cluster.json, logs and pod data go (default .pylon).")
+    Path stateDir = Path.of(".pylon");
+
+    @Option(names = "--start-timeout", paramLabel = "SECONDS", description = "How long every pod may take to become ready (default 90).")
+    int startTimeoutSeconds = 90;
+
+    private final PrintStream out = System.out;
+    private final List<Child> children = new ArrayList<>();
+    private volatile boolean stopping;
+
+    record Child(LocalPod pod, Process process) {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Files.createDirectories(stateDir);
+        Path cluster = stateDir.resolve("cluster.json");
+        Files.deleteIfExists(cluster);
+        List<LocalPod> pods = LocalPlan.create();
+        LocalEnvironment environment = LocalEnvironment.load(stateDir);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("pylon-up-stop").unstarted(this::stopAll));
+
+        int width = pods.stream().mapToInt(p -> p.name().length()).max().orElse(8);
+        for (LocalPod pod : pods) {
+            Process process = PodProcess.start(pod, pods, environment, stateDir);
+            Child child = new Child(pod, process);
+            synchronized (children) {
+                children.add(child);
+            }
+            pipe(process.getInputStream(), String.format("%-" + width + "s | ", pod.name()));
+            process.onExit().thenRun(() -> {
+                if (!stopping) {
+                    say(pod.name() + " exited with code " + process.exitValue() + " (pid " + process.pid() + ")");
+                }
+            });
+        }
+        if (!awaitReady(pods)) {
+            say("not every pod became ready within " + startTimeoutSeconds + " s; stopping");
+            stopAll();
+            return 1;
+        }
+        writeCluster(cluster, environment);
+        printSummary(cluster);
+        new CountDownLatch(1).await();
+        return 0;
+    }
+
+    private boolean awaitReady(List<LocalPod> pods) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(startTimeoutSeconds);
+        WebClient client = WebClient.builder().connectTimeout(Duration.ofSeconds(1)).readTimeout(Duration.ofSeconds(3))
+                .followRedirects(false).build();
+        for (LocalPod pod : pods) {
+            String url = pod.url() + "/platform/management/health/ready";
+            while (true) {
+                if (isReady(client, url)) {
+                    break;
+                }
+                if (!processOf(pod).isAlive() || System.nanoTime() > deadline) {
+                    return false;
+                }
+                Thread.sleep(100);
+            }
+        }
+        return true;
+    }
+
+    private static boolean isReady(WebClient client, String url) {
+        try (HttpClientResponse response = client.get(url).request()) {
+            return response.status().code() == 200;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private Process processOf(LocalPod pod) {
+        synchronized (children) {
+            return children.stream().filter(c -> c.pod().equals(pod)).findFirst().orElseThrow().process();
+        }
+    }
+
+    private void writeCluster(Path file, LocalEnvironment environment) throws IOException {
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        ObjectNode modules = root.putObject("modules");
+        Map<String, ArrayNode> byModule = new LinkedHashMap<>();
+        synchronized (children) {
+            for (Child child : children) {
+                ArrayNode list = byModule.computeIfAbsent(child.pod().module(),
+                        m -> modules.putObject(m).putArray("pods"));
+                ObjectNode entry = list.addObject();
+                entry.put("name", child.pod().name());
+                entry.put("url", child.pod().url());
+                entry.put("pid", child.process().pid());
+            }
+        }
+        environment.describe(root);
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private void printSummary(Path cluster) {
+        StringBuilder text = new StringBuilder("\nPylon is up. Pods:\n");
+        synchronized (children) {
+            for (Child child : children) {
+                text.append(String.format("  %-12s %-12s %s   (pid %d)%n", child.pod().module(), child.pod().name(),
+                        child.pod().url(), child.process().pid()));
+            }
+        }
+        text.append("Health: <url>/platform/management/health   Version: <url>/platform/management/version\n");
+        text.append("The same facts: ").append(cluster.toAbsolutePath()).append("\nCtrl-C stops everything.\n");
+        synchronized (out) {
+            out.print(text);
+            out.flush();
+        }
+    }
+
+    private void stopAll() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        List<Child> all;
+        synchronized (children) {
+            all = List.copyOf(children);
+        }
+        if (all.isEmpty()) {
+            return;
+        }
+        say("stopping " + all.size() + " pods");
+        all.forEach(c -> c.process().destroy());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(25);
+        for (Child child : all) {
+            try {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !child.process().waitFor(left, TimeUnit.NANOSECONDS)) {
+                    child.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                child.process().destroyForcibly();
+            }
+        }
+        say("stopped");
+    }
+
+    private void pipe(InputStream stream, String prefix) {
+        Thread.ofVirtual().start(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    synchronized (out) {
+                        out.println(prefix + line);
+                    }
+                }
+            } catch (IOException e) {
+                // the child closed its output: it is exiting, and onExit reports that
+            }
+        });
+    }
+
+    private void say(String message) {
+        synchronized (out) {
+            out.println("pylon | " + message);
+            out.flush();
+        }
+    }
+}

@@ -1,0 +1,35 @@
+# Finds a JDK >= 21 and exports JAVA_HOME and PYLON_JAVA. Sourced by ./pylon and .ci/run, so both pick the same JDK.
+# Order: $JAVA_HOME, `java` on PATH, then /usr/lib/jvm/* and the macOS JDK folder, newest first.
+
+pylon_java_major() {
+  # prints the feature version of the java binary $1 (17, 21, 25...), or nothing
+  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
+}
+
+pylon_find_jdk() {
+  local candidates=() c major
+  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME/bin/java")
+  command -v java >/dev/null 2>&1 && candidates+=("$(command -v java)")
+  for c in $(ls -d /usr/lib/jvm/*/ /Library/Java/JavaVirtualMachines/*/Contents/Home/ 2>/dev/null | sort -rV); do
+    candidates+=("${c%/}/bin/java")
+  done
+  for c in "${candidates[@]}"; do
+    [ -x "$c" ] || continue
+    [ -x "$(dirname "$c")/javac" ] || continue
+    major=$(pylon_java_major "$c")
+    if [ -n "$major" ] && [ "$major" -ge 21 ]; then
+      PYLON_JAVA=$(readlink -f "$c" 2>/dev/null || echo "$c")
+      JAVA_HOME=$(dirname "$(dirname "$PYLON_JAVA")")
+      export JAVA_HOME PYLON_JAVA
+      return 0
+    fi
+  done
+  cat >&2 <<'MSG'
+pylon: no JDK 21 or newer was found (looked at $JAVA_HOME, java on PATH and /usr/lib/jvm).
+Install one, for example:
+  Debian/Ubuntu:  apt-get install openjdk-21-jdk     (or Temurin 21/25 from adoptium.net)
+  macOS:          brew install openjdk@21
+then run this again, or point JAVA_HOME at it.
+MSG
+  return 1
+}

@@ -219,9 +219,12 @@ class PodServerTest {
             out.write(request.getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
-            byte[] buffer = in.readAllBytes();
-            String text = new String(buffer, StandardCharsets.UTF_8);
-            return text;
+            StringBuilder statusLine = new StringBuilder();
+            int c;
+            while ((c = in.read()) != -1 && c != '\n') {
+                statusLine.append((char) c);
+            }
+            return statusLine.toString();
         }
     }
 

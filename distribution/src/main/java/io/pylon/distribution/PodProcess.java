@@ -35,8 +35,19 @@ final class PodProcess {
         env.put("PYLON_DATA_DIR", dataDir.toString());
         env.put("PYLON_ENVIRONMENT_NAME", environment.name());
         env.put("PYLON_ENVIRONMENT_ID", environment.id());
-        env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+        env.putAll(moduleEnvironment(pod, all));
         return builder.start();
+    }
+
+    /** What one module's pods need to know of the others. */
+    static Map<String, String> moduleEnvironment(LocalPod pod, List<LocalPod> all) {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        switch (pod.module()) {
+            case "worker", "cache" -> env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+            default -> {
+            }
+        }
+        return env;
     }
 
     /** {@code <lib>/*} when running from the distribution's lib folder (short command lines), else this JVM's class path. */

@@ -25,6 +25,9 @@ public interface ModuleContext {
 
     PodExecutors executors();
 
+    /** The pod's diagnostic sections; Worker and Cache serve them at /<segment>/diagnostics/<name>. */
+    io.pylon.core.diagnostics.DiagnosticsRegistry diagnostics();
+
     /** The build facts of this module. */
     io.pylon.core.version.BuildInfo buildInfo();
 

@@ -78,7 +78,8 @@ public final class PodServer {
         new HealthEndpoint(health, module.name()).register(routes, segment);
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
 
-        Context context = new Context(settings, identity, segment, dataDir, routes, health, executors, build, resources, port);
+        Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
+                new io.pylon.core.diagnostics.DiagnosticsRegistry(), build, resources, port);
         try {
             module.start(context);
         } catch (InvalidSettingException e) {
@@ -225,7 +226,8 @@ public final class PodServer {
     }
 
     private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
-                           HealthRegistry health, PodExecutors executors, BuildInfo buildInfo,
+                           HealthRegistry health, PodExecutors executors,
+                           io.pylon.core.diagnostics.DiagnosticsRegistry diagnostics, BuildInfo buildInfo,
                            Deque<AutoCloseable> resources, int port) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {

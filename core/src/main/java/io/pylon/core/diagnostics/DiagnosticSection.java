@@ -1,0 +1,32 @@
+package io.pylon.core.diagnostics;
+
+import java.util.Set;
+
+/**
+ * One section of a pod's diagnostics answer: {@code jvm}, {@code threads}, {@code connections} (Worker),
+ * {@code datagrid} (Cache)... Served at {@code GET /<segment>/diagnostics/<name>} under the JSON key {@link #key()},
+ * and part of {@code all} unless {@link #inAll()} says otherwise.
+ */
+public interface DiagnosticSection {
+
+    /** The path name: {@code threaddump}. */
+    String name();
+
+    /** The JSON key of the section: {@code threadDump} for {@code threaddump}. */
+    default String key() {
+        return name();
+    }
+
+    /** Other path names answering the same section under the alias's own key ({@code hazelcast} for {@code datagrid}). */
+    default Set<String> aliases() {
+        return Set.of();
+    }
+
+    /** Whether {@code all} includes it (the heap dump is never part of {@code all}). */
+    default boolean inAll() {
+        return true;
+    }
+
+    /** The section's content: anything Jackson can write (a Map, a record, a JsonNode). */
+    Object collect() throws Exception;
+}

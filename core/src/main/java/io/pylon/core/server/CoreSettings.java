@@ -70,8 +70,13 @@ public final class CoreSettings {
             0.95, SettingType.fraction());
 
     public static final Setting<Integer> ASYNC_THREADS = Setting.of("pylon.executor.async-threads",
-            "Threads of the <segment>-async executor (the module's asynchronous work).",
-            Math.max(4, Runtime.getRuntime().availableProcessors() * 2), SettingType.intRange(1, 1024));
+            "Threads of the <segment>-async executor (the module's asynchronous work). Default: 2 per processor, at least 4.",
+            null, SettingType.intRange(1, 1024));
+
+    public static int asyncThreads(io.pylon.core.config.Settings settings) {
+        Integer configured = settings.get(ASYNC_THREADS);
+        return configured != null ? configured : Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
+    }
 
     public static final Setting<Integer> ASYNC_QUEUE = Setting.of("pylon.executor.async-queue",
             "Queue length of the <segment>-async executor; work beyond it is rejected.", 1000, SettingType.intRange(1, 1_000_000));

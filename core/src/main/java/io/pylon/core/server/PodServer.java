@@ -60,7 +60,7 @@ public final class PodServer {
         PodIdentity identity = identity(module, settings, bind, port, build);
         Path dataDir = dataDir(settings, identity);
 
-        PodExecutors executors = new PodExecutors(segment, settings.get(CoreSettings.ASYNC_THREADS),
+        PodExecutors executors = new PodExecutors(segment, CoreSettings.asyncThreads(settings),
                 settings.get(CoreSettings.ASYNC_QUEUE), settings.get(CoreSettings.MAINTENANCE_THREADS));
         Deque<AutoCloseable> resources = new ArrayDeque<>();
         resources.push(executors);

@@ -23,6 +23,11 @@ public final class CacheModule implements PylonModule {
     }
 
     @Override
+    public boolean servesDiagnostics() {
+        return true;
+    }
+
+    @Override
     public void start(ModuleContext context) {
         // health, version and shutdown come from the core
     }

@@ -25,6 +25,11 @@ public interface PylonModule {
         return List.of();
     }
 
+    /** Whether pods of this module serve {@code /<segment>/diagnostics/<name>} (Worker and Cache do). */
+    default boolean servesDiagnostics() {
+        return false;
+    }
+
     /**
      * Adds the module's routes, health checks and resources. Runs before the server accepts connections; a failure
      * stops start-up.

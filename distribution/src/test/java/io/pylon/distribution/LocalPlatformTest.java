@@ -1,0 +1,115 @@
+package io.pylon.distribution;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.pylon.core.http.Json;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** `pylon up` as real processes: seven pods answer where cluster.json says, a dying pod is reported, SIGINT stops all. */
+class LocalPlatformTest {
+    private final StringBuffer output = new StringBuffer();
+    private Process up;
+    private final List<Long> podPids = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() {
+        if (up != null && up.isAlive()) {
+            up.destroyForcibly();
+        }
+        podPids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    }
+
+    @Test
+    void upRunsTheWholePlatformAndCtrlCLeavesNoJvmBehind(@TempDir Path state) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                PylonCli.class.getName(), "up", "--state-dir", state.toString(), "--start-timeout", "150")
+                .redirectErrorStream(true);
+        // no class-data-sharing archives in a temp dir: they would only be written at exit
+        builder.environment().put("PYLON_POD_JAVA_OPTS", "-XX:+UseSerialGC -Xms16m -XX:TieredStopAtLevel=1");
+        up = builder.start();
+        Thread.ofVirtual().start(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    output.append(line).append('\n');
+                }
+            } catch (Exception ignored) {
+                // the process ended
+            }
+        });
+
+        Path cluster = state.resolve("cluster.json");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(170);
+        while (!Files.exists(cluster) && up.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(cluster).as("cluster.json; output so far:\n%s", output).exists();
+
+        JsonNode root = Json.MAPPER.readTree(cluster.toFile());
+        assertThat(root.path("environment").path("id").asText()).matches("[0-9a-f]{24}");
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+        Set<String> urls = new HashSet<>();
+        int pods = 0;
+        for (String module : List.of("manager", "worker", "cache", "integration", "portal")) {
+            JsonNode list = root.path("modules").path(module).path("pods");
+            assertThat(list.size()).as(module).isEqualTo(module.equals("worker") || module.equals("cache") ? 2 : 1);
+            for (JsonNode pod : list) {
+                pods++;
+                String url = pod.path("url").asText();
+                assertThat(urls.add(url)).as("distinct url " + url).isTrue();
+                podPids.add(pod.path("pid").asLong());
+                HttpResponse<String> health = client.send(HttpRequest.newBuilder(URI.create(url + "/platform/management/health")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(health.statusCode()).as(url).isEqualTo(200);
+                HttpResponse<String> version = client.send(HttpRequest.newBuilder(URI.create(url + "/platform/management/version")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(Json.MAPPER.readTree(version.body()).path("module").asText()).isEqualTo(module);
+            }
+        }
+        assertThat(pods).isEqualTo(7);
+        assertThat(output.toString()).containsPattern("(?m)^worker-0 +\\| .*Worker pod worker-0 listening").contains("Pylon is up");
+
+        // a pod that dies is reported
+        long victim = root.path("modules").path("portal").path("pods").get(0).path("pid").asLong();
+        ProcessHandle victimHandle = ProcessHandle.of(victim).orElseThrow();
+        victimHandle.destroyForcibly();
+        victimHandle.onExit().get(10, TimeUnit.SECONDS);
+        awaitOutput("portal exited with code");
+
+        // Ctrl-C
+        new ProcessBuilder("kill", "-INT", String.valueOf(up.pid())).start().waitFor();
+        assertThat(up.waitFor(45, TimeUnit.SECONDS)).as("pylon up exits on SIGINT; output:\n%s", output).isTrue();
+        for (long pid : podPids) {
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pod pid " + pid + " is gone").isFalse();
+        }
+        assertThat(output.toString()).contains("stopping 7 pods").contains("stopped");
+    }
+
+    private void awaitOutput(String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!output.toString().contains(text) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(output.toString()).contains(text);
+    }
+}

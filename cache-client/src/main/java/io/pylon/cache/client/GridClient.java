@@ -1,0 +1,167 @@
+package io.pylon.cache.client;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.client.config.ClientConnectionStrategyConfig;
+import com.hazelcast.client.config.ConnectionRetryConfig;
+import com.hazelcast.client.impl.connection.tcp.RoutingMode;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.config.ListenerConfig;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.core.LifecycleListener;
+import io.pylon.core.config.InvalidSettingException;
+import io.pylon.core.config.Settings;
+import io.pylon.core.server.CoreSettings;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A Worker's connection to the Cache data grid: a Hazelcast client with smart routing (each operation goes straight
+ * to the member owning its key) that starts without waiting for the grid, reconnects by itself forever with
+ * exponential back-off, and makes every operation fail fast with {@link GridUnavailableException} while it is not
+ * connected.
+ */
+public final class GridClient implements AutoCloseable {
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final HazelcastInstance client;
+    private final String clusterName;
+    private final List<String> addresses;
+    private final GridCalls calls;
+    private final CounterStore counters;
+    private final ResponseCache responses;
+    private final AtomicLong connects = new AtomicLong();
+    private volatile ConnectionStatus status = new ConnectionStatus(ConnectionState.CONNECTING, Instant.now());
+
+    private GridClient(Settings settings, String clusterName) {
+        if (!GridClientSettings.configured(settings)) {
+            throw new InvalidSettingException("Setting " + GridClientSettings.ADDRESSES.key() + " (environment variable "
+                    + GridClientSettings.ADDRESSES.envName() + ") names no data grid member.");
+        }
+        this.clusterName = clusterName;
+        this.addresses = List.copyOf(settings.get(GridClientSettings.ADDRESSES));
+        Duration timeout = settings.get(GridClientSettings.OPERATION_TIMEOUT);
+        this.calls = new GridCalls(() -> status, timeout);
+        this.client = HazelcastClient.newHazelcastClient(config(settings, timeout, this::onLifecycle));
+        this.counters = new CounterStore(client, calls);
+        this.responses = new ResponseCache(client, calls);
+    }
+
+    /** Starts a client of the environment's grid (cluster name from the environment name and ID); returns at once. */
+    public static GridClient start(Settings settings) {
+        return start(settings, GridClusterName.of(settings.get(CoreSettings.ENVIRONMENT_NAME), settings.get(CoreSettings.ENVIRONMENT_ID)));
+    }
+
+    /** Starts a client of the named cluster; returns at once, connecting in the background. */
+    public static GridClient start(Settings settings, String clusterName) {
+        return new GridClient(settings, clusterName);
+    }
+
+    private ClientConfig config(Settings settings, Duration timeout, LifecycleListener listener) {
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(clusterName);
+        config.setInstanceName("pylon-grid-client-" + INSTANCES.incrementAndGet());
+        GridLogging.apply(config::setProperty);
+        // an operation still running inside Hazelcast after the caller gave up is abandoned soon after
+        config.setProperty("hazelcast.client.invocation.timeout.seconds",
+                String.valueOf(Math.max(1, (timeout.toMillis() + 999) / 1000)));
+        config.getMetricsConfig().setEnabled(false);
+        config.getNetworkConfig().setAddresses(addresses)
+                .setConnectionTimeout(Math.toIntExact(settings.get(GridClientSettings.CONNECT_TIMEOUT).toMillis()));
+        config.getNetworkConfig().getAutoDetectionConfig().setEnabled(false);
+        config.getNetworkConfig().getClusterRoutingConfig().setRoutingMode(RoutingMode.ALL_MEMBERS);
+        ClientConnectionStrategyConfig strategy = config.getConnectionStrategyConfig();
+        strategy.setAsyncStart(true).setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ASYNC);
+        ConnectionRetryConfig retry = strategy.getConnectionRetryConfig();
+        retry.setInitialBackoffMillis(Math.toIntExact(settings.get(GridClientSettings.RECONNECT_INITIAL_BACKOFF).toMillis()))
+                .setMaxBackoffMillis(Math.toIntExact(settings.get(GridClientSettings.RECONNECT_MAX_BACKOFF).toMillis()))
+                .setMultiplier(2)
+                .setJitter(0.2)
+                .setClusterConnectTimeoutMillis(-1);
+        GridSerialization.register(config.getSerializationConfig());
+        config.addListenerConfig(new ListenerConfig(listener));
+        return config;
+    }
+
+    private void onLifecycle(LifecycleEvent event) {
+        switch (event.getState()) {
+            case CLIENT_CONNECTED -> {
+                connects.incrementAndGet();
+                status = new ConnectionStatus(ConnectionState.CONNECTED, Instant.now());
+            }
+            case CLIENT_DISCONNECTED -> status = new ConnectionStatus(ConnectionState.DISCONNECTED, Instant.now());
+            case SHUTTING_DOWN, SHUTDOWN -> {
+                if (status.state() != ConnectionState.CLOSED) {
+                    status = new ConnectionStatus(ConnectionState.CLOSED, Instant.now());
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    public ConnectionStatus status() {
+        return status;
+    }
+
+    public ConnectionState state() {
+        return status.state();
+    }
+
+    public String clusterName() {
+        return clusterName;
+    }
+
+    public CounterStore counters() {
+        return counters;
+    }
+
+    public ResponseCache responses() {
+        return responses;
+    }
+
+    /** The client's state for the Worker's {@code connections} diagnostics and health. */
+    public Map<String, Object> describe() {
+        ConnectionStatus current = status;
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("state", current.state().name());
+        map.put("since", current.since().toString());
+        map.put("clusterName", clusterName);
+        map.put("addresses", addresses);
+        map.put("members", current.state() == ConnectionState.CONNECTED ? members() : List.of());
+        map.put("connects", connects.get());
+        map.put("operationTimeoutMs", calls.timeoutMillis());
+        Map<String, Object> operations = new LinkedHashMap<>();
+        operations.put("succeeded", calls.succeeded.sum());
+        operations.put("failed", calls.failed.sum());
+        operations.put("refusedWhileDisconnected", calls.refused.sum());
+        operations.put("lastFailure", calls.lastFailure());
+        map.put("operations", operations);
+        return map;
+    }
+
+    private List<String> members() {
+        try {
+            return client.getCluster().getMembers().stream().map(GridClient::address).toList();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    private static String address(Member member) {
+        return member.getAddress().getHost() + ":" + member.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        status = new ConnectionStatus(ConnectionState.CLOSED, Instant.now());
+        client.shutdown();
+    }
+}

@@ -10,7 +10,8 @@ pylon_find_jdk() {
   local candidates=() c major
   [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME/bin/java")
   command -v java >/dev/null 2>&1 && candidates+=("$(command -v java)")
-  for c in $(ls -d /usr/lib/jvm/*/ /Library/Java/JavaVirtualMachines/*/Contents/Home/ 2>/dev/null | sort -rV); do
+  # PYLON_JDK_DIRS (a glob list) replaces the standard JDK folders, e.g. to check what happens when none is found
+  for c in $(ls -d ${PYLON_JDK_DIRS:-/usr/lib/jvm/*/ /Library/Java/JavaVirtualMachines/*/Contents/Home/} 2>/dev/null | sort -rV); do
     candidates+=("${c%/}/bin/java")
   done
   for c in "${candidates[@]}"; do
@@ -27,8 +28,9 @@ pylon_find_jdk() {
   cat >&2 <<'MSG'
 pylon: no JDK 21 or newer was found (looked at $JAVA_HOME, java on PATH and /usr/lib/jvm).
 Install one, for example:
-  Debian/Ubuntu:  apt-get install openjdk-21-jdk     (or Temurin 21/25 from adoptium.net)
-  macOS:          brew install openjdk@21
+  Debian 13, Ubuntu 24.04:  apt-get install openjdk-21-jdk
+  elsewhere:                Temurin 21 or 25 from adoptium.net, unpacked under /usr/lib/jvm
+  macOS:                    brew install openjdk@21
 then run this again, or point JAVA_HOME at it.
 MSG
   return 1

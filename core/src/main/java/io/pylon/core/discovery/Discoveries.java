@@ -1,0 +1,77 @@
+package io.pylon.core.discovery;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.pylon.core.config.Settings;
+import io.pylon.core.server.PodIdentity;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** Chooses and builds the discovery a pod uses, from its settings. */
+public final class Discoveries {
+    /** Where Kubernetes mounts the service-account token: its presence means "running inside a cluster". */
+    public static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
+
+    /** How long a request waits for the first pod list of a freshly started informer. */
+    private static final Duration KUBERNETES_SYNC_WAIT = Duration.ofSeconds(2);
+
+    private Discoveries() {
+    }
+
+    /** The configured mode, else kubernetes inside a cluster, else static when a list is given, else self. */
+    public static DiscoveryMode chooseMode(Settings settings, Path serviceAccountToken) {
+        DiscoveryMode configured = settings.get(DiscoverySettings.MODE);
+        if (configured != null) {
+            return configured;
+        }
+        if (Files.isReadable(serviceAccountToken)) {
+            return DiscoveryMode.KUBERNETES;
+        }
+        return settings.get(DiscoverySettings.STATIC) != null ? DiscoveryMode.STATIC : DiscoveryMode.SELF;
+    }
+
+    /**
+     * The discovery for this pod. The Kubernetes client is created only when that mode is chosen.
+     *
+     * @param ownPort the port this pod listens on, which its peers share unless told otherwise
+     */
+    public static PodDiscovery create(Settings settings, PodIdentity identity, int ownPort) {
+        return create(settings, identity, ownPort, SERVICE_ACCOUNT_TOKEN);
+    }
+
+    static PodDiscovery create(Settings settings, PodIdentity identity, int ownPort, Path serviceAccountToken) {
+        DiscoveredPod self = DiscoveredPod.callable(identity.podName(), identity.podIp(), null);
+        Integer configuredPort = settings.get(DiscoverySettings.PORT);
+        int peerPort = configuredPort != null ? configuredPort : ownPort;
+        return switch (chooseMode(settings, serviceAccountToken)) {
+            case KUBERNETES -> kubernetes(settings, identity, peerPort, self);
+            case DNS -> new DnsDiscovery(orDefault(settings.get(DiscoverySettings.DNS_SERVICE),
+                    "pylon-" + identity.module() + "-headless"), peerPort, self);
+            case STATIC -> new StaticDiscovery(orDefault(settings.get(DiscoverySettings.STATIC), List.of()), self);
+            case SELF -> new SelfDiscovery(self);
+        };
+    }
+
+    private static PodDiscovery kubernetes(Settings settings, PodIdentity identity, int peerPort, DiscoveredPod self) {
+        Config config = Config.autoConfigure(null);
+        URI apiUrl = settings.get(DiscoverySettings.API_URL);
+        if (apiUrl != null) {
+            config.setMasterUrl(apiUrl.toString());
+        }
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+        String namespace = identity.namespace() != null ? identity.namespace()
+                : orDefault(client.getNamespace(), "default");
+        String selector = orDefault(settings.get(DiscoverySettings.LABEL_SELECTOR), "app=" + identity.module());
+        return new KubernetesDiscovery(client, namespace, selector, settings.get(DiscoverySettings.PORT_NAME), peerPort,
+                self, KUBERNETES_SYNC_WAIT);
+    }
+
+    private static <T> T orDefault(T value, T fallback) {
+        return value != null ? value : fallback;
+    }
+}

@@ -1,0 +1,145 @@
+package io.pylon.core.discovery;
+
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The pods of this pod's namespace matching a label selector, kept current by a fabric8 informer (one list, then a
+ * watch) rather than listed on every request. Running pods with an address are called; pods that exist but are not
+ * running (Pending, Failed...) are listed with the reason they are not called.
+ */
+public final class KubernetesDiscovery implements PodDiscovery {
+    private static final System.Logger LOG = System.getLogger(KubernetesDiscovery.class.getName());
+
+    private final KubernetesClient client;
+    private final SharedIndexInformer<Pod> informer;
+    private final CompletableFuture<Void> started;
+    private final AtomicReference<String> lastError = new AtomicReference<>();
+    private final String portName;
+    private final int defaultPort;
+    private final DiscoveredPod self;
+    private final Duration syncWait;
+
+    /** Starts watching at once, without waiting: the pod's start is not held up by the API server. */
+    public KubernetesDiscovery(KubernetesClient client, String namespace, String labelSelector, String portName,
+                               int defaultPort, DiscoveredPod self, Duration syncWait) {
+        this.client = client;
+        this.portName = portName;
+        this.defaultPort = defaultPort;
+        this.self = self;
+        this.syncWait = syncWait;
+        this.informer = client.pods().inNamespace(namespace).withLabelSelector(labelSelector).runnableInformer(0);
+        informer.exceptionHandler((isStarted, t) -> {
+            String message = describe(t);
+            if (!message.equals(lastError.getAndSet(message))) {
+                LOG.log(Level.WARNING, "Kubernetes discovery (namespace " + namespace + ", selector " + labelSelector
+                        + "): " + message + "; retrying");
+            }
+            return true;
+        });
+        this.started = informer.start().toCompletableFuture();
+    }
+
+    @Override
+    public DiscoveryMode mode() {
+        return DiscoveryMode.KUBERNETES;
+    }
+
+    @Override
+    public List<DiscoveredPod> pods() throws DiscoveryException {
+        awaitSync();
+        List<DiscoveredPod> pods = new ArrayList<>();
+        boolean selfListed = false;
+        for (Pod pod : informer.getStore().list()) {
+            String name = pod.getMetadata().getName();
+            if (name.equals(self.podName())) {
+                selfListed = true;
+                pods.add(self);
+            } else {
+                pods.add(toDiscovered(pod));
+            }
+        }
+        if (!selfListed) {
+            pods.add(self);
+        }
+        return pods;
+    }
+
+    private void awaitSync() throws DiscoveryException {
+        if (informer.hasSynced()) {
+            return;
+        }
+        try {
+            started.get(syncWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DiscoveryException("interrupted while waiting for the pod list");
+        } catch (ExecutionException | TimeoutException e) {
+            // reported below with the informer's last error
+        }
+        if (!informer.hasSynced()) {
+            String error = lastError.get();
+            throw new DiscoveryException("no pod list from the Kubernetes API yet"
+                    + (error == null ? "" : " (" + error + ")"));
+        }
+    }
+
+    private DiscoveredPod toDiscovered(Pod pod) {
+        String name = pod.getMetadata().getName();
+        String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+        String phase = pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Unknown" : pod.getStatus().getPhase();
+        if (!"Running".equals(phase)) {
+            return DiscoveredPod.unavailable(name, ip, "pod is " + phase + ", not running");
+        }
+        if (ip == null || ip.isEmpty()) {
+            return DiscoveredPod.unavailable(name, null, "pod has no IP address yet");
+        }
+        String host = ip.contains(":") ? "[" + ip + "]" : ip;
+        return DiscoveredPod.callable(name, ip, URI.create("http://" + host + ":" + port(pod)));
+    }
+
+    private int port(Pod pod) {
+        if (pod.getSpec() != null && pod.getSpec().getContainers() != null) {
+            for (var container : pod.getSpec().getContainers()) {
+                if (container.getPorts() == null) {
+                    continue;
+                }
+                for (ContainerPort port : container.getPorts()) {
+                    if (portName.equals(port.getName()) && port.getContainerPort() != null) {
+                        return port.getContainerPort();
+                    }
+                }
+            }
+        }
+        return defaultPort;
+    }
+
+    private static String describe(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName()
+                : root.getClass().getSimpleName() + ": " + root.getMessage();
+        return message.length() > 300 ? message.substring(0, 300) + "..." : message;
+    }
+
+    @Override
+    public void close() {
+        informer.close();
+        client.close();
+    }
+}

@@ -1,11 +1,48 @@
 package io.pylon.manager;
 
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.Settings;
+import io.pylon.core.http.Routes;
+import io.pylon.core.server.CoreSettings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
+import io.pylon.manager.api.ApiDocsEndpoint;
+import io.pylon.manager.api.NoStoreFilter;
+import io.pylon.manager.api.Secured;
+import io.pylon.manager.audit.AuditEndpoint;
+import io.pylon.manager.audit.AuditLog;
+import io.pylon.manager.auth.Accounts;
+import io.pylon.manager.auth.BearerAuth;
+import io.pylon.manager.auth.FirstAdmin;
+import io.pylon.manager.auth.PasswordHasher;
+import io.pylon.manager.auth.PersonalTokenEndpoints;
+import io.pylon.manager.auth.SessionEndpoints;
+import io.pylon.manager.auth.TokenEndpoint;
+import io.pylon.manager.auth.TokenRepository;
+import io.pylon.manager.auth.TokenService;
+import io.pylon.manager.auth.UserEndpoints;
+import io.pylon.manager.auth.UserRepository;
+import io.pylon.manager.db.Database;
+import io.pylon.manager.db.DatabaseCheck;
+import io.pylon.manager.db.Jdbc;
+import io.pylon.manager.environments.BootstrapEnvironment;
+import io.pylon.manager.environments.EnvironmentEndpoints;
+import io.pylon.manager.environments.EnvironmentStore;
+
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** The Manager: management API (tokens, accounts, environments) and the System / Server Management screen. */
 public final class ManagerModule implements PylonModule {
     public static final String NAME = "manager";
+    private static final System.Logger LOG = System.getLogger(ManagerModule.class.getName());
+    /** Expired and revoked tokens are kept this long (for the audit trail's sake) before they are deleted. */
+    private static final Duration TOKEN_GRACE = Duration.ofDays(1);
+
+    private volatile ManagementApi api;
 
     @Override
     public String name() {
@@ -23,7 +60,70 @@ public final class ManagerModule implements PylonModule {
     }
 
     @Override
-    public void start(ModuleContext context) {
-        // health, version and shutdown come from the core
+    public List<Setting<?>> settings() {
+        return ManagerSettings.all();
+    }
+
+    /** The management API of the started pod: the seams other code on the Manager uses. */
+    public ManagementApi api() {
+        return api;
+    }
+
+    @Override
+    public void start(ModuleContext context) throws Exception {
+        Settings settings = context.settings();
+        Clock clock = Clock.systemUTC();
+        Database database = Database.open(settings, context.dataDir());
+        context.onStop(database);
+        context.health().register(new DatabaseCheck(database));
+
+        Jdbc jdbc = new Jdbc(database.dataSource());
+        AuditLog audit = new AuditLog(jdbc, clock);
+        TokenService tokens = new TokenService(new TokenRepository(jdbc), settings.get(ManagerSettings.TOKEN_LIFETIME),
+                settings.get(ManagerSettings.TOKEN_CHECK_CACHE), clock);
+        PasswordHasher hasher = new PasswordHasher(settings.get(ManagerSettings.ARGON2_MEMORY),
+                settings.get(ManagerSettings.ARGON2_ITERATIONS), settings.get(ManagerSettings.ARGON2_PARALLELISM));
+        Accounts accounts = new Accounts(new UserRepository(jdbc), tokens, hasher, audit, clock,
+                settings.get(ManagerSettings.MAX_FAILURES), settings.get(ManagerSettings.LOCK_DURATION));
+        EnvironmentStore environments = new EnvironmentStore(jdbc);
+        BearerAuth auth = new BearerAuth(tokens);
+
+        FirstAdmin.ensure(accounts, settings.get(ManagerSettings.ADMIN_USERNAME),
+                settings.get(ManagerSettings.ADMIN_PASSWORD), System.out);
+        BootstrapEnvironment.ensure(environments, audit, clock, settings.get(CoreSettings.ENVIRONMENT_NAME),
+                settings.get(ManagerSettings.BOOTSTRAP_ENVIRONMENT_TYPE), settings.get(CoreSettings.ENVIRONMENT_ID),
+                settings.get(ManagerSettings.BOOTSTRAP_ENVIRONMENT_URLS));
+
+        Routes routes = context.routes();
+        NoStoreFilter.install(routes.routing());
+        Secured secured = new Secured(auth);
+        new TokenEndpoint(accounts, tokens, audit).register(routes);
+        new SessionEndpoints(accounts, tokens, audit, clock).register(routes, secured);
+        new PersonalTokenEndpoints(tokens, audit, clock).register(routes, secured);
+        new UserEndpoints(accounts, clock).register(routes, secured);
+        new EnvironmentEndpoints(environments, audit, clock).register(routes, secured);
+        new AuditEndpoint(audit).register(routes, secured);
+        new ApiDocsEndpoint().register(routes, secured);
+
+        Duration retention = settings.get(ManagerSettings.AUDIT_RETENTION);
+        context.executors().maintenance().scheduleWithFixedDelay(() -> purge(tokens, audit, clock, retention),
+                1, 60, TimeUnit.MINUTES);
+        api = new ManagementApi(auth, environments, audit, accounts, tokens);
+        for (ManagerExtension extension : java.util.ServiceLoader.load(ManagerExtension.class)) {
+            extension.start(context, api);
+        }
+    }
+
+    private static void purge(TokenService tokens, AuditLog audit, Clock clock, Duration retention) {
+        try {
+            int deletedTokens = tokens.purgeBefore(clock.instant().minus(TOKEN_GRACE));
+            int deletedEvents = audit.purge(clock.instant().minus(retention));
+            if (deletedTokens + deletedEvents > 0) {
+                LOG.log(Level.INFO, "Deleted " + deletedTokens + " expired or revoked tokens and " + deletedEvents
+                        + " audit events older than " + retention.toDays() + " days");
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Token and audit clean-up failed: " + e.getMessage());
+        }
     }
 }

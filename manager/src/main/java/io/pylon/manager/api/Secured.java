@@ -1,0 +1,47 @@
+package io.pylon.manager.api;
+
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.ErrorBody;
+import io.pylon.manager.auth.BearerAuth;
+import io.pylon.manager.auth.Principal;
+import io.pylon.manager.auth.Role;
+
+import java.util.Optional;
+
+/** Wraps a management handler: the Bearer check with a minimum role first, refused requests answered as JSON. */
+public final class Secured {
+    private final BearerAuth auth;
+
+    @FunctionalInterface
+    public interface ApiHandler {
+        void handle(ServerRequest req, ServerResponse res, Principal principal);
+    }
+
+    public Secured(BearerAuth auth) {
+        this.auth = auth;
+    }
+
+    public Handler viewer(ApiHandler handler) {
+        return handler(Role.VIEWER, handler);
+    }
+
+    public Handler admin(ApiHandler handler) {
+        return handler(Role.ADMIN, handler);
+    }
+
+    private Handler handler(Role minimum, ApiHandler handler) {
+        return (req, res) -> {
+            Optional<Principal> principal = auth.require(req, res, minimum);
+            if (principal.isEmpty()) {
+                return;
+            }
+            try {
+                handler.handle(req, res, principal.get());
+            } catch (ApiException e) {
+                ErrorBody.send(res, e.status(), e.error(), e.getMessage());
+            }
+        };
+    }
+}

@@ -1,0 +1,53 @@
+package io.pylon.manager.auth;
+
+import com.password4j.Argon2Function;
+import com.password4j.Password;
+import com.password4j.types.Argon2;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * Argon2id password hashes in the PHC string format ({@code $argon2id$v=19$m=19456,t=2,p=1$salt$hash}). A stored
+ * hash is verified with the parameters written in it, so changing the settings affects only new hashes.
+ */
+public final class PasswordHasher {
+    private static final int SALT_BYTES = 16;
+    private static final int HASH_BYTES = 32;
+
+    private final Argon2Function function;
+    private final String dummyHash;
+
+    public PasswordHasher(int memoryKib, int iterations, int parallelism) {
+        this.function = Argon2Function.getInstance(memoryKib, iterations, parallelism, HASH_BYTES, Argon2.ID);
+        byte[] random = new byte[24];
+        new SecureRandom().nextBytes(random);
+        this.dummyHash = hash(HexFormat.of().formatHex(random));
+    }
+
+    public String hash(String password) {
+        return Password.hash(password).addRandomSalt(SALT_BYTES).with(function).getResult();
+    }
+
+    /**
+     * Whether the password matches the stored hash. With no stored hash (unknown user) it verifies against a dummy
+     * hash of the same cost and answers false, so that an unknown username takes as long as a known one.
+     */
+    public boolean verify(String password, String storedHash) {
+        if (storedHash == null) {
+            Password.check(password, dummyHash).with(function);
+            return false;
+        }
+        try {
+            return Password.check(password, storedHash).with(Argon2Function.getInstanceFromHash(storedHash));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The parameters of new hashes, for the benchmark and the docs: {@code argon2id m=19456 KiB, t=2, p=1}. */
+    public String describe() {
+        return "argon2id m=" + function.getMemory() + " KiB, t=" + function.getIterations() + ", p="
+                + function.getParallelism() + ", " + HASH_BYTES + "-byte hash, " + SALT_BYTES + "-byte salt";
+    }
+}

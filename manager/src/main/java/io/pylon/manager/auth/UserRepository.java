@@ -1,0 +1,101 @@
+package io.pylon.manager.auth;
+
+import io.pylon.manager.db.Jdbc;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Accounts in the {@code users} table. */
+public final class UserRepository {
+    private static final String COLUMNS =
+            "username, password_hash, role, enabled, failed_attempts, locked_until, created_at, updated_at";
+
+    private final Jdbc jdbc;
+
+    public UserRepository(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public Optional<User> find(String username) {
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM users WHERE username = ?", UserRepository::map, username);
+    }
+
+    public List<User> list() {
+        return jdbc.query("SELECT " + COLUMNS + " FROM users ORDER BY username", UserRepository::map);
+    }
+
+    public long count() {
+        return jdbc.queryOne("SELECT COUNT(*) FROM users", rs -> rs.getLong(1)).orElse(0L);
+    }
+
+    /** Enabled administrators other than {@code except}: the last one may not be disabled, demoted or deleted. */
+    public long countOtherEnabledAdmins(String except) {
+        return jdbc.queryOne("SELECT COUNT(*) FROM users WHERE role = ? AND enabled = ? AND username <> ?",
+                rs -> rs.getLong(1), Role.ADMIN.wireName(), true, except).orElse(0L);
+    }
+
+    /** Inserts the account; false when the username is taken. */
+    public boolean insert(String username, String passwordHash, Role role, Instant now) {
+        try {
+            jdbc.update("INSERT INTO users (" + COLUMNS + ") VALUES (?, ?, ?, ?, 0, NULL, ?, ?)",
+                    username, passwordHash, role.wireName(), true, now, now);
+            return true;
+        } catch (RuntimeException e) {
+            if (Jdbc.isDuplicateKey(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    public boolean updateRole(String username, Role role, Instant now) {
+        return jdbc.update("UPDATE users SET role = ?, updated_at = ? WHERE username = ?", role.wireName(), now, username) == 1;
+    }
+
+    public boolean updateEnabled(String username, boolean enabled, Instant now) {
+        return jdbc.update("UPDATE users SET enabled = ?, updated_at = ? WHERE username = ?", enabled, now, username) == 1;
+    }
+
+    public boolean updatePassword(String username, String passwordHash, Instant now) {
+        return jdbc.update("UPDATE users SET password_hash = ?, updated_at = ? WHERE username = ?",
+                passwordHash, now, username) == 1;
+    }
+
+    /** Counts one more consecutive failure and returns the new count (0 for an unknown user). */
+    public int recordFailure(String username) {
+        return jdbc.inTransaction(c -> {
+            Jdbc.update(c, "UPDATE users SET failed_attempts = failed_attempts + 1 WHERE username = ?", username);
+            List<Integer> rows = Jdbc.query(c, "SELECT failed_attempts FROM users WHERE username = ?",
+                    rs -> rs.getInt(1), username);
+            return rows.isEmpty() ? 0 : rows.getFirst();
+        });
+    }
+
+    public void lock(String username, Instant until) {
+        jdbc.update("UPDATE users SET locked_until = ?, failed_attempts = 0 WHERE username = ?", until, username);
+    }
+
+    /** After a successful login: the failure count starts again. */
+    public void resetFailures(String username) {
+        jdbc.update("UPDATE users SET failed_attempts = 0 WHERE username = ? AND failed_attempts <> 0", username);
+    }
+
+    public boolean unlock(String username, Instant now) {
+        return jdbc.update("UPDATE users SET locked_until = NULL, failed_attempts = 0, updated_at = ? WHERE username = ?",
+                now, username) == 1;
+    }
+
+    public boolean delete(String username) {
+        return jdbc.update("DELETE FROM users WHERE username = ?", username) == 1;
+    }
+
+    private static User map(ResultSet rs) throws SQLException {
+        return new User(rs.getString("username"), rs.getString("password_hash"),
+                Role.parse(rs.getString("role")).orElse(Role.VIEWER), rs.getBoolean("enabled"),
+                rs.getInt("failed_attempts"), Jdbc.instant(rs, "locked_until"), Jdbc.instant(rs, "created_at"),
+                Jdbc.instant(rs, "updated_at"));
+    }
+}

@@ -1,0 +1,49 @@
+package io.pylon.manager.db;
+
+import com.zaxxer.hikari.HikariPoolMXBean;
+import io.pylon.core.health.CheckResult;
+import io.pylon.core.health.HealthCheck;
+
+import java.sql.Connection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** Readiness: the Manager answers nothing useful without its database. */
+public final class DatabaseCheck implements HealthCheck {
+    private final Database database;
+
+    public DatabaseCheck(Database database) {
+        this.database = database;
+    }
+
+    @Override
+    public String name() {
+        return "database";
+    }
+
+    @Override
+    public Set<Probe> probes() {
+        return Set.of(Probe.READINESS);
+    }
+
+    @Override
+    public CheckResult check() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("database", database.product());
+        boolean valid;
+        try (Connection connection = database.dataSource().getConnection()) {
+            valid = connection.isValid(2);
+        } catch (Exception e) {
+            valid = false;
+            details.put("error", e.getClass().getSimpleName());
+        }
+        HikariPoolMXBean pool = database.pool().getHikariPoolMXBean();
+        if (pool != null) {
+            details.put("activeConnections", pool.getActiveConnections());
+            details.put("idleConnections", pool.getIdleConnections());
+            details.put("pendingThreads", pool.getThreadsAwaitingConnection());
+        }
+        return CheckResult.of(valid, details);
+    }
+}

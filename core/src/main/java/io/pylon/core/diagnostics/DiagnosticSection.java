@@ -27,6 +27,14 @@ public interface DiagnosticSection {
         return true;
     }
 
+    /**
+     * Whether building it is expensive enough to count against the pod's limit of concurrent heavy answers
+     * ({@code threaddump}); {@code all} always counts.
+     */
+    default boolean heavy() {
+        return false;
+    }
+
     /** The section's content: anything Jackson can write (a Map, a record, a JsonNode). */
     Object collect() throws Exception;
 }

@@ -44,6 +44,9 @@ public final class PodServer {
     /** Every setting the module reads, core ones first: validated before anything starts. */
     public static List<Setting<?>> settingsOf(PylonModule module) {
         List<Setting<?>> all = new ArrayList<>(CoreSettings.all(module.defaultPort()));
+        if (module.servesDiagnostics()) {
+            all.addAll(io.pylon.core.diagnostics.DiagnosticsSettings.all());
+        }
         all.addAll(module.settings());
         return all;
     }
@@ -81,6 +84,12 @@ public final class PodServer {
         Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
                 new io.pylon.core.diagnostics.DiagnosticsRegistry(), build, resources, port);
         try {
+            if (module.servesDiagnostics()) {
+                io.pylon.core.diagnostics.LocalDiagnostics local = io.pylon.core.diagnostics.CoreDiagnostics.install(context, settingsOf(module));
+                new io.pylon.core.diagnostics.DiagnosticsEndpoint(
+                        new io.pylon.core.diagnostics.EnvironmentIdGuard(settings.get(CoreSettings.ENVIRONMENT_ID)),
+                        local, diagnosticsFanOut(context)).register(routes, segment);
+            }
             module.start(context);
         } catch (InvalidSettingException e) {
             closeAll(resources);
@@ -120,6 +129,11 @@ public final class PodServer {
                 module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), segment,
                 (System.nanoTime() - t0) / 1_000_000));
         return pod;
+    }
+
+    /** Who answers diagnostics calls without {@code internal=true} (and those naming a pod): the one place to choose. */
+    private static io.pylon.core.diagnostics.PodFanOut diagnosticsFanOut(ModuleContext context) {
+        return new io.pylon.core.diagnostics.SelfOnlyFanOut();
     }
 
     // Helidon logs a failed bind instead of throwing; checking first gives the operator one clear message.

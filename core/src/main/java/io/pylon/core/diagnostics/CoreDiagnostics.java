@@ -1,0 +1,51 @@
+package io.pylon.core.diagnostics;
+
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.Settings;
+import io.pylon.core.server.CoreSettings;
+import io.pylon.core.server.ModuleContext;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Registers the sections every diagnostics module shares (jvm, threads, threaddump, env, health) and the heap dump. */
+public final class CoreDiagnostics {
+    private static final int HEAVY_RETRY_AFTER_SECONDS = 2;
+
+    private CoreDiagnostics() {
+    }
+
+    /**
+     * Prepares the dump directory (removing a crash's leftovers), registers the shared sections before the module
+     * adds its own, and returns the pod's local diagnostics.
+     *
+     * @param settings every setting the module reads, so that the values of secret ones are masked in {@code env}
+     */
+    public static LocalDiagnostics install(ModuleContext context, List<Setting<?>> settings) {
+        Settings values = context.settings();
+        Path dir = values.get(DiagnosticsSettings.DUMP_DIR);
+        DumpDirectory dumps = new DumpDirectory(dir != null ? dir : context.dataDir().resolve("dumps"));
+        dumps.removeLeftovers();
+
+        List<String> secretKeys = new ArrayList<>();
+        for (Setting<?> setting : settings) {
+            if (setting.isSecret()) {
+                secretKeys.add(setting.key());
+                secretKeys.add(setting.envName());
+            }
+        }
+        SecretMasker masker = new SecretMasker(values.get(CoreSettings.ENVIRONMENT_ID),
+                values.get(DiagnosticsSettings.MASK_KEYS), secretKeys);
+
+        DiagnosticsRegistry registry = context.diagnostics();
+        registry.register(new JvmSection());
+        registry.register(new ThreadsSection(context.executors()));
+        registry.register(new ThreadDumpSection(new VirtualThreadDump(dumps.path()), masker));
+        registry.register(new EnvSection(masker, System::getenv));
+        registry.register(new HealthSection(context.health(), dumps));
+        ConcurrencyLimit heavy = new ConcurrencyLimit(values.get(DiagnosticsSettings.HEAVY_CONCURRENCY),
+                "thread dumps or 'all' answers", HEAVY_RETRY_AFTER_SECONDS);
+        return new LocalDiagnostics(context.identity(), registry, heavy, new HeapDumper(context.identity(), dumps));
+    }
+}

@@ -1,0 +1,44 @@
+package io.pylon.core.diagnostics;
+
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.SettingType;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/** Settings of pods that serve diagnostics (Worker and Cache). */
+public final class DiagnosticsSettings {
+    private DiagnosticsSettings() {
+    }
+
+    public static final Setting<Integer> HEAVY_CONCURRENCY = Setting.of("pylon.diagnostics.heavy-concurrency",
+            "How many thread dumps and 'all' answers one pod builds at the same time; more callers get 429 with "
+                    + "Retry-After (heap dumps are always one at a time).", 2, SettingType.intRange(1, 64));
+
+    public static final Setting<List<Pattern>> MASK_KEYS = Setting.of("pylon.diagnostics.env.mask-keys",
+            "Extra key patterns whose values 'env' diagnostics mask: comma-separated regular expressions, "
+                    + "case-insensitive, matched anywhere in the key (besides the built-in password, secret, token, key, "
+                    + "credential, private, auth).", List.of(), patterns());
+
+    public static final Setting<Path> DUMP_DIR = Setting.of("pylon.diagnostics.dump-dir",
+            "Directory for the temporary files of heap and thread dumps (deleted after each answer; leftovers at "
+                    + "start-up). Default: dumps under the data directory.", null, SettingType.PATH);
+
+    public static List<Setting<?>> all() {
+        return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR);
+    }
+
+    private static SettingType<List<Pattern>> patterns() {
+        return new SettingType<>("a comma-separated list of regular expressions", s -> {
+            try {
+                return Arrays.stream(s.split(",")).map(String::strip).filter(x -> !x.isEmpty())
+                        .map(x -> Pattern.compile(x, Pattern.CASE_INSENSITIVE)).toList();
+            } catch (PatternSyntaxException e) {
+                throw new IllegalArgumentException(s, e);
+            }
+        });
+    }
+}

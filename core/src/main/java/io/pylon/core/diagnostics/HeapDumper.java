@@ -1,0 +1,193 @@
+package io.pylon.core.diagnostics;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.ErrorBody;
+import io.pylon.core.server.PodIdentity;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code heapdump}: the JVM writes an HPROF file to the dump directory, which is then streamed with a fixed buffer
+ * and a {@code Content-Length}, and deleted when the response ends, completed or not. One dump at a time.
+ * {@code compress=gzip} has the JVM itself write the dump gzip-compressed ({@code GC.heap_dump -gz=1}), so the size
+ * is known before the first byte and no second copy is needed.
+ */
+final class HeapDumper {
+    static final String FILE_PREFIX = "pylon-heapdump-";
+    private static final System.Logger LOG = System.getLogger(HeapDumper.class.getName());
+    private static final int BUFFER_SIZE = 64 * 1024;
+    private static final int RETRY_AFTER_SECONDS = 30;
+    private static final Status INSUFFICIENT_STORAGE = Status.create(507, "Insufficient Storage");
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    private final PodIdentity identity;
+    private final DumpDirectory dumps;
+    private final ConcurrencyLimit oneAtATime = new ConcurrencyLimit(1, "heap dump", RETRY_AFTER_SECONDS);
+    private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
+    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    private final ObjectName diagnosticCommand = diagnosticCommand(server);
+
+    HeapDumper(PodIdentity identity, DumpDirectory dumps) {
+        this.identity = identity;
+        this.dumps = dumps;
+    }
+
+    void send(ServerRequest req, ServerResponse res) {
+        Optional<Boolean> live = flag(req, "live", true);
+        if (live.isEmpty()) {
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "invalid_request", "The query parameter 'live' must be true or false.");
+            return;
+        }
+        String compress = req.query().first("compress").orElse("").toLowerCase(Locale.ROOT);
+        if (!compress.isEmpty() && !compress.equals("gzip") && !compress.equals("none")) {
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "invalid_request",
+                    "The query parameter 'compress' must be gzip or none.");
+            return;
+        }
+        boolean gzip = compress.equals("gzip");
+        if (hotSpot == null || gzip && diagnosticCommand == null) {
+            ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
+                    "This JVM cannot write " + (gzip ? "compressed " : "") + "heap dumps.");
+            return;
+        }
+        ConcurrencyLimit.Permit permit;
+        try {
+            permit = oneAtATime.enter();
+        } catch (DiagnosticsBusyException e) {
+            DiagnosticsResponses.sendBusy(res, e);
+            return;
+        }
+        try (permit) {
+            dumpAndSend(res, live.get(), gzip);
+        }
+    }
+
+    private void dumpAndSend(ServerResponse res, boolean live, boolean gzip) {
+        long required = dumps.heapDumpRequirement();
+        long free;
+        try {
+            free = dumps.usableSpace();
+        } catch (IOException e) {
+            free = -1;
+        }
+        if (free < required) {
+            new ErrorBody("insufficient_storage", "The dump directory has " + mib(Math.max(free, 0))
+                    + " MiB free; a heap dump needs about " + mib(required) + " MiB (the heap in use plus a tenth).",
+                    Map.of("freeBytes", free, "requiredBytes", required)).send(res, INSUFFICIENT_STORAGE);
+            return;
+        }
+        Path file = dumps.newFile(FILE_PREFIX, gzip ? ".hprof.gz" : ".hprof");
+        try {
+            long t0 = System.nanoTime();
+            try {
+                dump(file, live, gzip);
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "Heap dump failed: " + e.getClass().getSimpleName());
+                ErrorBody.send(res, Status.INTERNAL_SERVER_ERROR_500, "server_error",
+                        "The JVM could not write the heap dump (" + e.getClass().getSimpleName() + ").");
+                return;
+            }
+            long size = Files.size(file);
+            LOG.log(Level.INFO, String.format(Locale.ROOT, "Heap dump of %d MiB written in %d ms; sending it",
+                    size / (1024 * 1024), (System.nanoTime() - t0) / 1_000_000));
+            stream(res, file, size, gzip);
+        } catch (IOException | UncheckedIOException e) {
+            // The client went away mid-download (or the file vanished): nothing to answer, only to clean up.
+            LOG.log(Level.INFO, "Heap dump download ended early: " + e.getClass().getSimpleName());
+        } finally {
+            delete(file);
+        }
+    }
+
+    private void stream(ServerResponse res, Path file, long size, boolean gzip) throws IOException {
+        String filename = safe(identity.podName()) + "-" + STAMP.format(Instant.now()) + (gzip ? ".hprof.gz" : ".hprof");
+        res.status(Status.OK_200);
+        res.header(HeaderNames.CONTENT_TYPE, "application/octet-stream");
+        res.header(HeaderNames.CONTENT_DISPOSITION, "attachment; filename=\"" + filename + "\"");
+        res.header(HeaderNames.CONTENT_LENGTH, String.valueOf(size));
+        res.header(DiagnosticsResponses.NO_STORE);
+        byte[] buffer = new byte[BUFFER_SIZE];
+        try (InputStream in = Files.newInputStream(file); OutputStream out = res.outputStream()) {
+            int read;
+            while ((read = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, read);
+            }
+        }
+    }
+
+    private void dump(Path file, boolean live, boolean gzip) throws Exception {
+        if (!gzip) {
+            hotSpot.dumpHeap(file.toString(), live);
+            return;
+        }
+        String[] arguments = live ? new String[]{"-gz=1", file.toString()} : new String[]{"-all", "-gz=1", file.toString()};
+        server.invoke(diagnosticCommand, "gcHeapDump", new Object[]{arguments}, new String[]{String[].class.getName()});
+        // The diagnostic command reports failures as text rather than by throwing.
+        if (!Files.isRegularFile(file) || Files.size(file) == 0) {
+            throw new IOException("the JVM wrote no dump file");
+        }
+    }
+
+    private static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "Cannot delete the heap dump " + file + ": " + e.getClass().getSimpleName());
+        }
+    }
+
+    private static Optional<Boolean> flag(ServerRequest req, String name, boolean absent) {
+        String raw = req.query().first(name).orElse("").toLowerCase(Locale.ROOT);
+        return switch (raw) {
+            case "" -> Optional.of(absent);
+            case "true" -> Optional.of(true);
+            case "false" -> Optional.of(false);
+            default -> Optional.empty();
+        };
+    }
+
+    private static String safe(String podName) {
+        return podName.replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    private static long mib(long bytes) {
+        return bytes / (1024 * 1024);
+    }
+
+    private static HotSpotDiagnosticMXBean hotSpot() {
+        try {
+            return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    private static ObjectName diagnosticCommand(MBeanServer server) {
+        try {
+            ObjectName name = new ObjectName("com.sun.management:type=DiagnosticCommand");
+            return server.isRegistered(name) ? name : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+}

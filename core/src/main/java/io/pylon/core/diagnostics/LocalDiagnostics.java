@@ -1,0 +1,142 @@
+package io.pylon.core.diagnostics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.Json;
+import io.pylon.core.server.PodIdentity;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * This pod's own diagnostics: the single-pod object of {@code ?internal=true} for every name, and its heap dump.
+ * What a broadcast collects from each pod is exactly {@link #answer(String)}.
+ */
+public final class LocalDiagnostics {
+    public static final String ALL = "all";
+    public static final String HEAPDUMP = "heapdump";
+
+    private static final System.Logger LOG = System.getLogger(LocalDiagnostics.class.getName());
+
+    private final PodIdentity identity;
+    private final DiagnosticsRegistry registry;
+    private final ConcurrencyLimit heavy;
+    private final HeapDumper heapDumper;
+
+    LocalDiagnostics(PodIdentity identity, DiagnosticsRegistry registry, ConcurrencyLimit heavy, HeapDumper heapDumper) {
+        this.identity = identity;
+        this.registry = registry;
+        this.heavy = heavy;
+        this.heapDumper = heapDumper;
+    }
+
+    public PodIdentity identity() {
+        return identity;
+    }
+
+    /** Every name this pod answers: its sections, their aliases, {@code heapdump} and {@code all}. */
+    public List<String> names() {
+        List<String> names = new ArrayList<>();
+        List<String> aliases = new ArrayList<>();
+        for (DiagnosticSection section : registry.all()) {
+            names.add(section.name());
+            aliases.addAll(section.aliases().stream().sorted().toList());
+        }
+        names.addAll(aliases);
+        names.add(HEAPDUMP);
+        names.add(ALL);
+        return names;
+    }
+
+    public boolean offers(String name) {
+        return HEAPDUMP.equals(name) || ALL.equals(name) || registry.find(name).isPresent();
+    }
+
+    /**
+     * The complete single-pod object for a name other than {@code heapdump}: the envelope, then the section (or every
+     * section for {@code all}), then {@code responseTime}.
+     *
+     * @throws NoSuchElementException   when the pod does not offer the name
+     * @throws DiagnosticsBusyException when the name is heavy and the pod builds as many heavy answers as it allows
+     * @throws SectionFailedException   when the one section asked for could not be collected
+     */
+    public ObjectNode answer(String name) {
+        long t0 = System.nanoTime();
+        ObjectNode node = envelope();
+        if (ALL.equals(name)) {
+            try (ConcurrencyLimit.Permit permit = heavy.enter()) {
+                for (DiagnosticSection section : registry.all()) {
+                    if (section.inAll()) {
+                        node.set(section.key(), collectOrError(section));
+                    }
+                }
+            }
+        } else {
+            DiagnosticSection section = registry.find(name)
+                    .orElseThrow(() -> new NoSuchElementException("no diagnostics named '" + name + "' on this pod"));
+            String key = name.equals(section.name()) ? section.key() : name;
+            if (section.heavy()) {
+                try (ConcurrencyLimit.Permit permit = heavy.enter()) {
+                    node.set(key, collect(section));
+                }
+            } else {
+                node.set(key, collect(section));
+            }
+        }
+        node.put("responseTime", Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0);
+        return node;
+    }
+
+    /** Streams this pod's heap dump (parameters {@code live}, {@code compress}) or answers the JSON error. */
+    public void sendHeapDump(ServerRequest req, ServerResponse res) {
+        heapDumper.send(req, res);
+    }
+
+    /** The envelope alone: who answers (podName, podIp, namespace, nodeName, envName, module, version). */
+    public ObjectNode envelope() {
+        ObjectNode node = Json.MAPPER.createObjectNode();
+        node.put("podName", identity.podName());
+        node.put("podIp", identity.podIp());
+        node.put("namespace", identity.namespace());
+        node.put("nodeName", identity.nodeName());
+        node.put("envName", identity.envName());
+        node.put("module", identity.module());
+        node.put("version", identity.version());
+        return node;
+    }
+
+    private static JsonNode collect(DiagnosticSection section) {
+        Object value;
+        try {
+            value = section.collect();
+        } catch (DiagnosticsBusyException e) {
+            throw e;
+        } catch (Exception | LinkageError e) {
+            throw new SectionFailedException(section.name(), e);
+        }
+        if (value instanceof JsonNode json) {
+            return json;
+        }
+        if (value instanceof String text) {
+            return TextNode.valueOf(text);
+        }
+        return Json.MAPPER.valueToTree(value);
+    }
+
+    // In 'all' one broken section must not hide the others: it gets an error object in place of its content.
+    private static JsonNode collectOrError(DiagnosticSection section) {
+        try {
+            return collect(section);
+        } catch (SectionFailedException e) {
+            LOG.log(Level.WARNING, e.getMessage());
+            ObjectNode error = Json.MAPPER.createObjectNode();
+            error.putObject("error").put("status", 500).put("message", e.getMessage());
+            return error;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.pylon.core.diagnostics;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Decides what {@code env} diagnostics must not show. A value is replaced by {@value #MASK} when its key looks
+ * secret (a built-in word, an extra pattern from the settings, or a setting declared secret); inside any other
+ * value it masks the environment ID wherever it appears, the user-info of URLs ({@code https://******@host}) and the
+ * values of secret-looking options on command lines ({@code -Ddb.password=******}, {@code --token ******}).
+ */
+final class SecretMasker {
+    static final String MASK = "******";
+    private static final List<String> WORDS = List.of(
+            "password", "passwd", "passphrase", "secret", "token", "key", "credential", "private", "auth");
+    private static final Pattern URL_USER_INFO = Pattern.compile("(?<=://)[^/?#@\\s]+@");
+    private static final Pattern ASSIGNMENT = Pattern.compile("([A-Za-z0-9_.\\-]+)=([^\\s,;]+)");
+    private static final Pattern OPTION_THEN_VALUE = Pattern.compile("(?<=^|\\s)(--?[A-Za-z0-9_.\\-]+)(\\s+)([^\\s\\-][^\\s]*)");
+
+    private final String environmentId;
+    private final List<Pattern> extraKeys;
+    private final Set<String> secretKeys;
+
+    /**
+     * @param environmentId the pod's environment ID (masked wherever it appears), or null
+     * @param extraKeys     more key patterns from the settings
+     * @param secretKeys    keys and environment variable names of the settings declared secret
+     */
+    SecretMasker(String environmentId, List<Pattern> extraKeys, Collection<String> secretKeys) {
+        this.environmentId = environmentId == null || environmentId.isEmpty() ? null : environmentId;
+        this.extraKeys = List.copyOf(extraKeys);
+        Set<String> keys = new HashSet<>();
+        for (String key : secretKeys) {
+            keys.add(key.toLowerCase(Locale.ROOT));
+        }
+        this.secretKeys = Set.copyOf(keys);
+    }
+
+    boolean isSecretKey(String key) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        if (secretKeys.contains(lower)) {
+            return true;
+        }
+        for (String word : WORDS) {
+            if (lower.contains(word)) {
+                return true;
+            }
+        }
+        for (Pattern pattern : extraKeys) {
+            if (pattern.matcher(key).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The value to show for a key. */
+    String mask(String key, String value) {
+        if (value == null) {
+            return null;
+        }
+        if (isSecretKey(key)) {
+            return MASK;
+        }
+        return maskInside(value);
+    }
+
+    /** A free-form value (a command line, a URL, a list of options) with the secrets inside it masked. */
+    String maskInside(String value) {
+        String masked = withoutEnvironmentId(value);
+        if (masked.indexOf("://") >= 0) {
+            masked = URL_USER_INFO.matcher(masked).replaceAll(MASK + "@");
+        }
+        if (masked.indexOf('=') >= 0) {
+            masked = replaceValues(masked, ASSIGNMENT, 1, 2);
+        }
+        if (masked.indexOf('-') >= 0) {
+            masked = replaceValues(masked, OPTION_THEN_VALUE, 1, 3);
+        }
+        return masked;
+    }
+
+    /** Every occurrence of the environment ID replaced, for texts that may quote anything (thread names...). */
+    String withoutEnvironmentId(String text) {
+        return environmentId == null || !text.contains(environmentId) ? text : text.replace(environmentId, MASK);
+    }
+
+    List<String> maskAll(List<String> values) {
+        List<String> masked = new ArrayList<>(values.size());
+        for (String value : values) {
+            masked.add(maskInside(value));
+        }
+        return masked;
+    }
+
+    private String replaceValues(String input, Pattern pattern, int keyGroup, int valueGroup) {
+        Matcher matcher = pattern.matcher(input);
+        StringBuilder out = null;
+        int copied = 0;
+        while (matcher.find()) {
+            String key = matcher.group(keyGroup).replaceFirst("^(-D|-+)", "");
+            if (isSecretKey(key)) {
+                if (out == null) {
+                    out = new StringBuilder(input.length());
+                }
+                out.append(input, copied, matcher.start(valueGroup)).append(MASK);
+                copied = matcher.end(valueGroup);
+            }
+        }
+        if (out == null) {
+            return input;
+        }
+        return out.append(input, copied, input.length()).toString();
+    }
+}

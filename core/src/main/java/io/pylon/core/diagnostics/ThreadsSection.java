@@ -1,0 +1,139 @@
+package io.pylon.core.diagnostics;
+
+import io.pylon.core.server.PodExecutors;
+
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadPoolExecutor;
+
+/**
+ * {@code threads}: counts, a count per state, the module's executor pools (read at each call, so pools registered
+ * later show up), the virtual thread scheduler where the JDK exposes it, and the deadlocked threads.
+ */
+final class ThreadsSection implements DiagnosticSection {
+    private static final String[] SCHEDULER_ATTRIBUTES = {
+            "Parallelism", "PoolSize", "MountedVirtualThreadCount", "QueuedVirtualThreadCount"};
+
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final PodExecutors executors;
+    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    private final ObjectName scheduler = virtualThreadScheduler();
+
+    ThreadsSection(PodExecutors executors) {
+        this.executors = executors;
+    }
+
+    @Override
+    public String name() {
+        return "threads";
+    }
+
+    @Override
+    public Object collect() {
+        Map<String, Object> section = new LinkedHashMap<>();
+        long[] deadlocked = threads.findDeadlockedThreads();
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("threadCount", threads.getThreadCount());
+        summary.put("peakThreadCount", threads.getPeakThreadCount());
+        summary.put("daemonThreadCount", threads.getDaemonThreadCount());
+        summary.put("totalStartedThreadCount", threads.getTotalStartedThreadCount());
+        summary.put("deadlockedThreadCount", deadlocked == null ? 0 : deadlocked.length);
+        section.put("summary", summary);
+        section.put("states", states());
+        section.put("executorPools", pools());
+        Map<String, Object> virtual = virtualThreads();
+        if (virtual != null) {
+            section.put("virtualThreadScheduler", virtual);
+        }
+        section.put("deadlockedThreads", deadlocked == null ? List.of() : describe(deadlocked));
+        return section;
+    }
+
+    private Map<Thread.State, Integer> states() {
+        Map<Thread.State, Integer> counts = new EnumMap<>(Thread.State.class);
+        for (Thread.State state : Thread.State.values()) {
+            counts.put(state, 0);
+        }
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null) {
+                counts.merge(info.getThreadState(), 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
+    private Map<String, Object> pools() {
+        Map<String, Object> pools = new LinkedHashMap<>();
+        executors.pools().forEach((name, pool) -> pools.put(name, pool(pool)));
+        return pools;
+    }
+
+    private static Map<String, Object> pool(ThreadPoolExecutor pool) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("poolSize", pool.getPoolSize());
+        map.put("activeCount", pool.getActiveCount());
+        map.put("queueSize", pool.getQueue().size());
+        map.put("rejectedTaskCount", PodExecutors.rejectedCount(pool));
+        map.put("corePoolSize", pool.getCorePoolSize());
+        map.put("maximumPoolSize", pool.getMaximumPoolSize());
+        map.put("largestPoolSize", pool.getLargestPoolSize());
+        map.put("queueRemainingCapacity", pool.getQueue().remainingCapacity());
+        map.put("completedTaskCount", pool.getCompletedTaskCount());
+        return map;
+    }
+
+    private List<Map<String, Object>> describe(long[] ids) {
+        List<Map<String, Object>> list = new ArrayList<>(ids.length);
+        for (ThreadInfo info : threads.getThreadInfo(ids, 0)) {
+            if (info == null) {
+                continue;
+            }
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("id", info.getThreadId());
+            map.put("name", info.getThreadName());
+            map.put("state", info.getThreadState().name());
+            map.put("lockName", info.getLockName());
+            map.put("lockOwnerId", info.getLockOwnerId());
+            map.put("lockOwnerName", info.getLockOwnerName());
+            list.add(map);
+        }
+        return list;
+    }
+
+    // JDK 24+ exposes jdk.management:type=VirtualThreadScheduler; read by name so the core also runs on JDK 21.
+    private Map<String, Object> virtualThreads() {
+        if (scheduler == null) {
+            return null;
+        }
+        try {
+            AttributeList values = server.getAttributes(scheduler, SCHEDULER_ATTRIBUTES);
+            Map<String, Object> map = new LinkedHashMap<>();
+            for (Attribute attribute : values.asList()) {
+                String name = attribute.getName();
+                map.put(Character.toLowerCase(name.charAt(0)) + name.substring(1), attribute.getValue());
+            }
+            return map;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private ObjectName virtualThreadScheduler() {
+        try {
+            ObjectName name = new ObjectName("jdk.management:type=VirtualThreadScheduler");
+            return server.isRegistered(name) ? name : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+}

@@ -1,11 +1,37 @@
 package io.pylon.worker;
 
+import io.pylon.cache.client.GridClient;
+import io.pylon.cache.client.GridClientSettings;
+import io.pylon.core.config.InvalidSettingException;
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.Settings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
+import io.pylon.worker.connections.CacheCheck;
+import io.pylon.worker.connections.ConnectionsCheck;
+import io.pylon.worker.connections.ConnectionsSection;
+import io.pylon.worker.connections.ServerTraffic;
+import io.pylon.worker.proxy.ProxyHandler;
+import io.pylon.worker.proxy.ProxyStats;
+import io.pylon.worker.proxy.UpstreamPool;
+import io.pylon.worker.proxy.UpstreamPools;
+import io.pylon.worker.ratelimit.GridRateLimiter;
+import io.pylon.worker.routes.InvalidRoutesException;
+import io.pylon.worker.routes.RouteFileParser;
+import io.pylon.worker.routes.RoutesFile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /** The Worker: the API gateway data plane, with diagnostics of its pods. */
 public final class WorkerModule implements PylonModule {
     public static final String NAME = "worker";
+
+    private static final System.Logger LOG = System.getLogger(WorkerModule.class.getName());
+
+    private volatile ConnectionsSection connections;
 
     @Override
     public String name() {
@@ -28,7 +54,70 @@ public final class WorkerModule implements PylonModule {
     }
 
     @Override
-    public void start(ModuleContext context) {
-        // health, version and shutdown come from the core
+    public List<Setting<?>> settings() {
+        List<Setting<?>> all = new ArrayList<>(WorkerSettings.all());
+        all.addAll(GridClientSettings.all());
+        return all;
+    }
+
+    @Override
+    public void start(ModuleContext context) throws InvalidRoutesException {
+        Settings settings = context.settings();
+        UpstreamPools pools = new UpstreamPools(new UpstreamPool.PoolSettings(
+                settings.get(WorkerSettings.UPSTREAM_MAX_TOTAL), settings.get(WorkerSettings.UPSTREAM_MAX_PER_ROUTE),
+                settings.get(WorkerSettings.UPSTREAM_CONNECT_TIMEOUT), settings.get(WorkerSettings.UPSTREAM_RESPONSE_TIMEOUT),
+                settings.get(WorkerSettings.UPSTREAM_LEASE_TIMEOUT)),
+                settings.get(WorkerSettings.UPSTREAM_IDLE_TIMEOUT), settings.get(WorkerSettings.UPSTREAM_FAILURE_COOLDOWN));
+        context.onStop(pools);
+
+        RoutesFile routes = new RoutesFile(settings.get(WorkerSettings.ROUTES_FILE),
+                new RouteFileParser(context.segment(), settings.get(WorkerSettings.UPSTREAM_CONNECT_TIMEOUT),
+                        settings.get(WorkerSettings.UPSTREAM_RESPONSE_TIMEOUT)), pools::sync);
+        try {
+            routes.loadInitial();
+        } catch (InvalidRoutesException e) {
+            throw new InvalidSettingException("Setting " + WorkerSettings.ROUTES_FILE.key() + ": " + e.getMessage());
+        }
+
+        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
+        if (grid != null) {
+            context.onStop(grid);
+        }
+        GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(WorkerSettings.RATE_LIMIT_TIMEOUT));
+
+        ServerTraffic traffic = new ServerTraffic(context.port());
+        ProxyStats stats = new ProxyStats();
+        context.routes().routing().addFilter(traffic);
+        context.routes().routing().any(new ProxyHandler(context.segment(), routes::current, pools, rateLimiter, stats));
+
+        ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
+        long reload = settings.get(WorkerSettings.ROUTES_RELOAD_INTERVAL).toMillis();
+        maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);
+        long recheck = settings.get(WorkerSettings.UPSTREAM_RECHECK_INTERVAL).toMillis();
+        maintenance.scheduleWithFixedDelay(
+                periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
+                TimeUnit.MILLISECONDS);
+
+        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes);
+        context.diagnostics().register(connections);
+        context.health().register(new ConnectionsCheck(pools, traffic));
+        context.health().register(new CacheCheck(rateLimiter,
+                () -> routes.current().routes().stream().anyMatch(r -> r.rateLimit() != null)));
+    }
+
+    /** The {@code connections} section of the running pod (null before start). */
+    public ConnectionsSection connections() {
+        return connections;
+    }
+
+    // A periodic task that throws is never run again by the executor; log and keep the schedule alive.
+    private static Runnable periodic(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, what + " failed: " + e.getClass().getSimpleName(), e);
+            }
+        };
     }
 }

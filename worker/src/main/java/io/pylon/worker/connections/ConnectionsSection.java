@@ -1,0 +1,87 @@
+package io.pylon.worker.connections;
+
+import io.pylon.core.diagnostics.DiagnosticSection;
+import io.pylon.worker.proxy.ProxyStats;
+import io.pylon.worker.proxy.UpstreamPool;
+import io.pylon.worker.proxy.UpstreamPools;
+import io.pylon.worker.ratelimit.GridRateLimiter;
+import io.pylon.worker.routes.RoutesFile;
+import org.apache.hc.core5.pool.PoolStats;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/**
+ * {@code connections}: the upstream pools straight from HttpClient's pool statistics ({@code active} and {@code idle}
+ * are their leased and available totals), the server side, the proxy's outcomes, the Cache client and the routes file.
+ */
+public final class ConnectionsSection implements DiagnosticSection {
+    private final UpstreamPools pools;
+    private final ServerTraffic server;
+    private final ProxyStats proxy;
+    private final GridRateLimiter rateLimiter;
+    private final RoutesFile routes;
+
+    public ConnectionsSection(UpstreamPools pools, ServerTraffic server, ProxyStats proxy, GridRateLimiter rateLimiter,
+                              RoutesFile routes) {
+        this.pools = pools;
+        this.server = server;
+        this.proxy = proxy;
+        this.rateLimiter = rateLimiter;
+        this.routes = routes;
+    }
+
+    @Override
+    public String name() {
+        return "connections";
+    }
+
+    @Override
+    public Map<String, Object> collect() {
+        List<Map<String, Object>> poolList = new ArrayList<>();
+        long leased = 0;
+        long available = 0;
+        long pending = 0;
+        for (UpstreamPool pool : pools.all()) {
+            PoolStats stats = pool.stats();
+            leased += stats.getLeased();
+            available += stats.getAvailable();
+            pending += stats.getPending();
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("name", pool.origin());
+            entry.put("leased", stats.getLeased());
+            entry.put("available", stats.getAvailable());
+            entry.put("pending", stats.getPending());
+            entry.put("maxTotal", stats.getMax());
+            entry.put("maxPerRoute", pool.maxPerRoute());
+            entry.put("healthy", pool.isHealthy());
+            entry.put("failures", pool.failures());
+            entry.put("routes", List.copyOf(pools.routesOf(pool.origin())));
+            poolList.add(entry);
+        }
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("active", leased);
+        map.put("idle", available);
+        map.put("pending", pending);
+        map.put("pools", poolList);
+        map.put("server", server());
+        map.put("proxy", proxy.describe());
+        map.put("cache", rateLimiter.describe());
+        map.put("routes", routes.describe());
+        return map;
+    }
+
+    private Map<String, Object> server() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        int port = server.port();
+        OptionalInt open = OpenClientConnections.count(port);
+        map.put("port", port == 0 ? null : port);
+        map.put("openConnections", open.isPresent() ? open.getAsInt() : null);
+        map.put("requestsInFlight", server.requestsInFlight());
+        map.put("requestsAccepted", server.requestsAccepted());
+        return map;
+    }
+}

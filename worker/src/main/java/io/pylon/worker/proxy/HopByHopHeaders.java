@@ -1,0 +1,42 @@
+package io.pylon.worker.proxy;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Headers that belong to one connection and are never forwarded (RFC 9110 section 7.6.1): the fixed list plus every
+ * header the {@code Connection} header names.
+ */
+final class HopByHopHeaders {
+    private static final Set<String> FIXED = Set.of("connection", "keep-alive", "proxy-connection", "proxy-authenticate",
+            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade");
+
+    private final Set<String> named;
+
+    private HopByHopHeaders(Set<String> named) {
+        this.named = named;
+    }
+
+    /** @param connectionValues the values of the message's Connection header (may be empty) */
+    static HopByHopHeaders of(Iterable<String> connectionValues) {
+        Set<String> named = null;
+        for (String value : connectionValues) {
+            for (String token : value.split(",")) {
+                String name = token.strip().toLowerCase(Locale.ROOT);
+                if (!name.isEmpty()) {
+                    if (named == null) {
+                        named = new HashSet<>();
+                    }
+                    named.add(name);
+                }
+            }
+        }
+        return new HopByHopHeaders(named == null ? Set.of() : named);
+    }
+
+    /** @param lowerCaseName the header name in lower case */
+    boolean isHopByHop(String lowerCaseName) {
+        return FIXED.contains(lowerCaseName) || named.contains(lowerCaseName);
+    }
+}

@@ -1,0 +1,409 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.ErrorBody;
+import io.pylon.worker.ratelimit.RateLimiter;
+import io.pylon.worker.routes.RateLimit;
+import io.pylon.worker.routes.Route;
+import io.pylon.worker.routes.RouteTable;
+import io.pylon.worker.routes.Upstream;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.InputStreamEntity;
+import org.apache.hc.core5.util.Timeout;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The gateway's data plane: every request outside {@code /<segment>/} is matched against the routes and forwarded
+ * to an upstream, request and response bodies streamed through a fixed buffer (never held whole). Upstreams are
+ * tried in round-robin order, healthy ones first; one that refuses the connection (or does not accept it in time) is
+ * marked failed and the next is tried, which is safe for any method because nothing was sent.
+ */
+public final class ProxyHandler implements Handler {
+    private static final System.Logger LOG = System.getLogger(ProxyHandler.class.getName());
+    private static final int BUFFER = 16 * 1024;
+    private static final HeaderName X_FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
+    private static final HeaderName X_FORWARDED_PROTO = HeaderNames.create("X-Forwarded-Proto");
+    private static final HeaderName X_FORWARDED_HOST = HeaderNames.create("X-Forwarded-Host");
+    private static final Status GATEWAY_TIMEOUT = Status.GATEWAY_TIMEOUT_504;
+
+    private final String reservedPrefix;
+    private final Supplier<RouteTable> routes;
+    private final UpstreamPools pools;
+    private final RateLimiter rateLimiter;
+    private final ProxyStats stats;
+
+    public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools, RateLimiter rateLimiter,
+                        ProxyStats stats) {
+        this.reservedPrefix = "/" + segment;
+        this.routes = routes;
+        this.pools = pools;
+        this.rateLimiter = rateLimiter;
+        this.stats = stats;
+    }
+
+    @Override
+    public void handle(ServerRequest req, ServerResponse res) throws Exception {
+        String path = req.path().path();
+        if (path.equals(reservedPrefix) || path.startsWith(reservedPrefix + "/")) {
+            res.next();
+            return;
+        }
+        String method = req.prologue().method().text();
+        String rawPath = req.path().rawPath();
+        RouteTable.Match match = routes.get().match(method, hostWithoutPort(req), rawPath);
+        switch (match) {
+            case RouteTable.NoRoute ignored -> {
+                stats.noRoute.increment();
+                ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + rawPath);
+            }
+            case RouteTable.MethodNotAllowed notAllowed -> {
+                String allow = String.join(", ", notAllowed.allowed());
+                res.header(HeaderNames.ALLOW, allow);
+                ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
+                        "Method " + method + " is not allowed on " + rawPath + "; allowed: " + allow);
+            }
+            case RouteTable.Found found -> {
+                if (withinRateLimit(found.entry().route(), req, res)) {
+                    forward(found.entry(), method, rawPath, req, res);
+                }
+            }
+        }
+    }
+
+    private boolean withinRateLimit(Route route, ServerRequest req, ServerResponse res) {
+        RateLimit limit = route.rateLimit();
+        if (limit == null) {
+            return true;
+        }
+        RateLimiter.Decision decision = rateLimiter.check(route, clientIp(req));
+        switch (decision.outcome()) {
+            case ALLOW -> {
+                return true;
+            }
+            case LIMITED -> {
+                stats.rateLimited.increment();
+                res.header(HeaderNames.RETRY_AFTER, String.valueOf(decision.retryAfterSeconds()));
+                ErrorBody.send(res, Status.TOO_MANY_REQUESTS_429, "too_many_requests", "Rate limit of "
+                        + limit.requests() + " request(s) per " + limit.window().name().toLowerCase(Locale.ROOT)
+                        + " exceeded.");
+                return false;
+            }
+            default -> {
+                stats.rateLimitUnavailable.increment();
+                res.header(HeaderNames.RETRY_AFTER, String.valueOf(decision.retryAfterSeconds()));
+                ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
+                        "The rate limit of this route cannot be checked right now; try again later.");
+                return false;
+            }
+        }
+    }
+
+    private void forward(RouteTable.Entry entry, String method, String rawPath, ServerRequest req, ServerResponse res)
+            throws Exception {
+        Route route = entry.route();
+        TrackedBody body = req.content().hasEntity() ? new TrackedBody(req.content().inputStream()) : null;
+        Failure failure = null;
+        for (Upstream upstream : order(entry)) {
+            UpstreamPool pool = pools.pool(upstream);
+            HttpUriRequestBase outbound = outbound(method, route, upstream, pool, rawPath, req, body);
+            ClassicHttpResponse response;
+            try {
+                response = pool.client().executeOpen(null, outbound, context(route));
+            } catch (ConnectTimeoutException | ConnectException e) {
+                pools.failed(pool);
+                failure = e instanceof ConnectTimeoutException ? Failure.TIMEOUT : Failure.UNREACHABLE;
+                log(route, pool, e);
+                if (body != null && body.started) {
+                    break;
+                }
+                continue;
+            } catch (IOException e) {
+                if (body != null && body.clientFailed) {
+                    stats.clientAborted.increment();
+                    throw e;
+                }
+                failure = classify(e);
+                if (failure == Failure.UNREACHABLE) {
+                    pools.failed(pool);
+                }
+                log(route, pool, e);
+                break;
+            }
+            relay(response, outbound, req, res);
+            return;
+        }
+        answerFailure(failure == null ? Failure.UNREACHABLE : failure, res);
+    }
+
+    private enum Failure {
+        UNREACHABLE, TIMEOUT, POOL_EXHAUSTED
+    }
+
+    private static Failure classify(IOException e) {
+        if (e.getClass().getSimpleName().equals("ConnectionRequestTimeoutException")) {
+            return Failure.POOL_EXHAUSTED;
+        }
+        if (e instanceof SocketTimeoutException) {
+            return Failure.TIMEOUT;
+        }
+        return Failure.UNREACHABLE;
+    }
+
+    private void answerFailure(Failure failure, ServerResponse res) {
+        switch (failure) {
+            case TIMEOUT -> {
+                stats.gatewayTimeout.increment();
+                ErrorBody.send(res, GATEWAY_TIMEOUT, "gateway_timeout", "The upstream service did not answer in time.");
+            }
+            case POOL_EXHAUSTED -> {
+                stats.poolExhausted.increment();
+                res.header(HeaderNames.RETRY_AFTER, "1");
+                ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
+                        "The upstream service has too many requests in progress; try again later.");
+            }
+            default -> {
+                stats.badGateway.increment();
+                ErrorBody.send(res, Status.BAD_GATEWAY_502, "bad_gateway", "The upstream service could not be reached.");
+            }
+        }
+    }
+
+    private static void log(Route route, UpstreamPool pool, IOException e) {
+        LOG.log(Level.DEBUG, () -> "Route " + route.name() + ": upstream " + pool.origin() + " failed: "
+                + e.getClass().getSimpleName());
+    }
+
+    /** Round robin from the route's cursor, upstreams that failed recently moved to the end (tried only if all did). */
+    private List<Upstream> order(RouteTable.Entry entry) {
+        List<Upstream> upstreams = entry.route().upstreams();
+        int n = upstreams.size();
+        if (n == 1) {
+            return upstreams;
+        }
+        int start = Math.floorMod(entry.cursor().getAndIncrement(), n);
+        List<Upstream> healthy = new ArrayList<>(n);
+        List<Upstream> failed = new ArrayList<>(0);
+        for (int i = 0; i < n; i++) {
+            Upstream upstream = upstreams.get((start + i) % n);
+            (pools.pool(upstream).isHealthy() ? healthy : failed).add(upstream);
+        }
+        healthy.addAll(failed);
+        return healthy;
+    }
+
+    private static HttpClientContext context(Route route) {
+        HttpClientContext context = HttpClientContext.create();
+        context.setRequestConfig(RequestConfig.custom()
+                .setConnectTimeout(Timeout.of(route.connectTimeout()))
+                .setResponseTimeout(Timeout.of(route.responseTimeout()))
+                .build());
+        return context;
+    }
+
+    private HttpUriRequestBase outbound(String method, Route route, Upstream upstream, UpstreamPool pool, String rawPath,
+                                        ServerRequest req, TrackedBody body) {
+        HttpUriRequestBase outbound = new HttpUriRequestBase(method, pool.baseUri());
+        String query = req.query().rawValue();
+        String target = route.upstreamPath(upstream, rawPath);
+        outbound.setPath(query.isEmpty() ? target : target + "?" + query);
+        HopByHopHeaders hop = HopByHopHeaders.of(req.headers().all(HeaderNames.CONNECTION, List::of));
+        List<String> forwardedFor = new ArrayList<>(1);
+        for (Header header : req.headers()) {
+            String name = header.headerName().lowerCase();
+            if (hop.isHopByHop(name) || name.equals("host") || name.equals("content-length") || name.equals("expect")) {
+                continue;
+            }
+            if (name.equals("x-forwarded-for")) {
+                forwardedFor.addAll(header.allValues());
+                continue;
+            }
+            if (name.equals("x-forwarded-proto") || name.equals("x-forwarded-host")) {
+                continue;
+            }
+            for (String value : header.allValues()) {
+                outbound.addHeader(header.name(), value);
+            }
+        }
+        forwardedFor.add(clientIp(req));
+        outbound.setHeader(X_FORWARDED_FOR.defaultCase(), String.join(", ", forwardedFor));
+        outbound.setHeader(X_FORWARDED_PROTO.defaultCase(), req.isSecure() ? "https" : "http");
+        req.headers().first(HeaderNames.HOST).ifPresent(host -> outbound.setHeader(X_FORWARDED_HOST.defaultCase(), host));
+        if (body != null) {
+            long length = req.headers().contentLength().orElse(-1);
+            outbound.setEntity(new InputStreamEntity(body, length, null));
+        }
+        return outbound;
+    }
+
+    private void relay(ClassicHttpResponse response, HttpUriRequestBase outbound, ServerRequest req, ServerResponse res)
+            throws IOException {
+        try {
+            res.status(Status.create(response.getCode()));
+            Map<String, List<String>> headers = new LinkedHashMap<>();
+            Map<String, String> names = new LinkedHashMap<>();
+            List<String> connection = new ArrayList<>(0);
+            for (org.apache.hc.core5.http.Header header : response.getHeaders()) {
+                String lower = header.getName().toLowerCase(Locale.ROOT);
+                if (lower.equals("connection")) {
+                    connection.add(header.getValue());
+                }
+                names.putIfAbsent(lower, header.getName());
+                headers.computeIfAbsent(lower, n -> new ArrayList<>(1)).add(header.getValue());
+            }
+            HopByHopHeaders hop = HopByHopHeaders.of(connection);
+            HttpEntity entity = response.getEntity();
+            for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+                String lower = header.getKey();
+                if (hop.isHopByHop(lower) || (entity != null && lower.equals("content-length"))) {
+                    continue;
+                }
+                res.headers().add(HeaderValues.create(names.get(lower), header.getValue()));
+            }
+            if (entity == null) {
+                stats.forwarded.increment();
+                res.send();
+                return;
+            }
+            long length = entity.getContentLength();
+            if (length >= 0) {
+                res.headers().contentLength(length);
+            }
+            stream(entity, length, outbound, res);
+            stats.forwarded.increment();
+        } finally {
+            response.close();
+        }
+    }
+
+    private void stream(HttpEntity entity, long length, HttpUriRequestBase outbound, ServerResponse res)
+            throws IOException {
+        byte[] buffer = new byte[length >= 0 && length < BUFFER ? (int) Math.max(1, length) : BUFFER];
+        long total = 0;
+        InputStream in = entity.getContent();
+        OutputStream out = res.outputStream();
+        while (true) {
+            int n;
+            try {
+                n = in.read(buffer);
+            } catch (IOException e) {
+                stats.upstreamAborted.increment();
+                outbound.abort();
+                // the status line is out: the only honest signal left is to cut the client's connection
+                throw new UpstreamBrokeOff(e);
+            }
+            if (n < 0) {
+                break;
+            }
+            total += n;
+            try {
+                out.write(buffer, 0, n);
+                if (in.available() == 0 && (length < 0 || total < length)) {
+                    out.flush();
+                }
+            } catch (RuntimeException | IOException e) {
+                stats.clientAborted.increment();
+                outbound.abort();
+                throw e;
+            }
+        }
+        try {
+            out.close();
+        } catch (RuntimeException | IOException e) {
+            stats.clientAborted.increment();
+            throw e;
+        }
+    }
+
+    /** The upstream stopped sending in the middle of a body; the client's response cannot be completed. */
+    static final class UpstreamBrokeOff extends IOException {
+        UpstreamBrokeOff(IOException cause) {
+            super("upstream stopped sending the response body", cause);
+        }
+    }
+
+    private static String clientIp(ServerRequest req) {
+        SocketAddress address = req.remotePeer().address();
+        if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            return inet.getAddress().getHostAddress();
+        }
+        return req.remotePeer().host();
+    }
+
+    private static String hostWithoutPort(ServerRequest req) {
+        String host = req.headers().first(HeaderNames.HOST).orElse(null);
+        if (host == null) {
+            return null;
+        }
+        if (host.startsWith("[")) {
+            int end = host.indexOf(']');
+            return end > 0 ? host.substring(1, end) : host;
+        }
+        int colon = host.indexOf(':');
+        return colon >= 0 ? host.substring(0, colon) : host;
+    }
+
+    /** The client's request body, remembering whether reading started and whether the client side failed. */
+    private static final class TrackedBody extends InputStream {
+        private final InputStream in;
+        volatile boolean started;
+        volatile boolean clientFailed;
+
+        TrackedBody(InputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            started = true;
+            try {
+                return in.read(b, off, len);
+            } catch (IOException e) {
+                clientFailed = true;
+                throw e;
+            } catch (RuntimeException e) {
+                clientFailed = true;
+                throw new InterruptedIOException("client request body failed: " + e.getClass().getSimpleName());
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+}

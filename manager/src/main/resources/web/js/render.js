@@ -1,0 +1,61 @@
+// Turns a diagnostics section (any JSON) into readable tables: scalars as name/value rows, lists of objects as
+// tables, nested objects as sub-headings. Sizes in bytes and times in milliseconds are shown in units.
+import { h } from './dom.js';
+import * as fmt from './format.js';
+
+const BYTE_KEYS = /^(used|max|committed|init|free|total|heapUsed|heapMax|size|ownedEntryMemoryCost|backupEntryMemoryCost|heapCost)$|Bytes$|Memory$/;
+const MS_KEYS = /^(uptime|collectionTime|responseTime)$|(Time|Millis|Ms)$/;
+
+export function humanName(key) {
+  return String(key).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+export function valueText(key, value) {
+  if (value === null || value === undefined) return '–';
+  if (typeof value === 'number') {
+    if (BYTE_KEYS.test(key)) return fmt.bytes(value);
+    if (MS_KEYS.test(key) && !/(Start|Creation|Last).*Time$/.test(key)) return value >= 10_000 ? fmt.duration(value) : value + ' ms';
+    return fmt.number(value);
+  }
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value);
+}
+
+function isScalar(value) {
+  return value === null || typeof value !== 'object';
+}
+
+/** Renders any JSON value under an optional heading level (2..6). */
+export function renderValue(value, level = 3) {
+  if (isScalar(value)) return h('p', {}, valueText('', value));
+  if (Array.isArray(value)) return renderArray(value, level);
+  const scalars = Object.entries(value).filter(([, v]) => isScalar(v) || (Array.isArray(v) && v.every(isScalar)));
+  const nested = Object.entries(value).filter(([, v]) => !(isScalar(v) || (Array.isArray(v) && v.every(isScalar))));
+  const out = h('div', { class: 'kv-block' });
+  if (scalars.length) {
+    out.append(h('table', { class: 'kv' }, h('tbody', {}, scalars.map(([k, v]) =>
+      h('tr', {}, h('th', { scope: 'row' }, humanName(k)),
+        h('td', {}, Array.isArray(v) ? v.map((x) => valueText(k, x)).join(', ') || '–' : valueText(k, v)))))));
+  }
+  for (const [k, v] of nested) {
+    out.append(h('h' + Math.min(level, 6), {}, humanName(k)), renderValue(v, level + 1));
+  }
+  return out;
+}
+
+function renderArray(items, level) {
+  if (!items.length) return h('p', { class: 'muted' }, 'None.');
+  if (items.every((x) => x && typeof x === 'object' && !Array.isArray(x))) {
+    const columns = [...new Set(items.flatMap((x) => Object.keys(x).filter((k) => isScalar(x[k]))))];
+    const table = h('table', { class: 'data' },
+      h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, humanName(c))))),
+      h('tbody', {}, items.map((x) => h('tr', {}, columns.map((c) => h('td', { 'data-label': humanName(c) }, valueText(c, x[c])))))));
+    return h('div', { class: 'table-scroll' }, table);
+  }
+  return h('ul', {}, items.map((x) => h('li', {}, isScalar(x) ? valueText('', x) : renderValue(x, level + 1))));
+}
+
+/** The raw JSON, folded away, for those who want it. */
+export function rawJson(value) {
+  return h('details', { class: 'raw' }, h('summary', {}, 'Raw JSON'), h('pre', {}, JSON.stringify(value, null, 2)));
+}

@@ -1,0 +1,236 @@
+// System / Server Management: module cards, a pod table per Worker and Cache, auto-refresh with short history.
+import * as api from '../api.js';
+import { listOf } from '../api.js';
+import { h, clear, field, notify } from '../dom.js';
+import * as fmt from '../format.js';
+import { sparkline } from '../sparkline.js';
+import { mergePods, rowError, versionSkew, memberDisagreement } from '../pods.js';
+import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
+
+const HISTORY = 30;
+const history = new Map(); // "env/module/pod" -> [{heap, threads}]
+const MODULE_CALLS = { worker: ['jvm', 'threads', 'health'], cache: ['jvm', 'threads', 'health', 'datagrid'] };
+const EXTRA = { worker: ['connections', 'Connections'], cache: ['datagrid', 'Data grid'] };
+
+export async function render(main, session) {
+  const admin = session.me.role === 'admin';
+  const heading = h('h1', {}, 'Server Management');
+  main.append(heading);
+  let environments;
+  try {
+    environments = listOf(await api.json('/apiops/environments'), 'environments');
+  } catch (err) {
+    main.append(h('p', { class: 'error-text', role: 'alert' }, api.explain(err)));
+    return null;
+  }
+  if (!environments.length) {
+    main.append(h('p', {}, 'There is no environment yet. ', admin ? h('a', { href: '#/environments' }, 'Create one') : 'Ask an administrator to create one', '.'));
+    return null;
+  }
+  const saved = sessionStorage.getItem('pylon.environment');
+  const envSelect = h('select', { id: 'env-select' }, environments.map((e) => h('option', { value: e.name, selected: e.name === saved }, e.name)));
+  const intervalSelect = h('select', { id: 'refresh-interval' },
+    [['0', 'Off'], ['5', 'Every 5 s'], ['10', 'Every 10 s'], ['30', 'Every 30 s'], ['60', 'Every minute']].map(([v, label]) =>
+      h('option', { value: v, selected: v === (sessionStorage.getItem('pylon.refresh') || '10') }, label)));
+  const pause = h('button', { type: 'button', class: 'button secondary', 'aria-pressed': 'false' }, 'Pause');
+  const refreshNow = h('button', { type: 'button', class: 'button' }, 'Refresh now');
+  const updated = h('span', { class: 'muted', id: 'last-updated', 'aria-live': 'off' }, '');
+  const content = h('div', { id: 'server-content', 'aria-busy': 'true' });
+  main.append(h('div', { class: 'toolbar' },
+    field('Environment', envSelect), field('Auto-refresh', intervalSelect), pause, refreshNow, updated), content);
+
+  let timer = null;
+  let paused = false;
+  let stopped = false;
+  let inFlight = null;
+
+  const schedule = () => {
+    clearTimeout(timer);
+    const seconds = Number(intervalSelect.value);
+    if (!stopped && !paused && seconds > 0) timer = setTimeout(refresh, seconds * 1000);
+  };
+
+  async function refresh() {
+    clearTimeout(timer);
+    if (inFlight) return inFlight;
+    const env = envSelect.value;
+    inFlight = load(env, admin).then((view) => {
+      if (stopped || env !== envSelect.value) return;
+      content.replaceChildren(...view);
+      content.setAttribute('aria-busy', 'false');
+      updated.textContent = 'Updated ' + fmt.time(new Date());
+    }).catch((err) => {
+      if (!stopped) notify(api.explain(err), 'error');
+    }).finally(() => { inFlight = null; schedule(); });
+    return inFlight;
+  }
+
+  envSelect.addEventListener('change', () => {
+    sessionStorage.setItem('pylon.environment', envSelect.value);
+    content.setAttribute('aria-busy', 'true');
+    clear(content).append(h('p', { class: 'muted' }, 'Loading…'));
+    refresh();
+  });
+  intervalSelect.addEventListener('change', () => { sessionStorage.setItem('pylon.refresh', intervalSelect.value); schedule(); });
+  pause.addEventListener('click', () => {
+    paused = !paused;
+    pause.textContent = paused ? 'Resume' : 'Pause';
+    pause.setAttribute('aria-pressed', String(paused));
+    updated.dataset.paused = String(paused);
+    if (paused) clearTimeout(timer); else refresh();
+  });
+  refreshNow.addEventListener('click', refresh);
+  content.append(h('p', { class: 'muted' }, 'Loading…'));
+  refresh();
+  return () => { stopped = true; clearTimeout(timer); };
+}
+
+async function load(env, admin) {
+  const started = performance.now();
+  const modulesCall = api.json(`/apiops/environments/${api.enc(env)}/modules`);
+  const moduleAnswers = Object.fromEntries(Object.entries(MODULE_CALLS).map(([module, names]) => [module,
+    Promise.all(names.map((name) => api.json(api.diagnosticsPath(env, module, name))
+      .then((body) => [name, body], (err) => [name, { failure: err }])))]));
+  const modules = await modulesCall;
+  const view = [moduleCards(modules)];
+  for (const module of Object.keys(MODULE_CALLS)) {
+    const answers = Object.fromEntries(await moduleAnswers[module]);
+    view.push(podSection(env, module, answers, modules, admin));
+  }
+  view.push(h('p', { class: 'muted small' }, `Collected in ${Math.round(performance.now() - started)} ms.`));
+  return view;
+}
+
+function statusBadge(status) {
+  const cls = status === 'UP' ? 'up' : status === 'NOT_CONFIGURED' ? 'neutral' : 'down';
+  return h('span', { class: 'badge ' + cls }, status === 'NOT_CONFIGURED' ? 'NOT CONFIGURED' : status);
+}
+
+function moduleCards(modules) {
+  return h('section', { 'aria-labelledby': 'modules-h' },
+    h('h2', { id: 'modules-h' }, 'Modules'),
+    h('ul', { class: 'cards' }, modules.modules.map((m) =>
+      h('li', { class: 'card module-card status-' + m.status.toLowerCase(), dataset: { module: m.module } },
+        h('h3', {}, m.displayName, ' ', statusBadge(m.status)),
+        h('dl', {},
+          h('dt', {}, 'Version'), h('dd', {}, m.version || '–'),
+          h('dt', {}, 'Check took'), h('dd', {}, m.responseTime !== undefined ? m.responseTime + ' ms' : '–'),
+          h('dt', {}, 'Checked'), h('dd', {}, m.checkedAt ? fmt.time(new Date(m.checkedAt)) : '–')),
+        m.url ? h('p', { class: 'muted small url' }, m.url) : null,
+        m.error ? h('p', { class: 'error-text small' }, m.error) : null,
+        downChecks(m)))));
+}
+
+function downChecks(m) {
+  if (!m.checks || m.status === 'UP') return null;
+  const down = Object.entries(m.checks).filter(([, c]) => c && c.status && c.status !== 'UP').map(([name]) => name);
+  return down.length ? h('p', { class: 'error-text small' }, 'Failing checks: ' + down.join(', ')) : null;
+}
+
+function podSection(env, module, answers, modules, admin) {
+  const title = module === 'worker' ? 'Worker pods' : 'Cache pods';
+  const section = h('section', { 'aria-labelledby': module + '-pods-h', class: 'pods', dataset: { module } },
+    h('h2', { id: module + '-pods-h' }, title));
+  const failures = Object.entries(answers).filter(([, body]) => body && body.failure);
+  if (failures.length === Object.keys(answers).length) {
+    const card = modules.modules.find((m) => m.module === module);
+    const err = failures[0][1].failure;
+    const words = card && card.status === 'NOT_CONFIGURED' ? card.error
+      : `The ${module} is unreachable: ${api.explain(err)}`;
+    section.append(h('p', { class: 'flag-banner', role: 'alert' }, words));
+    return section;
+  }
+  const rows = mergePods(answers);
+  for (const [name, body] of failures) {
+    section.append(h('p', { class: 'flag-banner' }, `${name} could not be read: ${api.explain(body.failure)}`));
+  }
+  const summary = answers.jvm && answers.jvm.summary;
+  const answered = rows.filter((r) => !rowError(r)).length;
+  section.append(h('p', { class: 'muted' }, `${answered} of ${rows.length} pods answered` +
+    (summary && summary.durationMs !== undefined ? ` in ${summary.durationMs} ms.` : '.')));
+  const skew = versionSkew(rows);
+  if (skew) {
+    section.append(h('p', { class: 'flag-banner', role: 'alert' }, 'Version skew: ' +
+      [...skew.entries()].map(([v, pods]) => `${v} on ${pods.join(', ')}`).join('; ') + '.'));
+  }
+  const disagreement = module === 'cache' ? memberDisagreement(rows) : null;
+  if (disagreement) {
+    section.append(h('p', { class: 'flag-banner', role: 'alert' }, 'Data grid members disagree: ' +
+      disagreement.map((d) => `${d.pod} sees ${d.members.length} (${d.members.join(', ')}), most pods see ${d.majority.length}`).join('; ') + '.'));
+  }
+  const table = h('table', { class: 'data pod-table', id: module + '-pods' },
+    h('caption', { class: 'visually-hidden' }, title),
+    h('thead', {}, h('tr', {}, ['Pod', 'Node', 'Namespace', 'Version', 'Status', 'Uptime', 'Heap used / max', 'Threads total / peak / daemon / started',
+      'Thread states', 'Deadlocks', 'History', 'Details'].map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, rows.map((row) => podRow(env, module, row, skew, disagreement, admin))));
+  section.append(h('div', { class: 'table-scroll', role: 'region', 'aria-label': title, tabindex: '0' }, table));
+  return section;
+}
+
+function podRow(env, module, row, skew, disagreement, admin) {
+  const error = rowError(row);
+  const nameCell = h('th', { scope: 'row', 'data-label': 'Pod' }, h('span', { class: 'pod-name' }, row.podName), h('br'), h('span', { class: 'muted small' }, row.podIp || ''));
+  if (error) {
+    return h('tr', { class: 'pod-error', dataset: { pod: row.podName } }, nameCell,
+      h('td', { colspan: 3, 'data-label': 'Node' }, row.nodeName || ''),
+      h('td', { 'data-label': 'Status' }, h('span', { class: 'badge down' }, 'NO ANSWER')),
+      h('td', { colspan: 7, class: 'error-text', 'data-label': 'Error', role: 'status' }, 'This pod did not answer: ' + error));
+  }
+  const jvm = row.sections.jvm || {};
+  const threads = row.sections.threads || {};
+  const health = row.sections.health || {};
+  const heap = jvm.memory && jvm.memory.heap || {};
+  const pct = fmt.percent(heap.used, heap.max);
+  const s = threads.summary || {};
+  const st = threads.states || {};
+  const deadlocks = health.checks && health.checks.threads ? health.checks.threads.deadlocks : undefined;
+  const status = health.status || (row.errors.length ? 'PARTIAL' : '–');
+  const key = `${env}/${module}/${row.podName}`;
+  const samples = history.get(key) || [];
+  samples.push({ heap: pct, threads: s.threadCount });
+  if (samples.length > HISTORY) samples.shift();
+  history.set(key, samples);
+  const uptime = jvm.uptime ?? health.uptime;
+  const skewed = skew && skew.size > 1;
+  const grid = disagreement && disagreement.some((d) => d.pod === row.podName);
+  const [extraName, extraTitle] = EXTRA[module];
+  const button = (label, action, name) => h('button', { type: 'button', class: 'button small', 'aria-label': `${label} of ${row.podName}`, dataset: { action: name }, onclick: action }, label);
+  return h('tr', { class: (deadlocks > 0 ? 'deadlocked ' : '') + (grid ? 'flagged' : ''), dataset: { pod: row.podName } },
+    nameCell,
+    h('td', { 'data-label': 'Node' }, row.nodeName || '–'),
+    h('td', { 'data-label': 'Namespace' }, row.namespace || '–'),
+    h('td', { 'data-label': 'Version', class: skewed ? 'flag' : '' }, row.version || '–', skewed ? h('span', { class: 'visually-hidden' }, ' (version skew)') : null),
+    h('td', { 'data-label': 'Status' }, h('span', { class: 'badge ' + (status === 'UP' ? 'up' : 'down') }, status),
+      row.errors.length ? h('div', { class: 'error-text small' }, row.errors.map((e) => `${e.name}: ${e.message}`).join('; ')) : null),
+    h('td', { 'data-label': 'Uptime' }, fmt.duration(uptime)),
+    h('td', { 'data-label': 'Heap' }, heapBar(heap, pct)),
+    h('td', { 'data-label': 'Threads', class: 'num' }, [s.threadCount, s.peakThreadCount, s.daemonThreadCount, s.totalStartedThreadCount].map(fmt.number).join(' / ')),
+    h('td', { 'data-label': 'Thread states' }, stateList(st)),
+    h('td', { 'data-label': 'Deadlocks', class: deadlocks > 0 ? 'flag num' : 'num' }, deadlocks === undefined ? '–' : String(deadlocks)),
+    h('td', { 'data-label': 'History', class: 'history' },
+      sparkline(samples.map((x) => x.heap), { label: 'Heap %', unit: '%', max: 100 }),
+      sparkline(samples.map((x) => x.threads), { label: 'Threads' })),
+    h('td', { 'data-label': 'Details', class: 'actions' },
+      button('JVM', () => openSection(env, module, row.podName, 'jvm', 'JVM'), 'jvm'),
+      button('Threads', () => openSection(env, module, row.podName, 'threads', 'Threads'), 'threads'),
+      button(extraTitle, () => openSection(env, module, row.podName, extraName, extraTitle), extraName),
+      button('Thread dump', () => openThreadDump(env, module, row.podName), 'threaddump'),
+      admin ? button('Heap dump', () => downloadHeapDump(env, module, row.podName), 'heapdump') : null,
+      admin ? button('Env', () => openSection(env, module, row.podName, 'env', 'Environment'), 'env') : null));
+}
+
+function heapBar(heap, pct) {
+  const text = `${fmt.bytes(heap.used)} / ${fmt.bytes(heap.max)}`;
+  if (pct === null) return h('span', {}, text);
+  const fill = h('span', { class: 'bar-fill' + (pct >= 90 ? ' high' : pct >= 75 ? ' warn' : '') });
+  fill.style.width = pct.toFixed(1) + '%';
+  return h('div', { class: 'heap' },
+    h('span', { class: 'bar', role: 'meter', 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': pct.toFixed(0), 'aria-label': `Heap ${pct.toFixed(0)}% used` }, fill),
+    h('span', { class: 'small' }, `${text} (${pct.toFixed(0)}%)`));
+}
+
+const STATE_SHORT = [['RUNNABLE', 'run'], ['WAITING', 'wait'], ['TIMED_WAITING', 'timed'], ['BLOCKED', 'blocked']];
+function stateList(states) {
+  return h('span', { class: 'states small' }, STATE_SHORT.map(([k, label]) =>
+    h('span', { class: k === 'BLOCKED' && states[k] > 0 ? 'flag' : '', title: k }, `${label} ${states[k] ?? 0}`)).flatMap((x, i) => (i ? [' · ', x] : [x])));
+}

@@ -46,6 +46,8 @@ public final class PodServer {
         List<Setting<?>> all = new ArrayList<>(CoreSettings.all(module.defaultPort()));
         if (module.servesDiagnostics()) {
             all.addAll(io.pylon.core.diagnostics.DiagnosticsSettings.all());
+            all.addAll(io.pylon.core.discovery.DiscoverySettings.all());
+            all.addAll(io.pylon.core.broadcast.BroadcastSettings.all());
         }
         all.addAll(module.settings());
         return all;
@@ -133,7 +135,9 @@ public final class PodServer {
 
     /** Who answers diagnostics calls without {@code internal=true} (and those naming a pod): the one place to choose. */
     private static io.pylon.core.diagnostics.PodFanOut diagnosticsFanOut(ModuleContext context) {
-        return new io.pylon.core.diagnostics.SelfOnlyFanOut();
+        io.pylon.core.broadcast.BroadcastFanOut fanOut = io.pylon.core.broadcast.BroadcastFanOut.create(context);
+        context.onStop(fanOut);
+        return fanOut;
     }
 
     // Helidon logs a failed bind instead of throwing; checking first gives the operator one clear message.

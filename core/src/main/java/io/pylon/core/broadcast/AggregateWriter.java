@@ -1,0 +1,73 @@
+package io.pylon.core.broadcast;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.pylon.core.discovery.DiscoveredPod;
+import io.pylon.core.http.Json;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes the broadcast object one pod at a time: {@code {"pods":[} then each pod's answer as it is taken, then
+ * {@code ],"summary":{...},"responseTime":..,"discovery":{...}}}. Each element is flushed, so a client sees the
+ * pods as they come and the aggregate is never held whole.
+ */
+final class AggregateWriter {
+    private static final byte[] START = "{\"pods\":[".getBytes(StandardCharsets.UTF_8);
+
+    private final OutputStream out;
+    private int total;
+    private int failed;
+
+    AggregateWriter(OutputStream out) {
+        this.out = out;
+    }
+
+    void start() throws IOException {
+        out.write(START);
+    }
+
+    void answered(byte[] answer) throws IOException {
+        separate();
+        out.write(answer);
+        out.flush();
+    }
+
+    void failed(DiscoveredPod pod, PodFailure failure) throws IOException {
+        failed++;
+        separate();
+        out.write(Json.bytes(failedElement(pod, failure)));
+        out.flush();
+    }
+
+    /** Closes {@code pods} and adds the summary; {@code discoveryError} is null when discovery worked. */
+    void finish(double responseTimeMs, String discoveryMode, String discoveryError) throws IOException {
+        ObjectNode tail = Json.MAPPER.createObjectNode();
+        tail.putObject("summary").put("total", total).put("succeeded", total - failed).put("failed", failed);
+        tail.put("responseTime", responseTimeMs);
+        ObjectNode discovery = tail.putObject("discovery").put("mode", discoveryMode);
+        if (discoveryError != null) {
+            discovery.put("error", discoveryError);
+        }
+        byte[] bytes = Json.bytes(tail);
+        out.write(']');
+        out.write(',');
+        out.write(bytes, 1, bytes.length - 1);
+        out.flush();
+    }
+
+    static ObjectNode failedElement(DiscoveredPod pod, PodFailure failure) {
+        ObjectNode element = Json.MAPPER.createObjectNode();
+        element.put("podName", pod.podName());
+        element.put("podIp", pod.podIp());
+        element.putObject("error").put("status", failure.status()).put("message", failure.message());
+        return element;
+    }
+
+    private void separate() throws IOException {
+        if (total++ > 0) {
+            out.write(',');
+        }
+    }
+}

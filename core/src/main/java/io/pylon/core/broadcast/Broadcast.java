@@ -1,0 +1,198 @@
+package io.pylon.core.broadcast;
+
+import io.pylon.core.discovery.DiscoveredPod;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * One broadcast: every pod is asked in parallel on virtual threads (at most {@code maxInFlight} at a time), and the
+ * answers are written in podName order. A pod's answer is read off its connection only when its turn comes, so
+ * answers waiting for their turn stay in the sockets (the peer client applies back-pressure) and the aggregator holds
+ * about one answer at a time, however many pods answer megabytes.
+ */
+final class Broadcast {
+    /** How long past the deadline the writer still waits for a call that should have ended by itself. */
+    private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final PeerClient client;
+    private final BroadcastLimits limits;
+
+    /** This pod's own answer, built in-process. */
+    interface SelfAnswer {
+        byte[] answer() throws PodFailedException;
+    }
+
+    /**
+     * @param name          the diagnostics name, which decides the per-pod timeout
+     * @param authorization the caller's Authorization value, passed on to every pod
+     * @param uris          where each peer is asked
+     */
+    record Call(String name, String authorization, Function<DiscoveredPod, URI> uris) {
+    }
+
+    Broadcast(PeerClient client, BroadcastLimits limits) {
+        this.client = client;
+        this.limits = limits;
+    }
+
+    /** Writes one element per pod, sorted by podName, into {@code writer} (already started). */
+    void run(List<DiscoveredPod> discovered, String selfName, SelfAnswer self, Call request, AggregateWriter writer)
+            throws IOException {
+        long deadline = System.nanoTime() + limits.deadline().toNanos();
+        Duration podTimeout = limits.podTimeout(request.name());
+        List<PodCall> calls = discovered.stream().sorted(Comparator.comparing(DiscoveredPod::podName)).map(PodCall::new).toList();
+        ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pylon-broadcast-", 0).factory());
+        try {
+            threads.execute(() -> dispatch(calls, selfName, self, request, podTimeout, deadline, threads));
+            for (PodCall call : calls) {
+                call.turn.countDown();
+                PodResult result = call.await(deadline + GRACE_NANOS, limits.deadline());
+                if (result.answer() != null) {
+                    writer.answered(result.answer());
+                } else {
+                    writer.failed(call.pod, result.failure());
+                }
+            }
+        } finally {
+            // calls still running here are past the deadline, or the client went away: stop them
+            threads.shutdownNow();
+        }
+    }
+
+    private void dispatch(List<PodCall> calls, String selfName, SelfAnswer self, Call request, Duration podTimeout,
+                          long deadline, ExecutorService threads) {
+        Semaphore slots = new Semaphore(limits.maxInFlight());
+        for (PodCall call : calls) {
+            DiscoveredPod pod = call.pod;
+            if (pod.podName().equals(selfName)) {
+                threads.execute(() -> call.complete(answerSelf(self)));
+                continue;
+            }
+            if (!pod.isCallable()) {
+                call.complete(PodResult.failed(new PodFailure(503, pod.unavailable())));
+                continue;
+            }
+            try {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !slots.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                    call.complete(PodResult.failed(notAsked()));
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                calls.forEach(c -> c.complete(PodResult.failed(notAsked())));
+                return;
+            }
+            Duration timeout = Duration.ofNanos(Math.max(1, Math.min(podTimeout.toNanos(), deadline - System.nanoTime())));
+            threads.execute(() -> {
+                PodResult result;
+                try {
+                    result = ask(call, request.uris().apply(pod), request.authorization(), timeout, podTimeout, deadline);
+                } finally {
+                    slots.release();
+                }
+                call.complete(result);
+            });
+        }
+    }
+
+    private PodFailure notAsked() {
+        return new PodFailure(504, "not asked: the broadcast deadline of " + limits.deadline().toMillis() + " ms passed");
+    }
+
+    private static PodResult answerSelf(SelfAnswer self) {
+        try {
+            return PodResult.answered(self.answer());
+        } catch (PodFailedException e) {
+            return PodResult.failed(e.failure());
+        } catch (RuntimeException e) {
+            return PodResult.failed(new PodFailure(500, "this pod's answer failed: " + e.getClass().getSimpleName()));
+        }
+    }
+
+    private PodResult ask(PodCall call, URI uri, String authorization, Duration timeout, Duration podTimeout, long deadline) {
+        AtomicBoolean timedOut = new AtomicBoolean();
+        try {
+            HttpResponse<InputStream> response = client.get(uri, authorization, null, timeout);
+            try (InputStream body = response.body()) {
+                if (response.statusCode() != 200) {
+                    return PodResult.failed(PeerErrors.of(response.statusCode(), body));
+                }
+                call.turn.await();
+                long budget = Math.min(podTimeout.toNanos(), deadline - System.nanoTime());
+                if (budget <= 0) {
+                    return PodResult.failed(PodFailure.timeout(podTimeout));
+                }
+                return PodResult.answered(readWithin(body, budget, timedOut));
+            }
+        } catch (PodFailedException e) {
+            return PodResult.failed(e.failure());
+        } catch (IOException e) {
+            return PodResult.failed(timedOut.get() ? PodFailure.timeout(podTimeout) : PodFailure.of(e, timeout));
+        } catch (InterruptedException e) {
+            return PodResult.failed(PodFailure.timeout(podTimeout));
+        }
+    }
+
+    // The peer client has no timeout for reading a body: a watchdog interrupts a read that outlives the budget.
+    private byte[] readWithin(InputStream body, long budgetNanos, AtomicBoolean timedOut) throws IOException, PodFailedException {
+        Thread reader = Thread.currentThread();
+        AtomicBoolean reading = new AtomicBoolean(true);
+        CompletableFuture<Void> watchdog = CompletableFuture.runAsync(() -> {
+            if (reading.get()) {
+                timedOut.set(true);
+                reader.interrupt();
+            }
+        }, CompletableFuture.delayedExecutor(budgetNanos, TimeUnit.NANOSECONDS, Runnable::run));
+        try {
+            return AnswerReader.readObject(body, limits.maxAnswerBytes());
+        } finally {
+            reading.set(false);
+            watchdog.cancel(false);
+        }
+    }
+
+    /** One pod's place in the aggregate: its result when known, and the signal that its turn to be read has come. */
+    private static final class PodCall {
+        final DiscoveredPod pod;
+        final CountDownLatch turn = new CountDownLatch(1);
+        private final CompletableFuture<PodResult> result = new CompletableFuture<>();
+
+        PodCall(DiscoveredPod pod) {
+            this.pod = pod;
+        }
+
+        void complete(PodResult value) {
+            result.complete(value);
+        }
+
+        PodResult await(long untilNanos, Duration deadline) {
+            try {
+                return result.get(Math.max(0, untilNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                return PodResult.failed(new PodFailure(504, "no answer within the broadcast deadline of "
+                        + deadline.toMillis() + " ms"));
+            } catch (ExecutionException e) {
+                return PodResult.failed(PodFailure.of(e.getCause(), deadline));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return PodResult.failed(PodFailure.timeout(deadline));
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.pylon.core.broadcast;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Raw loopback servers that stand in for broken pods: one that never answers, one that answers a fixed reply. */
+final class LoopbackPeers {
+    private LoopbackPeers() {
+    }
+
+    /** A free port on 127.0.0.1 (free when asked; a test binds it right after). */
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Accepts connections and reads requests, answering each with {@code reply} (or nothing when null). */
+    static final class RawServer implements AutoCloseable {
+        private final ServerSocket server;
+        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+        private final List<String> requests = new CopyOnWriteArrayList<>();
+
+        RawServer(String reply) throws IOException {
+            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread.ofVirtual().start(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        Socket socket = server.accept();
+                        sockets.add(socket);
+                        Thread.ofVirtual().start(() -> serve(socket, reply));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        private void serve(Socket socket, String reply) {
+            try {
+                InputStream in = socket.getInputStream();
+                StringBuilder head = new StringBuilder();
+                int b;
+                while ((b = in.read()) >= 0) {
+                    head.append((char) b);
+                    if (head.toString().endsWith("\r\n\r\n")) {
+                        break;
+                    }
+                }
+                requests.add(head.toString());
+                if (reply != null) {
+                    OutputStream out = socket.getOutputStream();
+                    out.write(reply.getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    socket.close();
+                }
+            } catch (IOException e) {
+                // the client went away
+            }
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getLocalPort();
+        }
+
+        List<String> requests() {
+            return new ArrayList<>(requests);
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    static String http200(String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
+                + "\r\nConnection: close\r\n\r\n" + body;
+    }
+}

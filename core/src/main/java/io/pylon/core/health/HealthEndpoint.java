@@ -13,6 +13,7 @@ import io.pylon.core.http.Routes;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +26,10 @@ public final class HealthEndpoint {
     private final HealthRegistry registry;
     private final String module;
 
+    /** The JSON of the last report; the registry returns the same report while no check result changed. */
+    private record Rendered(HealthReport report, byte[] json) {
+    }
+
     public HealthEndpoint(HealthRegistry registry, String module) {
         this.registry = registry;
         this.module = module;
@@ -32,12 +37,18 @@ public final class HealthEndpoint {
 
     public void register(Routes routes, String segment) {
         String base = "/" + segment + "/management/health";
-        routes.get(base, (req, res) -> answer(req, res, registry::all));
-        routes.get(base + "/live", (req, res) -> answer(req, res, () -> registry.probe(HealthCheck.Probe.LIVENESS)));
-        routes.get(base + "/ready", (req, res) -> answer(req, res, () -> registry.probe(HealthCheck.Probe.READINESS)));
+        route(routes, base, registry::all);
+        route(routes, base + "/live", () -> registry.probe(HealthCheck.Probe.LIVENESS));
+        route(routes, base + "/ready", () -> registry.probe(HealthCheck.Probe.READINESS));
     }
 
-    private void answer(ServerRequest req, ServerResponse res, Supplier<HealthReport> evaluation) {
+    private void route(Routes routes, String path, Supplier<HealthReport> evaluation) {
+        AtomicReference<Rendered> rendered = new AtomicReference<>(new Rendered(null, null));
+        routes.get(path, (req, res) -> answer(req, res, evaluation, rendered));
+    }
+
+    private void answer(ServerRequest req, ServerResponse res, Supplier<HealthReport> evaluation,
+                        AtomicReference<Rendered> rendered) {
         HealthReport report = evaluation.get();
         res.status(report.isUp() ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         res.header(NO_CACHE);
@@ -46,12 +57,22 @@ public final class HealthEndpoint {
             res.send(report.isUp() ? "OK" : "DOWN");
             return;
         }
+        res.header(Json.CONTENT_TYPE_JSON);
+        res.send(json(report, rendered));
+    }
+
+    private byte[] json(HealthReport report, AtomicReference<Rendered> rendered) {
+        Rendered last = rendered.get();
+        if (last.report() == report) {
+            return last.json();
+        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", report.status().name());
         body.put("module", module);
         body.put("checks", report.checksAsMap());
-        res.header(Json.CONTENT_TYPE_JSON);
-        res.send(Json.bytes(body));
+        byte[] json = Json.bytes(body);
+        rendered.set(new Rendered(report, json));
+        return json;
     }
 
     static boolean prefersText(ServerRequest req) {

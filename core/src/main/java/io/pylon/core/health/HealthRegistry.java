@@ -25,6 +25,9 @@ public final class HealthRegistry {
     private final ExecutorService executor;
     private final long timeoutNanos;
     private final long ttlNanos;
+    // The last report per probe (index 0: every check); handed out again while its results are the same objects,
+    // so that callers can reuse what they derived from it (the endpoint reuses its serialized bytes).
+    private final HealthReport[] lastReports = new HealthReport[HealthCheck.Probe.values().length + 1];
 
     public HealthRegistry(ExecutorService executor, Duration timeout, Duration ttl) {
         this.executor = executor;
@@ -73,7 +76,26 @@ public final class HealthRegistry {
                 overall = HealthStatus.DOWN;
             }
         }
-        return new HealthReport(overall, results);
+        int slot = probe == null ? 0 : probe.ordinal() + 1;
+        HealthReport last = lastReports[slot];
+        if (last != null && sameResults(last.checks(), results)) {
+            return last;
+        }
+        HealthReport report = new HealthReport(overall, results);
+        lastReports[slot] = report;
+        return report;
+    }
+
+    private static boolean sameResults(Map<String, CheckResult> a, Map<String, CheckResult> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (Map.Entry<String, CheckResult> entry : b.entrySet()) {
+            if (a.get(entry.getKey()) != entry.getValue()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private final class Runner {

@@ -12,6 +12,9 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.Map;
 
+import static io.pylon.manager.ApiAssertions.assertBadCredentials;
+import static io.pylon.manager.ApiAssertions.assertBadRequest;
+import static io.pylon.manager.ApiAssertions.assertInvalidToken;
 import static io.pylon.manager.ManagerClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -197,10 +200,10 @@ class BearerAuthTest {
         manager.createUser(admin, "to-lock", "To-lock-pass-123", "viewer");
         String before = manager.token("to-lock", "To-lock-pass-123");
         for (int i = 0; i < 3; i++) {
-            TokenEndpointTest.assertBadCredentials(manager.login("to-lock", "wrong-password-" + i));
+            assertBadCredentials(manager.login("to-lock", "wrong-password-" + i));
         }
 
-        TokenEndpointTest.assertBadCredentials(manager.login("to-lock", "To-lock-pass-123"));
+        assertBadCredentials(manager.login("to-lock", "To-lock-pass-123"));
         assertInvalidToken(manager.get("/apiops/auth/me", before));
         JsonNode user = json(manager.get("/apiops/users/to-lock", admin));
         assertThat(user.get("locked").asBoolean()).isTrue();
@@ -230,8 +233,8 @@ class BearerAuthTest {
                 "pylon.manager.auth.lock-duration", "1s"));
         try {
             ManagerClient client = new ManagerClient(pod2);
-            TokenEndpointTest.assertBadCredentials(client.login(ManagerClient.ADMIN, "wrong-password"));
-            TokenEndpointTest.assertBadCredentials(client.login(ManagerClient.ADMIN, ManagerClient.ADMIN_PASSWORD));
+            assertBadCredentials(client.login(ManagerClient.ADMIN, "wrong-password"));
+            assertBadCredentials(client.login(ManagerClient.ADMIN, ManagerClient.ADMIN_PASSWORD));
 
             Thread.sleep(1_200);
 
@@ -270,18 +273,5 @@ class BearerAuthTest {
         manager.send("PATCH", "/apiops/users/promoted", admin, "{\"role\":\"admin\"}");
 
         assertThat(manager.get("/apiops/users", token).statusCode()).isEqualTo(200);
-    }
-
-    static void assertInvalidToken(HttpResponse<String> response) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(401);
-        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
-                v -> assertThat(v).startsWith("Bearer realm=\"pylon\", error=\"invalid_token\""));
-        assertThat(json(response).get("error").asText()).isEqualTo("invalid_token");
-    }
-
-    static void assertBadRequest(HttpResponse<String> response, String mentions) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
-        assertThat(json(response).get("error").asText()).isEqualTo("invalid_request");
-        assertThat(json(response).get("error_description").asText()).contains(mentions);
     }
 }

@@ -17,6 +17,8 @@ import java.util.Map;
 
 import static io.pylon.manager.ManagerClient.ADMIN;
 import static io.pylon.manager.ManagerClient.ADMIN_PASSWORD;
+import static io.pylon.manager.ApiAssertions.assertBadCredentials;
+import static io.pylon.manager.ApiAssertions.assertError;
 import static io.pylon.manager.ManagerClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -174,19 +176,5 @@ class TokenEndpointTest {
         } finally {
             broken.stop();
         }
-    }
-
-    static void assertBadCredentials(HttpResponse<String> response) {
-        assertError(response, 401, "unauthorized_client");
-        assertThat(json(response).get("error_description").asText()).isEqualTo("Bad credentials");
-        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"pylon\"");
-        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
-    }
-
-    static void assertError(HttpResponse<String> response, int status, String error) {
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
-        assertThat(json(response).get("error").asText()).isEqualTo(error);
-        assertThat(json(response).get("error_description").asText()).isNotBlank();
     }
 }

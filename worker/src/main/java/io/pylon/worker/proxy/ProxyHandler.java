@@ -5,6 +5,7 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -27,6 +28,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -157,7 +159,7 @@ public final class ProxyHandler implements Handler {
                 log(route, pool, e);
                 break;
             }
-            relay(response, outbound, req, res);
+            relay(response, outbound, res);
             return;
         }
         answerFailure(failure == null ? Failure.UNREACHABLE : failure, res);
@@ -263,8 +265,9 @@ public final class ProxyHandler implements Handler {
         return outbound;
     }
 
-    private void relay(ClassicHttpResponse response, HttpUriRequestBase outbound, ServerRequest req, ServerResponse res)
+    private void relay(ClassicHttpResponse response, HttpUriRequestBase outbound, ServerResponse res)
             throws IOException {
+        boolean completed = false;
         try {
             res.status(Status.create(response.getCode()));
             Map<String, List<String>> headers = new LinkedHashMap<>();
@@ -288,64 +291,57 @@ public final class ProxyHandler implements Handler {
                 res.headers().add(HeaderValues.create(names.get(lower), header.getValue()));
             }
             if (entity == null) {
-                stats.forwarded.increment();
                 res.send();
-                return;
+            } else {
+                long length = entity.getContentLength();
+                if (length >= 0) {
+                    res.headers().contentLength(length);
+                }
+                stream(entity, length, res);
             }
-            long length = entity.getContentLength();
-            if (length >= 0) {
-                res.headers().contentLength(length);
-            }
-            stream(entity, length, outbound, res);
             stats.forwarded.increment();
+            completed = true;
         } finally {
-            response.close();
+            if (completed) {
+                response.close();
+            } else {
+                // closing would read the rest of the body; aborting discards the connection and frees its lease
+                outbound.abort();
+            }
         }
     }
 
-    private void stream(HttpEntity entity, long length, HttpUriRequestBase outbound, ServerResponse res)
-            throws IOException {
+    private void stream(HttpEntity entity, long length, ServerResponse res) throws IOException {
         byte[] buffer = new byte[length >= 0 && length < BUFFER ? (int) Math.max(1, length) : BUFFER];
         long total = 0;
         InputStream in = entity.getContent();
         OutputStream out = res.outputStream();
-        while (true) {
-            int n;
-            try {
-                n = in.read(buffer);
-            } catch (IOException e) {
-                stats.upstreamAborted.increment();
-                outbound.abort();
-                // the status line is out: the only honest signal left is to cut the client's connection
-                throw new UpstreamBrokeOff(e);
-            }
-            if (n < 0) {
-                break;
-            }
-            total += n;
-            try {
+        try {
+            while (true) {
+                int n;
+                try {
+                    n = in.read(buffer);
+                } catch (IOException e) {
+                    stats.upstreamAborted.increment();
+                    LOG.log(Level.WARNING, "Upstream stopped sending a response body after " + total + " bytes ("
+                            + e.getClass().getSimpleName() + "); closing the client connection");
+                    // the status line is out: cutting the connection is the only way left to say the body is incomplete
+                    throw new CloseConnectionException("upstream stopped sending the response body", e);
+                }
+                if (n < 0) {
+                    break;
+                }
+                total += n;
                 out.write(buffer, 0, n);
                 if (in.available() == 0 && (length < 0 || total < length)) {
                     out.flush();
                 }
-            } catch (RuntimeException | IOException e) {
-                stats.clientAborted.increment();
-                outbound.abort();
-                throw e;
             }
-        }
-        try {
             out.close();
-        } catch (RuntimeException | IOException e) {
+        } catch (UncheckedIOException | IOException | io.helidon.webserver.ServerConnectionException e) {
             stats.clientAborted.increment();
-            throw e;
-        }
-    }
-
-    /** The upstream stopped sending in the middle of a body; the client's response cannot be completed. */
-    static final class UpstreamBrokeOff extends IOException {
-        UpstreamBrokeOff(IOException cause) {
-            super("upstream stopped sending the response body", cause);
+            LOG.log(Level.DEBUG, () -> "Client went away after " + "a partial response: " + e.getClass().getSimpleName());
+            throw new CloseConnectionException("client went away", e);
         }
     }
 

@@ -17,7 +17,7 @@ public record Route(String name, String pathPrefix, Set<String> methods, String 
                     boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit) {
 
     public Route {
-        methods = Set.copyOf(methods);
+        methods = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
         upstreams = List.copyOf(upstreams);
     }
 

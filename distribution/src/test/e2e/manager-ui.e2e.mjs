@@ -1,0 +1,245 @@
+// Drives the Manager UI in Debian's headless Chromium. Run by ManagerUiEndToEndTest, one phase per run:
+//   admin  - sign in, Server Management with 4 pods, panels, thread dump, heap dump, personal token, pages, sign out
+//   viewer - no heap dump or env buttons, 403 from the API for them
+//   killed - with one Worker pod stopped, its row shows the error and the others still render
+//   bench  - sign-in to fully rendered Server Management, repeated, prints the times as JSON
+// Settings come from the environment (see ManagerUiEndToEndTest). Exits non-zero with the reason on any failure.
+import { chromium } from 'playwright-core';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const env = (name, fallback) => process.env[name] ?? fallback;
+const BASE = env('PYLON_URL');
+const ENVIRONMENT = env('PYLON_ENVIRONMENT', 'e2e');
+const PHASE = env('PHASE', 'admin');
+const SHOTS = env('SCREENSHOTS', 'target/e2e-screenshots');
+const EXPECTED = { worker: Number(env('EXPECT_WORKERS', '2')), cache: Number(env('EXPECT_CACHES', '2')) };
+const KILLED = env('KILLED_POD', '');
+const ADMIN = [env('ADMIN_USER', 'admin'), env('ADMIN_PASSWORD')];
+const VIEWER = [env('VIEWER_USER', 'viewer'), env('VIEWER_PASSWORD')];
+mkdirSync(SHOTS, { recursive: true });
+
+function check(condition, message) {
+  if (!condition) throw new Error('check failed: ' + message);
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(SHOTS, `${PHASE}-${name}.png`), fullPage: true });
+}
+
+async function signIn(page, [user, password]) {
+  await page.goto(BASE + '/');
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Waits until both pod tables show the expected rows; returns when the whole screen is rendered. */
+async function serversRendered(page, expected = EXPECTED, timeout = 30_000) {
+  await page.waitForFunction((exp) => {
+    const rows = (m) => document.querySelectorAll(`#${m}-pods tbody tr`).length;
+    return document.querySelector('#server-content[aria-busy="false"]') && rows('worker') === exp.worker && rows('cache') === exp.cache;
+  }, expected, { timeout });
+}
+
+async function podRows(page, module) {
+  return page.$$eval(`#${module}-pods tbody tr`, (rows) => rows.map((row) => ({
+    pod: row.dataset.pod,
+    error: row.classList.contains('pod-error'),
+    text: row.innerText,
+    heap: row.querySelector('[data-label="Heap"]')?.innerText ?? '',
+    threads: row.querySelector('[data-label="Threads"]')?.innerText ?? '',
+    status: row.querySelector('[data-label="Status"]')?.innerText ?? '',
+  })));
+}
+
+function plausible(row) {
+  check(!row.error, `${row.pod} answered (${row.text})`);
+  check(/^UP/.test(row.status.trim()), `${row.pod} is UP (${row.status})`);
+  check(/\d+(\.\d)? (MiB|GiB) \/ \d+(\.\d)? (MiB|GiB)/.test(row.heap), `${row.pod} shows heap used / max (${row.heap})`);
+  const [total, peak, daemon, started] = row.threads.split('/').map((x) => Number(x.trim().replace(/,/g, '')));
+  check(total >= 5 && peak >= total && daemon <= total && started >= total, `${row.pod} has plausible thread figures (${row.threads})`);
+}
+
+async function closeDialog(page) {
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('dialog', { state: 'detached' });
+}
+
+async function admin(page) {
+  await page.goto(BASE + '/');
+  await page.getByLabel('Username').waitFor();
+  await shot(page, '01-sign-in');
+  await signIn(page, ADMIN);
+  await serversRendered(page);
+  const workers = await podRows(page, 'worker');
+  const caches = await podRows(page, 'cache');
+  check(workers.length + caches.length === 4, 'four pod rows');
+  [...workers, ...caches].forEach(plausible);
+  const cards = await page.$$eval('.module-card', (els) => els.map((e) => [e.dataset.module, e.querySelector('.badge').innerText]));
+  check(cards.find(([m]) => m === 'worker')[1] === 'UP' && cards.find(([m]) => m === 'cache')[1] === 'UP', 'worker and cache cards are UP: ' + cards);
+  await shot(page, '02-server-management');
+
+  const worker = workers[0].pod;
+  const cache = caches[0].pod;
+  await page.getByRole('button', { name: `JVM of ${worker}` }).click();
+  await page.locator('dialog').getByText(/Heap .* of /).first().waitFor();
+  await shot(page, '03-jvm-panel');
+  await closeDialog(page);
+  await page.getByRole('button', { name: `Connections of ${worker}` }).click();
+  await page.locator('dialog .lead, dialog table').first().waitFor();
+  await shot(page, '04-connections-panel');
+  await closeDialog(page);
+  await page.getByRole('button', { name: `Data grid of ${cache}` }).click();
+  await page.locator('dialog').getByText('Members', { exact: true }).first().waitFor();
+  await shot(page, '05-datagrid-panel');
+  await closeDialog(page);
+
+  await page.getByRole('button', { name: `Thread dump of ${worker}` }).click();
+  await page.locator('dialog').getByText(/\d+ threads in \d+ groups/).waitFor();
+  const groups = await page.locator('dialog details.td-group').count();
+  check(groups >= 3, `the thread dump has groups (${groups})`);
+  await shot(page, '06-thread-dump');
+  const [dumpText] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as text' }).click()]);
+  const text = readFileSync(await dumpText.path(), 'utf8');
+  check(/^"[^"]+"/m.test(text), 'the downloaded thread dump has thread headers');
+  await closeDialog(page);
+
+  const [heap] = await Promise.all([page.waitForEvent('download', { timeout: 180_000 }),
+    page.getByRole('button', { name: `Heap dump of ${cache}` }).click()]);
+  const heapPath = await heap.path();
+  const header = readFileSync(heapPath).subarray(0, 18).toString('latin1');
+  check(header === 'JAVA PROFILE 1.0.2', 'the heap dump starts with the HPROF header, got ' + JSON.stringify(header));
+  check(heap.suggestedFilename().endsWith('.hprof'), 'heap dump file name ' + heap.suggestedFilename());
+  await page.locator('dialog').getByText(/^Done:/).waitFor();
+  await shot(page, '07-heap-dump');
+  rmSync(heapPath, { force: true });
+  await closeDialog(page);
+
+  await page.getByRole('button', { name: `Env of ${worker}` }).click();
+  await page.locator('dialog table.env tr').first().waitFor();
+  await shot(page, '08-env');
+  await closeDialog(page);
+
+  await page.getByRole('link', { name: 'My profile' }).click();
+  await page.getByLabel('Name').fill('e2e token');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const tokenValue = await page.locator('#new-token-value').inputValue();
+  check(tokenValue.length > 20, 'a personal token is shown once');
+  await page.locator('#tokens tr', { hasText: 'e2e token' }).waitFor();
+  await shot(page, '09-token-created');
+  const status = (t) => page.evaluate(async (tk) => (await fetch('/apiops/auth/me', { headers: { Authorization: 'Bearer ' + tk } })).status, t);
+  check(await status(tokenValue) === 200, 'the new personal token works');
+  page.once('dialog', (d) => d.accept());
+  await page.getByRole('button', { name: 'Revoke token e2e token' }).click();
+  await page.locator('#tokens tr', { hasText: 'e2e token' }).waitFor({ state: 'detached' });
+  check(await status(tokenValue) === 401, 'the revoked personal token no longer works');
+  await shot(page, '10-token-revoked');
+
+  await page.getByRole('link', { name: 'Users' }).click();
+  await page.locator('#users tbody tr').first().waitFor();
+  await shot(page, '11-users');
+  await page.getByRole('link', { name: 'Environments' }).click();
+  await page.locator('#environments tbody tr').first().waitFor();
+  await shot(page, '12-environments');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('link', { name: 'Server Management' }).click();
+  await serversRendered(page);
+  await shot(page, '13-phone-width');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  const sessionToken = await page.evaluate(() => sessionStorage.getItem('pylon.token'));
+  check(sessionToken && localStorageEmpty(await page.evaluate(() => Object.keys(localStorage))), 'the token is in sessionStorage only');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  check(await page.evaluate(() => sessionStorage.getItem('pylon.token')) === null, 'signing out forgets the token');
+  check(await status(sessionToken) === 401, 'signing out revoked the token');
+  await shot(page, '14-signed-out');
+}
+
+function localStorageEmpty(keys) {
+  return !keys.some((k) => k.includes('token'));
+}
+
+async function viewer(page) {
+  await signIn(page, VIEWER);
+  await serversRendered(page);
+  [...await podRows(page, 'worker'), ...await podRows(page, 'cache')].forEach(plausible);
+  check(await page.locator('[data-action="heapdump"]').count() === 0, 'a viewer sees no heap dump button');
+  check(await page.locator('[data-action="env"]').count() === 0, 'a viewer sees no env button');
+  check(await page.locator('[data-action="threaddump"]').count() === 4, 'a viewer sees the thread dump buttons');
+  check(!(await page.getByRole('link', { name: 'Users' }).isVisible()), 'a viewer sees no Users page');
+  const statuses = await page.evaluate(async (environment) => {
+    const headers = { Authorization: 'Bearer ' + sessionStorage.getItem('pylon.token') };
+    const get = async (path) => (await fetch(`/apiops/environments/${environment}/diagnostics/${path}`, { headers })).status;
+    return [await get('worker/heapdump'), await get('cache/env'), await get('worker/jvm')];
+  }, ENVIRONMENT);
+  check(statuses[0] === 403 && statuses[1] === 403 && statuses[2] === 200, 'viewer: heapdump 403, env 403, jvm 200; got ' + statuses);
+  await shot(page, '01-server-management');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+}
+
+async function killed(page) {
+  await signIn(page, ADMIN);
+  await serversRendered(page);
+  const workers = await podRows(page, 'worker');
+  const dead = workers.find((r) => r.pod === KILLED);
+  check(dead && dead.error && /did not answer/.test(dead.text), `the row of ${KILLED} shows its error: ${dead && dead.text}`);
+  workers.filter((r) => r.pod !== KILLED).forEach(plausible);
+  (await podRows(page, 'cache')).forEach(plausible);
+  await shot(page, '01-server-management');
+}
+
+async function bench(page) {
+  const runs = Number(env('BENCH_RUNS', '7'));
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    await page.goto(BASE + '/');
+    await page.evaluate(() => sessionStorage.clear());
+    await page.goto(BASE + '/#/signin');
+    await page.getByLabel('Username').fill(ADMIN[0]);
+    await page.getByLabel('Password').fill(ADMIN[1]);
+    const t0 = Date.now();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await serversRendered(page, EXPECTED, 60_000);
+    times.push(Date.now() - t0);
+    await page.evaluate(async () => {
+      const token = sessionStorage.getItem('pylon.token');
+      await fetch('/apiops/auth/revoke', { method: 'POST', headers: { Authorization: 'Bearer ' + token, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'token=' + token });
+    });
+  }
+  await shot(page, 'rendered');
+  const sorted = [...times].sort((a, b) => a - b);
+  console.log('BENCH ' + JSON.stringify({ pods: EXPECTED.worker + EXPECTED.cache, runs, times, median: sorted[Math.floor(sorted.length / 2)] }));
+}
+
+const phases = { admin, viewer, killed, bench };
+const profile = mkdtempSync(join(tmpdir(), 'pylon-e2e-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: env('CHROMIUM', '/usr/bin/chromium'),
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+  viewport: { width: 1280, height: 800 },
+  acceptDownloads: true,
+});
+const page = context.pages()[0] || await context.newPage();
+const consoleErrors = [];
+page.on('pageerror', (e) => consoleErrors.push(e.message));
+let failed = false;
+try {
+  await phases[PHASE](page);
+  check(consoleErrors.length === 0, 'no script errors in the page: ' + consoleErrors.join('; '));
+  console.log(`PHASE ${PHASE} OK`);
+} catch (err) {
+  failed = true;
+  console.error(`PHASE ${PHASE} FAILED: ${err.stack || err}`);
+  await page.screenshot({ path: join(SHOTS, `${PHASE}-failure.png`), fullPage: true }).catch(() => {});
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -18,7 +18,7 @@ public final class Discoveries {
     public static final Path SERVICE_ACCOUNT_TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
 
     /** How long a request waits for the first pod list of a freshly started informer. */
-    private static final Duration KUBERNETES_SYNC_WAIT = Duration.ofSeconds(2);
+    private static final Duration KUBERNETES_SYNC_WAIT = Duration.ofSeconds(5);
 
     private Discoveries() {
     }
@@ -58,17 +58,18 @@ public final class Discoveries {
     }
 
     private static PodDiscovery kubernetes(Settings settings, PodIdentity identity, int peerPort, DiscoveredPod self) {
-        Config config = Config.autoConfigure(null);
         URI apiUrl = settings.get(DiscoverySettings.API_URL);
+        String selector = orDefault(settings.get(DiscoverySettings.LABEL_SELECTOR), "app=" + identity.module());
+        return new KubernetesDiscovery(() -> client(apiUrl), identity.namespace(), selector,
+                settings.get(DiscoverySettings.PORT_NAME), peerPort, self, KUBERNETES_SYNC_WAIT);
+    }
+
+    private static KubernetesClient client(URI apiUrl) {
+        Config config = Config.autoConfigure(null);
         if (apiUrl != null) {
             config.setMasterUrl(apiUrl.toString());
         }
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-        String namespace = identity.namespace() != null ? identity.namespace()
-                : orDefault(client.getNamespace(), "default");
-        String selector = orDefault(settings.get(DiscoverySettings.LABEL_SELECTOR), "app=" + identity.module());
-        return new KubernetesDiscovery(client, namespace, selector, settings.get(DiscoverySettings.PORT_NAME), peerPort,
-                self, KUBERNETES_SYNC_WAIT);
+        return new KubernetesClientBuilder().withConfig(config).build();
     }
 
     private static <T> T orDefault(T value, T fallback) {

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The pods of this pod's namespace matching a label selector, kept current by a fabric8 informer (one list, then a
@@ -24,33 +25,56 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class KubernetesDiscovery implements PodDiscovery {
     private static final System.Logger LOG = System.getLogger(KubernetesDiscovery.class.getName());
 
-    private final KubernetesClient client;
-    private final SharedIndexInformer<Pod> informer;
-    private final CompletableFuture<Void> started;
-    private final AtomicReference<String> lastError = new AtomicReference<>();
     private final String portName;
     private final int defaultPort;
     private final DiscoveredPod self;
     private final Duration syncWait;
+    private final AtomicReference<String> lastError = new AtomicReference<>();
+    /** Completes once the client exists and the informer runs; may then still be listing. */
+    private final CompletableFuture<Watch> watch = new CompletableFuture<>();
+    private volatile boolean closed;
 
-    /** Starts watching at once, without waiting: the pod's start is not held up by the API server. */
-    public KubernetesDiscovery(KubernetesClient client, String namespace, String labelSelector, String portName,
+    private record Watch(KubernetesClient client, SharedIndexInformer<Pod> informer, CompletableFuture<Void> synced) {
+    }
+
+    /**
+     * Creates the client and starts watching in the background: the pod's start is held up neither by loading the
+     * Kubernetes client nor by the API server.
+     *
+     * @param namespace the namespace to watch, or null for the client's own (the service account's)
+     */
+    public KubernetesDiscovery(Supplier<KubernetesClient> clients, String namespace, String labelSelector, String portName,
                                int defaultPort, DiscoveredPod self, Duration syncWait) {
-        this.client = client;
         this.portName = portName;
         this.defaultPort = defaultPort;
         this.self = self;
         this.syncWait = syncWait;
-        this.informer = client.pods().inNamespace(namespace).withLabelSelector(labelSelector).runnableInformer(0);
-        informer.exceptionHandler((isStarted, t) -> {
-            String message = describe(t);
-            if (!message.equals(lastError.getAndSet(message))) {
-                LOG.log(Level.WARNING, "Kubernetes discovery (namespace " + namespace + ", selector " + labelSelector
-                        + "): " + message + "; retrying");
+        Thread.ofVirtual().name("pylon-kubernetes-discovery").start(() -> startWatch(clients, namespace, labelSelector));
+    }
+
+    private void startWatch(Supplier<KubernetesClient> clients, String namespace, String labelSelector) {
+        try {
+            KubernetesClient client = clients.get();
+            String ns = namespace != null ? namespace : client.getNamespace() != null ? client.getNamespace() : "default";
+            SharedIndexInformer<Pod> informer = client.pods().inNamespace(ns).withLabelSelector(labelSelector).runnableInformer(0);
+            informer.exceptionHandler((isStarted, t) -> {
+                String message = describe(t);
+                if (!message.equals(lastError.getAndSet(message))) {
+                    LOG.log(Level.WARNING, "Kubernetes discovery (namespace " + ns + ", selector " + labelSelector
+                            + "): " + message + "; retrying");
+                }
+                return true;
+            });
+            Watch started = new Watch(client, informer, informer.start().toCompletableFuture());
+            watch.complete(started);
+            if (closed) {
+                stop(started);
             }
-            return true;
-        });
-        this.started = informer.start().toCompletableFuture();
+        } catch (RuntimeException e) {
+            lastError.set(describe(e));
+            LOG.log(Level.WARNING, "Kubernetes discovery cannot start: " + lastError.get());
+            watch.completeExceptionally(e);
+        }
     }
 
     @Override
@@ -60,7 +84,7 @@ public final class KubernetesDiscovery implements PodDiscovery {
 
     @Override
     public List<DiscoveredPod> pods() throws DiscoveryException {
-        awaitSync();
+        SharedIndexInformer<Pod> informer = awaitSync();
         List<DiscoveredPod> pods = new ArrayList<>();
         boolean selfListed = false;
         for (Pod pod : informer.getStore().list()) {
@@ -78,23 +102,24 @@ public final class KubernetesDiscovery implements PodDiscovery {
         return pods;
     }
 
-    private void awaitSync() throws DiscoveryException {
-        if (informer.hasSynced()) {
-            return;
-        }
+    private SharedIndexInformer<Pod> awaitSync() throws DiscoveryException {
+        long until = System.nanoTime() + syncWait.toNanos();
         try {
-            started.get(syncWait.toMillis(), TimeUnit.MILLISECONDS);
+            Watch current = watch.get(syncWait.toNanos(), TimeUnit.NANOSECONDS);
+            if (!current.informer().hasSynced()) {
+                current.synced().get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+            if (current.informer().hasSynced()) {
+                return current.informer();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DiscoveryException("interrupted while waiting for the pod list");
         } catch (ExecutionException | TimeoutException e) {
-            // reported below with the informer's last error
+            // reported below with the last error seen
         }
-        if (!informer.hasSynced()) {
-            String error = lastError.get();
-            throw new DiscoveryException("no pod list from the Kubernetes API yet"
-                    + (error == null ? "" : " (" + error + ")"));
-        }
+        String error = lastError.get();
+        throw new DiscoveryException("no pod list from the Kubernetes API yet" + (error == null ? "" : " (" + error + ")"));
     }
 
     private DiscoveredPod toDiscovered(Pod pod) {
@@ -139,7 +164,15 @@ public final class KubernetesDiscovery implements PodDiscovery {
 
     @Override
     public void close() {
-        informer.close();
-        client.close();
+        closed = true;
+        Watch current = watch.getNow(null);
+        if (current != null) {
+            stop(current);
+        }
+    }
+
+    private static void stop(Watch current) {
+        current.informer().close();
+        current.client().close();
     }
 }

@@ -63,6 +63,8 @@ function plausible(row) {
 }
 
 async function closeDialog(page) {
+  const text = await page.locator('dialog').innerText();
+  check(!/^(null|undefined|\[object Object\])$/m.test(text) && !/NaN/.test(text), 'the dialog shows no stray null/undefined/NaN');
   await page.keyboard.press('Escape');
   await page.waitForSelector('dialog', { state: 'detached' });
 }

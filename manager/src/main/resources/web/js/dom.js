@@ -22,6 +22,12 @@ function append(el, children) {
   }
 }
 
+/** Element.append without the surprise: null, false and undefined add nothing (append would add the text "null"). */
+export function put(el, ...children) {
+  append(el, children);
+  return el;
+}
+
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;

@@ -1,6 +1,6 @@
 // The dialogs behind a pod row's buttons: readable diagnostics sections, the thread dump viewer, heap dump download.
 import * as api from './api.js';
-import { h, clear, openDialog, download } from './dom.js';
+import { h, clear, put, openDialog, download } from './dom.js';
 import * as fmt from './format.js';
 import { renderValue, rawJson } from './render.js';
 import { parseThreadDump, groupThreads } from './threaddump.js';
@@ -39,10 +39,10 @@ export async function openSection(env, module, pod, name, title) {
     const one = await fetchPod(env, module, pod, name);
     const section = one[sectionKey(name)];
     clear(body);
-    body.append(h('p', { class: 'muted' }, `${one.podName} · ${one.podIp || ''} · answered in ${one.responseTime ?? '–'} ms`));
-    if (name === 'env') body.append(envView(section));
-    else body.append(summaryOf(name, section), renderValue(section ?? {}, 3));
-    body.append(rawJson(section));
+    put(body, h('p', { class: 'muted' }, `${one.podName} · ${one.podIp || ''} · answered in ${typeof one.responseTime === 'number' ? Math.round(one.responseTime) : '–'} ms`));
+    if (name === 'env') put(body, envView(section));
+    else put(body, summaryOf(name, section), renderValue(section ?? {}, 3));
+    put(body, rawJson(section));
   } catch (err) {
     failed(body, err);
   }
@@ -112,7 +112,7 @@ export async function openThreadDump(env, module, pod) {
   const save = h('button', { type: 'button', class: 'button' , onclick: () =>
     download(new Blob([text], { type: 'text/plain' }), `${pod}-threaddump-${new Date().toISOString().replace(/[:.]/g, '-')}.txt`) },
   'Download as text');
-  clear(body).append(
+  put(clear(body),
     h('p', { class: 'lead' }, `${threads.length} threads in ${groups.length} groups with identical stacks.`),
     deadlocked.size || groups.some((g) => g.deadlocked)
       ? h('p', { class: 'flag-banner', role: 'alert' }, `Deadlock: ${[...deadlocked].join(', ') || 'see the groups marked deadlocked'}.`) : null,

@@ -14,7 +14,8 @@ export function valueText(key, value) {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'number') {
     if (BYTE_KEYS.test(key)) return fmt.bytes(value);
-    if (MS_KEYS.test(key) && !/(Start|Creation|Last).*Time$/.test(key)) return value >= 10_000 ? fmt.duration(value) : value + ' ms';
+    if (/time$|At$/i.test(key) && value > 1e12) return fmt.dateTime(new Date(value).toISOString());
+    if (MS_KEYS.test(key)) return value >= 10_000 ? fmt.duration(value) : (Math.round(value * 10) / 10) + ' ms';
     return fmt.number(value);
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
@@ -29,6 +30,7 @@ function isScalar(value) {
 export function renderValue(value, level = 3) {
   if (isScalar(value)) return h('p', {}, valueText('', value));
   if (Array.isArray(value)) return renderArray(value, level);
+  if (!Object.keys(value).length) return h('p', { class: 'muted' }, 'None.');
   const scalars = Object.entries(value).filter(([, v]) => isScalar(v) || (Array.isArray(v) && v.every(isScalar)));
   const nested = Object.entries(value).filter(([, v]) => !(isScalar(v) || (Array.isArray(v) && v.every(isScalar))));
   const out = h('div', { class: 'kv-block' });

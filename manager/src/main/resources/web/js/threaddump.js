@@ -10,10 +10,9 @@ export function parseThreadDump(text) {
     const line = rawLine.replace(/\s+$/, '');
     if (/deadlock/i.test(line) && /found/i.test(line)) { inDeadlock = true; current = null; continue; }
     if (inDeadlock) {
-      const named = /^"(.+?)":/.exec(line);
+      const named = /^"(.+?)"(?: #\d+)?:\s*$/.exec(line);
       if (named) { deadlocked.add(named[1]); continue; }
-      if (/^Found \d+ deadlock/.test(line)) inDeadlock = false;
-      if (line === '' || /^\s/.test(line) || /^=+$/.test(line) || /^Java stack information/i.test(line)) continue;
+      if (line === '' || /^\s/.test(line) || /^=+$/.test(line) || /^(Java stack information|Found \d+ deadlock)/i.test(line)) continue;
       inDeadlock = false;
     }
     const header = /^"(.+?)"(.*)$/.exec(line);
@@ -31,7 +30,7 @@ export function parseThreadDump(text) {
     if (trimmed.startsWith('at ') || trimmed.startsWith('- ')) current.frames.push(trimmed);
   }
   for (const thread of threads) {
-    thread.deadlocked = deadlocked.has(thread.name) || /deadlock/i.test(thread.lines.join('\n'));
+    thread.deadlocked = deadlocked.has(thread.name);
   }
   return { threads, deadlocked };
 }

@@ -232,5 +232,5 @@ function heapBar(heap, pct) {
 const STATE_SHORT = [['RUNNABLE', 'run'], ['WAITING', 'wait'], ['TIMED_WAITING', 'timed'], ['BLOCKED', 'blocked']];
 function stateList(states) {
   return h('span', { class: 'states small' }, STATE_SHORT.map(([k, label]) =>
-    h('span', { class: k === 'BLOCKED' && states[k] > 0 ? 'flag' : '', title: k }, `${label} ${states[k] ?? 0}`)).flatMap((x, i) => (i ? [' · ', x] : [x])));
+    h('span', { class: k === 'BLOCKED' && states[k] > 0 ? 'flag' : '', title: k }, `${label} ${states[k] ?? 0}`)));
 }

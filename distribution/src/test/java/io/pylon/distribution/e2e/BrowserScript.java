@@ -56,7 +56,13 @@ final class BrowserScript {
         all.put("PHASE", phase);
         all.put("SCREENSHOTS", SCREENSHOTS.toString());
         all.put("CHROMIUM", CHROMIUM.toString());
-        return run(List.of("node", "manager-ui.e2e.mjs"), all, 600);
+        return node(all, "manager-ui.e2e.mjs");
+    }
+
+    static Result node(Map<String, String> environment, String... arguments) {
+        List<String> command = new java.util.ArrayList<>(List.of("node"));
+        command.addAll(List.of(arguments));
+        return run(command, environment, 600);
     }
 
     private static Result run(List<String> command, Map<String, String> environment, int timeoutSeconds) {

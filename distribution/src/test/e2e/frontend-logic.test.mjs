@@ -1,0 +1,108 @@
+// Unit tests of the Manager UI's pure logic (no browser): run with `node --test` by FrontEndLogicTest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mergePods, rowError, versionSkew, memberDisagreement, membersOf } from '../../../../manager/src/main/resources/web/js/pods.js';
+import { parseThreadDump, groupThreads } from '../../../../manager/src/main/resources/web/js/threaddump.js';
+
+const pod = (name, extra = {}) => ({ podName: name, podIp: '10.0.0.' + name.slice(-1), version: '1.0', ...extra });
+
+test('answers of several calls merge into one row per pod, sorted by name', () => {
+  const rows = mergePods({
+    jvm: { pods: [pod('w-10', { jvm: { uptime: 5 } }), pod('w-2', { jvm: { uptime: 7 } })] },
+    threads: { pods: [pod('w-2', { threads: { summary: { threadCount: 9 } } })] },
+  });
+  assert.deepEqual(rows.map((r) => r.podName), ['w-2', 'w-10']);
+  assert.equal(rows[0].sections.jvm.uptime, 7);
+  assert.equal(rows[0].sections.threads.summary.threadCount, 9);
+  assert.equal(rowError(rows[0]), null);
+});
+
+test('a pod that answered nothing shows its error; one that answered something does not', () => {
+  const down = { podName: 'w-1', podIp: '10.0.0.1', error: { status: 502, message: 'connection refused' } };
+  const rows = mergePods({ jvm: { pods: [pod('w-0', { jvm: {} }), down] }, threads: { pods: [pod('w-0', { threads: {} }), down] } });
+  assert.equal(rowError(rows[1]), 'HTTP 502: connection refused');
+  assert.equal(rowError(rows[0]), null);
+});
+
+test('version skew names each version with its pods', () => {
+  assert.equal(versionSkew([{ podName: 'a', version: '1' }, { podName: 'b', version: '1' }]), null);
+  const skew = versionSkew([{ podName: 'a', version: '1' }, { podName: 'b', version: '2' }, { podName: 'c', version: '1' }]);
+  assert.deepEqual([...skew.entries()], [['1', ['a', 'c']], ['2', ['b']]]);
+});
+
+test('data grid members: agreeing pods are fine, the odd one out is named', () => {
+  const grid = (...addresses) => ({ datagrid: { members: addresses.map((address) => ({ address, uuid: address })) } });
+  const agree = [{ podName: 'c-0', sections: grid('a:1', 'b:1') }, { podName: 'c-1', sections: grid('b:1', 'a:1') }];
+  assert.equal(memberDisagreement(agree), null);
+  const split = [...agree, { podName: 'c-2', sections: grid('c:1') }];
+  const odd = memberDisagreement(split);
+  assert.equal(odd.length, 1);
+  assert.equal(odd[0].pod, 'c-2');
+  assert.deepEqual(odd[0].majority, ['a:1', 'b:1']);
+  assert.deepEqual(membersOf({ members: ['x', 'y'] }), ['x', 'y']);
+  assert.equal(membersOf({}), null);
+});
+
+const DUMP = `Full thread dump OpenJDK 64-Bit Server VM:
+
+"worker-1" #21 daemon prio=5 tid=0x1 nid=0x2 waiting on condition
+   java.lang.Thread.State: WAITING (parking)
+\tat jdk.internal.misc.Unsafe.park(Native Method)
+\t- parking to wait for <0x00000000aa> (a java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject)
+\tat java.util.concurrent.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1070)
+
+"worker-2" #22 daemon prio=5 tid=0x3 nid=0x4 waiting on condition
+   java.lang.Thread.State: WAITING (parking)
+\tat jdk.internal.misc.Unsafe.park(Native Method)
+\t- parking to wait for <0x00000000bb> (a java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject)
+\tat java.util.concurrent.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1070)
+
+"lock-a" #30 prio=5 tid=0x5 nid=0x6 waiting for monitor entry
+   java.lang.Thread.State: BLOCKED (on object monitor)
+\tat demo.Deadlock.a(Deadlock.java:10)
+
+"lock-b" #31 prio=5 tid=0x7 nid=0x8 waiting for monitor entry
+   java.lang.Thread.State: BLOCKED (on object monitor)
+\tat demo.Deadlock.b(Deadlock.java:20)
+
+"main" #1 prio=5 tid=0x9 nid=0xa runnable
+   java.lang.Thread.State: RUNNABLE
+\tat demo.Main.main(Main.java:5)
+
+Found one Java-level deadlock:
+=============================
+"lock-a":
+  waiting to lock monitor 0x01 (object 0x02, a java.lang.Object),
+  which is held by "lock-b"
+"lock-b":
+  waiting to lock monitor 0x03 (object 0x04, a java.lang.Object),
+  which is held by "lock-a"
+
+Found 1 deadlock.
+`;
+
+test('a thread dump is split into threads with state and frames, deadlocked ones found', () => {
+  const { threads, deadlocked } = parseThreadDump(DUMP);
+  assert.deepEqual(threads.map((t) => t.name), ['worker-1', 'worker-2', 'lock-a', 'lock-b', 'main']);
+  assert.deepEqual(threads.map((t) => t.state), ['WAITING', 'WAITING', 'BLOCKED', 'BLOCKED', 'RUNNABLE']);
+  assert.equal(threads[0].frames.length, 3);
+  assert.deepEqual([...deadlocked].sort(), ['lock-a', 'lock-b']);
+});
+
+test('identical stacks (lock addresses aside) form one group; deadlocks come first, then the biggest group', () => {
+  const groups = groupThreads(parseThreadDump(DUMP).threads);
+  assert.equal(groups.length, 4);
+  assert.ok(groups[0].deadlocked && groups[1].deadlocked);
+  assert.deepEqual(groups[2].threads.map((t) => t.name), ['worker-1', 'worker-2']);
+  assert.equal(groups[3].threads[0].name, 'main');
+});
+
+test('the deadlock section of a Pylon thread dump ("name" #id:) names the deadlocked threads', () => {
+  const dump = `"a" #1 prio=5\n   java.lang.Thread.State: BLOCKED\n\tat x.A.run(A.java:1)\n\n"b" #2 prio=5\n   java.lang.Thread.State: BLOCKED\n\tat x.B.run(B.java:1)\n\n`
+    + 'Found a Java-level deadlock of 2 threads:\n=============================\n"a" #1:\n  waiting to lock x,\n  which is held by "b" #2\n'
+    + '"b" #2:\n  waiting to lock y,\n  which is held by "a" #1\n\nVirtual threads (1):\n\n"v" #40 virtual\n\tat x.V.run(V.java:1)\n';
+  const { threads, deadlocked } = parseThreadDump(dump);
+  assert.deepEqual([...deadlocked].sort(), ['a', 'b']);
+  assert.deepEqual(threads.map((t) => t.name), ['a', 'b', 'v']);
+  assert.equal(threads[2].frames.length, 1);
+});

@@ -1,11 +1,24 @@
 package io.pylon.cache;
 
+import io.pylon.cache.grid.DatagridCheck;
+import io.pylon.cache.grid.DatagridSection;
+import io.pylon.cache.grid.GridMember;
+import io.pylon.cache.grid.GridMemberConfig;
+import io.pylon.cache.grid.GridSettings;
+import io.pylon.cache.grid.HazelcastPools;
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.Settings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
+
+import java.util.List;
 
 /** The Cache: the platform's data grid (Hazelcast), with diagnostics of its pods. */
 public final class CacheModule implements PylonModule {
     public static final String NAME = "cache";
+
+    private volatile GridMember member;
+    private volatile DatagridSection datagrid;
 
     @Override
     public String name() {
@@ -28,7 +41,39 @@ public final class CacheModule implements PylonModule {
     }
 
     @Override
+    public List<Setting<?>> settings() {
+        return GridSettings.all();
+    }
+
+    @Override
     public void start(ModuleContext context) {
-        // health, version and shutdown come from the core
+        member = GridMember.start(GridMemberConfig.build(context.settings(), context.identity()));
+        context.onStop(member);
+        context.health().register(new DatagridCheck(member, expectedMembers(context.settings())));
+        datagrid = new DatagridSection(member);
+        context.diagnostics().register(datagrid);
+        HazelcastPools.register(member, context.executors());
+    }
+
+    /** This pod's data grid member, once started. */
+    GridMember member() {
+        return member;
+    }
+
+    /** This pod's {@code datagrid} section, once started. */
+    DatagridSection datagrid() {
+        return datagrid;
+    }
+
+    static Integer expectedMembers(Settings settings) {
+        Integer expected = settings.get(GridSettings.EXPECTED_MEMBERS);
+        if (expected != null) {
+            return expected;
+        }
+        if (settings.get(GridSettings.KUBERNETES_SERVICE_DNS) != null) {
+            return null;
+        }
+        List<String> members = settings.get(GridSettings.MEMBERS);
+        return members == null || members.isEmpty() ? null : members.size();
     }
 }

@@ -73,6 +73,10 @@ public final class GridClient implements AutoCloseable {
         config.setProperty("hazelcast.client.invocation.timeout.seconds",
                 String.valueOf(Math.max(1, (timeout.toMillis() + 999) / 1000)));
         config.getMetricsConfig().setEnabled(false);
+        // Members confirm backups before answering. With acks sent to the client instead, an ack that arrives on a
+        // connection whose listener is not registered yet (just after connecting) holds the operation for the
+        // backup timeout (5 s by default): longer than the operation timeout.
+        config.setBackupAckToClientEnabled(false);
         config.getNetworkConfig().setAddresses(addresses)
                 .setConnectionTimeout(Math.toIntExact(settings.get(GridClientSettings.CONNECT_TIMEOUT).toMillis()));
         config.getNetworkConfig().getAutoDetectionConfig().setEnabled(false);

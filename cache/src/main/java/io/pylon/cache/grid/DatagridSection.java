@@ -1,0 +1,126 @@
+package io.pylon.cache.grid;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.DistributedObject;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.LocalMapStats;
+import com.hazelcast.partition.Partition;
+import com.hazelcast.partition.PartitionService;
+import io.pylon.core.diagnostics.DiagnosticSection;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * {@code datagrid} (alias {@code hazelcast}): this member's view of the cluster and its own share of every map.
+ * A broadcast collects every member's share; {@link DatagridAggregate} adds them up.
+ */
+public final class DatagridSection implements DiagnosticSection {
+    private static final String MAP_SERVICE = "hz:impl:mapService";
+
+    private final GridMember member;
+    private final HazelcastInternals internals;
+
+    public DatagridSection(GridMember member) {
+        this.member = member;
+        this.internals = new HazelcastInternals(member.instance());
+    }
+
+    @Override
+    public String name() {
+        return "datagrid";
+    }
+
+    @Override
+    public Set<String> aliases() {
+        return Set.of("hazelcast");
+    }
+
+    @Override
+    public Object collect() {
+        HazelcastInstance instance = member.instance();
+        Map<String, Object> section = new LinkedHashMap<>();
+        section.put("running", member.isRunning());
+        if (!member.isRunning()) {
+            return section;
+        }
+        section.put("clusterName", instance.getConfig().getClusterName());
+        section.put("clusterState", instance.getCluster().getClusterState().name());
+        PartitionService partitions = instance.getPartitionService();
+        section.put("clusterSafe", partitions.isClusterSafe());
+        section.put("localMemberSafe", partitions.isLocalMemberSafe());
+        Set<Member> members = instance.getCluster().getMembers();
+        section.put("memberCount", members.size());
+        section.put("members", members(members));
+        Set<Partition> all = partitions.getPartitions();
+        section.put("partitionCount", all.size());
+        section.put("ownedPartitions", all.stream().filter(p -> p.getOwner() != null && p.getOwner().localMember()).count());
+        section.put("maps", maps(instance));
+        section.put("executors", internals.executors());
+        return section;
+    }
+
+    private static List<Map<String, Object>> members(Set<Member> members) {
+        List<Map<String, Object>> list = new ArrayList<>(members.size());
+        for (Member m : members) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("uuid", m.getUuid().toString());
+            entry.put("address", m.getAddress().getHost() + ":" + m.getAddress().getPort());
+            entry.put("version", m.getVersion().toString());
+            entry.put("local", m.localMember());
+            entry.put("liteMember", m.isLiteMember());
+            list.add(entry);
+        }
+        return list;
+    }
+
+    private static Map<String, Object> maps(HazelcastInstance instance) {
+        List<IMap<?, ?>> maps = new ArrayList<>();
+        for (DistributedObject object : instance.getDistributedObjects()) {
+            if (MAP_SERVICE.equals(object.getServiceName()) && !object.getName().startsWith("__") && object instanceof IMap<?, ?> map) {
+                maps.add(map);
+            }
+        }
+        maps.sort(Comparator.comparing(DistributedObject::getName));
+        Map<String, Object> byName = new TreeMap<>();
+        for (IMap<?, ?> map : maps) {
+            byName.put(map.getName(), stats(map.getLocalMapStats()));
+        }
+        return byName;
+    }
+
+    private static Map<String, Object> stats(LocalMapStats s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ownedEntryCount", s.getOwnedEntryCount());
+        m.put("backupEntryCount", s.getBackupEntryCount());
+        m.put("backupCount", s.getBackupCount());
+        m.put("ownedEntryMemoryCost", s.getOwnedEntryMemoryCost());
+        m.put("backupEntryMemoryCost", s.getBackupEntryMemoryCost());
+        m.put("hits", s.getHits());
+        m.put("getOperationCount", s.getGetOperationCount());
+        m.put("putOperationCount", s.getPutOperationCount());
+        m.put("setOperationCount", s.getSetOperationCount());
+        m.put("removeOperationCount", s.getRemoveOperationCount());
+        m.put("otherOperationCount", s.getOtherOperationCount());
+        m.put("averageGetLatencyMs", average(s.getTotalGetLatency(), s.getGetOperationCount()));
+        m.put("averagePutLatencyMs", average(s.getTotalPutLatency(), s.getPutOperationCount()));
+        m.put("averageSetLatencyMs", average(s.getTotalSetLatency(), s.getSetOperationCount()));
+        m.put("averageRemoveLatencyMs", average(s.getTotalRemoveLatency(), s.getRemoveOperationCount()));
+        m.put("evictionCount", s.getEvictionCount());
+        m.put("expirationCount", s.getExpirationCount());
+        m.put("lastAccessTime", s.getLastAccessTime());
+        m.put("lastUpdateTime", s.getLastUpdateTime());
+        return m;
+    }
+
+    // Hazelcast keeps total latencies in milliseconds.
+    private static double average(long totalMillis, long count) {
+        return count == 0 ? 0 : Math.round(totalMillis * 1000.0 / count) / 1000.0;
+    }
+}

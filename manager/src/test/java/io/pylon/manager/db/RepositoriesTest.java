@@ -38,7 +38,7 @@ class RepositoriesTest {
     static void open() throws Exception {
         h2Dir = Files.createTempDirectory("pylon-h2");
         h2 = Database.open(Database.h2Url(h2Dir), "pylon", "", 4);
-        postgres = TestPostgres.start();
+        postgres = TestPostgres.shared();
         pg = Database.open(postgres.createDatabase("repositories"), TestPostgres.USER, TestPostgres.PASSWORD, 4);
     }
 
@@ -46,7 +46,6 @@ class RepositoriesTest {
     static void close() throws Exception {
         h2.close();
         pg.close();
-        postgres.close();
         TestPods.deleteTree(h2Dir);
     }
 

@@ -37,6 +37,24 @@ public final class TestPostgres implements AutoCloseable {
         this.stopper = stopper;
     }
 
+    private static TestPostgres shared;
+
+    /** One server for the whole test run (stopped when the JVM exits); each test creates its own database. */
+    public static synchronized TestPostgres shared() throws Exception {
+        if (shared == null) {
+            TestPostgres server = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    server.close();
+                } catch (Exception e) {
+                    // the JVM is exiting; the temporary directory is all that may stay behind
+                }
+            }));
+            shared = server;
+        }
+        return shared;
+    }
+
     public static TestPostgres start() throws Exception {
         if (!isRoot()) {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
@@ -75,10 +93,7 @@ public final class TestPostgres implements AutoCloseable {
     private static TestPostgres startAsNobody() throws Exception {
         Path root = Files.createTempDirectory("pylon-pg");
         Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Path install = root.resolve("install");
-        try (InputStream txz = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary("Linux", "x86_64")) {
-            extract(txz, install);
-        }
+        Path install = installation();
         Path data = root.resolve("data");
         Files.createDirectories(data);
         Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
@@ -88,15 +103,36 @@ public final class TestPostgres implements AutoCloseable {
             port = socket.getLocalPort();
         }
         Path bin = install.resolve("bin");
-        asNobody(bin.resolve("initdb").toString(), "-A", "trust", "-U", USER, "-D", data.toString(), "-E", "UTF-8",
+        asNobody(bin.resolve("initdb").toString(), "-A", "trust", "-U", USER, "-D", data.toString(), "-E", "UTF-8", "--no-sync",
                 "--locale=C");
         asNobody(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-o",
-                "-p " + port + " -h 127.0.0.1 -k " + data, "-l", data.resolve("server.log").toString(), "-w", "start");
+                "-p " + port + " -h 127.0.0.1 -k " + data + " -c fsync=off", "-l", data.resolve("server.log").toString(), "-w", "start");
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
         return new TestPostgres(url, () -> {
             asNobody(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop");
             io.pylon.core.testing.TestPods.deleteTree(root);
         });
+    }
+
+    /** The binaries, extracted once per machine (like zonky's own /tmp/embedded-pg cache): xz is slow. */
+    private static Path installation() throws IOException {
+        Path install = Path.of(System.getProperty("java.io.tmpdir"), "pylon-embedded-pg-linux-x86_64");
+        Path marker = install.resolve(".complete");
+        if (Files.exists(marker)) {
+            return install;
+        }
+        Path partial = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "pylon-embedded-pg");
+        try (InputStream txz = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary("Linux", "x86_64")) {
+            extract(txz, partial);
+        }
+        Files.createFile(partial.resolve(".complete"));
+        try {
+            Files.move(partial, install, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            // another test JVM finished first: use its copy
+            io.pylon.core.testing.TestPods.deleteTree(partial);
+        }
+        return install;
     }
 
     private static void asNobody(String... command) throws Exception {

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Worker gateway benchmark: wrk on loopback against the same small upstream called directly, through nginx as a
+# reverse proxy (keep-alive to the upstream) and through the Worker, in one run, one after the other.
+#   bench/worker/run.sh [duration-seconds] [connections]
+# Needs wrk and nginx (apt-get install -y wrk nginx) and a JDK >= 21 (JAVA_HOME). Prints a Markdown table.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+DURATION=${1:-20}
+CONNECTIONS=${2:-50}
+THREADS=2
+UPSTREAM_PORT=18080
+PROXY_PORT=18081
+WORKER_PORT=18091
+JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+WORK=$(mktemp -d /tmp/pylon-bench-worker.XXXXXX)
+NGINX_PID=
+WORKER_PID=
+
+cleanup() {
+  [ -n "$WORKER_PID" ] && kill "$WORKER_PID" 2>/dev/null && wait "$WORKER_PID" 2>/dev/null || true
+  [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+for port in $UPSTREAM_PORT $PROXY_PORT $WORKER_PORT; do
+  if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
+    echo "port $port on 127.0.0.1 is in use; stop what listens there first" >&2
+    exit 1
+  fi
+done
+
+# nginx: upstream and reverse proxy, under a temporary prefix
+mkdir -p "$WORK/nginx"
+sed -e "s#@PREFIX@#$WORK/nginx#g" -e "s#@UPSTREAM_PORT@#$UPSTREAM_PORT#g" -e "s#@PROXY_PORT@#$PROXY_PORT#g" \
+  "$ROOT/bench/worker/nginx.conf.template" > "$WORK/nginx/nginx.conf"
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
+NGINX_PID=$!
+
+# the Worker, built from this tree, with one catch-all route to the upstream
+"$ROOT/mvnw" -B -q -f "$ROOT/pom.xml" -pl worker dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" >/dev/null
+CP="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
+cat > "$WORK/routes.yaml" <<ROUTES
+routes:
+  - name: small
+    pathPrefix: /
+    upstreams: [http://127.0.0.1:$UPSTREAM_PORT]
+ROUTES
+"$JAVA_HOME/bin/javac" -cp "$CP" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java"
+# the JVM options `./pylon run` gives a pod
+PYLON_SERVER_BIND=127.0.0.1 PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
+PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/data" \
+PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
+  "$JAVA_HOME/bin/java" -XX:+UseSerialGC -Xms16m -Xss512k -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
+WORKER_PID=$!
+
+for i in $(seq 1 100); do
+  if curl -sf "http://127.0.0.1:$WORKER_PORT/" >/dev/null 2>&1 && curl -sf "http://127.0.0.1:$PROXY_PORT/" >/dev/null 2>&1; then
+    break
+  fi
+  sleep 0.2
+done
+curl -sf "http://127.0.0.1:$WORKER_PORT/" >/dev/null || { echo "the Worker did not answer; log:" >&2; cat "$WORK/worker.log" >&2; exit 1; }
+
+run_wrk() { # name url seconds
+  wrk -t$THREADS -c$CONNECTIONS -d"$3"s --latency "$2" > "$WORK/$1.txt"
+}
+
+echo "warming up (JIT of the Worker, nginx caches)..." >&2
+run_wrk warm-worker "http://127.0.0.1:$WORKER_PORT/" 10
+run_wrk warm-nginx "http://127.0.0.1:$PROXY_PORT/" 3
+run_wrk warm-direct "http://127.0.0.1:$UPSTREAM_PORT/" 3
+
+echo "measuring ${DURATION}s each, $THREADS threads, $CONNECTIONS connections..." >&2
+run_wrk direct "http://127.0.0.1:$UPSTREAM_PORT/" "$DURATION"
+run_wrk nginx "http://127.0.0.1:$PROXY_PORT/" "$DURATION"
+run_wrk worker "http://127.0.0.1:$WORKER_PORT/" "$DURATION"
+
+rps() { awk '/^Requests\/sec/ {print $2}' "$WORK/$1.txt"; }
+p50() { awk '$1=="50%" {print $2}' "$WORK/$1.txt"; }
+p99() { awk '$1=="99%" {print $2}' "$WORK/$1.txt"; }
+errors() { awk '/Non-2xx|Socket errors/ {print}' "$WORK/$1.txt" | tr '\n' ' '; }
+ms() { # wrk latency (e.g. 812.00us, 1.20ms, 2.01s) in ms
+  awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.2f", n }'
+}
+
+echo
+echo "| target | requests/s | p50 ms | p99 ms | errors |"
+echo "|---|---:|---:|---:|---|"
+for t in direct nginx worker; do
+  echo "| $t | $(rps $t) | $(ms "$(p50 $t)") | $(ms "$(p99 $t)") | $(errors $t) |"
+done
+echo
+awk -v w="$(rps worker)" -v n="$(rps nginx)" -v wp="$(ms "$(p99 worker)")" -v np="$(ms "$(p99 nginx)")" \
+  'BEGIN { printf "Worker/nginx requests/s: %.2f (target >= 0.60); Worker/nginx p99: %.2f (target <= 2.0)\n", w/n, wp/np }'
+RSS=$(awk '/VmRSS/ {print $2}' /proc/$WORKER_PID/status)
+echo "Worker RSS after the run: $((RSS / 1024)) MiB"
+curl -s -H "Authorization: 0123456789abcdef01234567" \
+  "http://127.0.0.1:$WORKER_PORT/platform/management/health" | head -c 600; echo

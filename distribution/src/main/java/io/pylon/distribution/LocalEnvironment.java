@@ -12,36 +12,59 @@ import java.util.Set;
 
 /**
  * The environment of the local platform: its name and its 24-hex-digit ID, kept in {@code .pylon/environment-id}
- * (owner-only) so that restarts keep the same ID. Worker and Cache pods receive it in their settings.
+ * (owner-only) so that restarts keep the same ID. Worker and Cache pods receive it in their settings. Also the
+ * Manager's first administrator, whose generated password is kept in {@code .pylon/admin-password} (owner-only):
+ * the Manager's database under {@code .pylon/data} outlives a restart, so the password must too.
  */
-record LocalEnvironment(String name, String id) {
+record LocalEnvironment(String name, String id, String adminUsername, String adminPassword) {
     static final String NAME = "local";
+    static final String ADMIN = "admin";
+    private static final String PASSWORD_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
 
     static LocalEnvironment load(Path stateDir) throws IOException {
-        Path file = stateDir.resolve("environment-id");
+        SecureRandom random = new SecureRandom();
+        String id = readOrCreate(stateDir.resolve("environment-id"), "[0-9a-f]{24}", () -> {
+            byte[] bytes = new byte[12];
+            random.nextBytes(bytes);
+            return HexFormat.of().formatHex(bytes);
+        });
+        // letters and digits only: the password works as typed in curl -u and in a form
+        String password = readOrCreate(stateDir.resolve("admin-password"), "[A-Za-z0-9]{24}", () -> {
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < 24; i++) {
+                text.append(PASSWORD_ALPHABET.charAt(random.nextInt(PASSWORD_ALPHABET.length())));
+            }
+            return text.toString();
+        });
+        return new LocalEnvironment(NAME, id, ADMIN, password);
+    }
+
+    private static String readOrCreate(Path file, String format, java.util.function.Supplier<String> generate)
+            throws IOException {
         if (Files.exists(file)) {
-            String id = Files.readString(file).strip();
-            if (id.matches("[0-9a-f]{24}")) {
-                return new LocalEnvironment(NAME, id);
+            String value = Files.readString(file).strip();
+            if (value.matches(format)) {
+                return value;
             }
         }
-        byte[] bytes = new byte[12];
-        new SecureRandom().nextBytes(bytes);
-        String id = HexFormat.of().formatHex(bytes);
-        Files.writeString(file, id + "\n");
+        String value = generate.get();
+        Files.writeString(file, value + "\n");
         try {
             Files.setPosixFilePermissions(file, Set.of(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
                     java.nio.file.attribute.PosixFilePermission.OWNER_WRITE));
         } catch (UnsupportedOperationException e) {
             // not a POSIX file system: the file keeps the default permissions
         }
-        return new LocalEnvironment(NAME, id);
+        return value;
     }
 
-    /** Adds {@code "environment": {"name", "id"}} to cluster.json. */
+    /** Adds {@code "environment": {"name", "id"}} and {@code "admin": {"username", "password"}} to cluster.json. */
     void describe(ObjectNode root) {
         ObjectNode env = root.putObject("environment");
         env.put("name", name);
         env.put("id", id);
+        ObjectNode admin = root.putObject("admin");
+        admin.put("username", adminUsername);
+        admin.put("password", adminPassword);
     }
 }

@@ -43,19 +43,35 @@ final class PodProcess {
         env.put("PYLON_DATA_DIR", dataDir.toString());
         env.put("PYLON_ENVIRONMENT_NAME", environment.name());
         env.put("PYLON_ENVIRONMENT_ID", environment.id());
-        env.putAll(moduleEnvironment(pod, all));
+        env.putAll(moduleEnvironment(pod, all, environment));
         return builder.start();
     }
 
     /** What one module's pods need to know of the others. */
-    static Map<String, String> moduleEnvironment(LocalPod pod, List<LocalPod> all) {
+    static Map<String, String> moduleEnvironment(LocalPod pod, List<LocalPod> all, LocalEnvironment environment) {
         Map<String, String> env = new java.util.LinkedHashMap<>();
         switch (pod.module()) {
             case "worker", "cache" -> env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+            case "manager" -> {
+                // the Manager creates the admin and the local environment (with the ID its pods get) on first start
+                env.put("PYLON_MANAGER_ADMIN_USERNAME", environment.adminUsername());
+                env.put("PYLON_MANAGER_ADMIN_PASSWORD", environment.adminPassword());
+                env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_TYPE", "local");
+                env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS", moduleUrls(all));
+            }
             default -> {
             }
         }
         return env;
+    }
+
+    /** {@code manager=http://127.0.0.1:8080,worker=http://127.0.0.4:8091,...}: the first pod of each module. */
+    static String moduleUrls(List<LocalPod> all) {
+        Map<String, String> urls = new java.util.LinkedHashMap<>();
+        for (LocalPod pod : all) {
+            urls.putIfAbsent(pod.module(), pod.url());
+        }
+        return urls.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
     }
 
     /** {@code <lib>/*} when running from the distribution's lib folder (short command lines), else this JVM's class path. */

@@ -142,6 +142,8 @@ final class UpCommand implements Callable<Integer> {
             }
         }
         text.append("Health: <url>/platform/management/health   Version: <url>/platform/management/version\n");
+        text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")
+                .append(stateDir.resolve("admin-password").toAbsolutePath()).append(" and cluster.json\n");
         text.append("The same facts: ").append(cluster.toAbsolutePath()).append("\nCtrl-C stops everything.\n");
         synchronized (out) {
             out.print(text);

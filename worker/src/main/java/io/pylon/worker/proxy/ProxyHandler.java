@@ -18,7 +18,6 @@ import io.pylon.worker.routes.Upstream;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
@@ -36,7 +35,6 @@ import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -138,7 +136,7 @@ public final class ProxyHandler implements Handler {
             HttpUriRequestBase outbound = outbound(method, route, upstream, pool, rawPath, req, body);
             ClassicHttpResponse response;
             try {
-                response = pool.client().executeOpen(null, outbound, context(route));
+                response = pool.client().executeOpen(null, outbound, null);
             } catch (ConnectTimeoutException | ConnectException e) {
                 pools.failed(pool);
                 failure = e instanceof ConnectTimeoutException ? Failure.TIMEOUT : Failure.UNREACHABLE;
@@ -221,18 +219,25 @@ public final class ProxyHandler implements Handler {
         return healthy;
     }
 
-    private static HttpClientContext context(Route route) {
-        HttpClientContext context = HttpClientContext.create();
-        context.setRequestConfig(RequestConfig.custom()
-                .setConnectTimeout(Timeout.of(route.connectTimeout()))
-                .setResponseTimeout(Timeout.of(route.responseTimeout()))
-                .build());
-        return context;
+    private record Timeouts(java.time.Duration connect, java.time.Duration response) {
+    }
+
+    // Routes share a handful of timeout pairs; building a RequestConfig per request is avoidable garbage.
+    private final Map<Timeouts, RequestConfig> requestConfigs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @SuppressWarnings("deprecation") // the per-request connect timeout is still honoured by the classic client
+    private RequestConfig requestConfig(Route route) {
+        return requestConfigs.computeIfAbsent(new Timeouts(route.connectTimeout(), route.responseTimeout()),
+                t -> RequestConfig.custom()
+                        .setConnectTimeout(Timeout.of(t.connect()))
+                        .setResponseTimeout(Timeout.of(t.response()))
+                        .build());
     }
 
     private HttpUriRequestBase outbound(String method, Route route, Upstream upstream, UpstreamPool pool, String rawPath,
                                         ServerRequest req, TrackedBody body) {
         HttpUriRequestBase outbound = new HttpUriRequestBase(method, pool.baseUri());
+        outbound.setConfig(requestConfig(route));
         String query = req.query().rawValue();
         String target = route.upstreamPath(upstream, rawPath);
         outbound.setPath(query.isEmpty() ? target : target + "?" + query);
@@ -270,25 +275,14 @@ public final class ProxyHandler implements Handler {
         boolean completed = false;
         try {
             res.status(Status.create(response.getCode()));
-            Map<String, List<String>> headers = new LinkedHashMap<>();
-            Map<String, String> names = new LinkedHashMap<>();
-            List<String> connection = new ArrayList<>(0);
+            HttpEntity entity = response.getEntity();
+            HopByHopHeaders hop = HopByHopHeaders.of(connectionValues(response));
             for (org.apache.hc.core5.http.Header header : response.getHeaders()) {
                 String lower = header.getName().toLowerCase(Locale.ROOT);
-                if (lower.equals("connection")) {
-                    connection.add(header.getValue());
-                }
-                names.putIfAbsent(lower, header.getName());
-                headers.computeIfAbsent(lower, n -> new ArrayList<>(1)).add(header.getValue());
-            }
-            HopByHopHeaders hop = HopByHopHeaders.of(connection);
-            HttpEntity entity = response.getEntity();
-            for (Map.Entry<String, List<String>> header : headers.entrySet()) {
-                String lower = header.getKey();
                 if (hop.isHopByHop(lower) || (entity != null && lower.equals("content-length"))) {
                     continue;
                 }
-                res.headers().add(HeaderValues.create(names.get(lower), header.getValue()));
+                res.headers().add(HeaderValues.create(header.getName(), header.getValue()));
             }
             if (entity == null) {
                 res.send();
@@ -309,6 +303,18 @@ public final class ProxyHandler implements Handler {
                 outbound.abort();
             }
         }
+    }
+
+    private static List<String> connectionValues(ClassicHttpResponse response) {
+        org.apache.hc.core5.http.Header[] connection = response.getHeaders("Connection");
+        if (connection.length == 0) {
+            return List.of();
+        }
+        List<String> values = new ArrayList<>(connection.length);
+        for (org.apache.hc.core5.http.Header header : connection) {
+            values.add(header.getValue());
+        }
+        return values;
     }
 
     private void stream(HttpEntity entity, long length, ServerResponse res) throws IOException {

@@ -6,12 +6,17 @@ import java.net.URI;
  * One upstream base URL of a route, split into the origin that keys its connection pool ({@code http://host:port})
  * and the base path that prefixes every forwarded path ({@code ""} when the URL has none).
  */
-public record Upstream(String scheme, String host, int port, String basePath) {
+public record Upstream(String scheme, String host, int port, String basePath, String origin) {
 
-    /** {@code http://10.0.0.5:8080}: the pool key and the name shown in {@code connections.pools[]}. */
-    public String origin() {
-        String h = host.contains(":") ? "[" + host + "]" : host;
-        return scheme + "://" + h + ":" + port;
+    /** @param origin {@code http://10.0.0.5:8080}: the pool key and the name shown in {@code connections.pools[]} */
+    public Upstream {
+        if (origin == null) {
+            origin = scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
+
+    public Upstream(String scheme, String host, int port, String basePath) {
+        this(scheme, host, port, basePath, null);
     }
 
     /** Parses an upstream URL; throws {@link IllegalArgumentException} with the reason when it is not one. */

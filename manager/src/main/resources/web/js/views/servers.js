@@ -9,7 +9,9 @@ import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
 
 const HISTORY = 30;
 const history = new Map(); // "env/module/pod" -> [{heap, threads}]
-const MODULE_CALLS = { worker: ['jvm', 'threads', 'health'], cache: ['jvm', 'threads', 'health', 'datagrid'] };
+// What the pod table needs, and what only feeds a check that is drawn when it arrives (the data grid members).
+const MODULE_CALLS = { worker: ['jvm', 'threads', 'health'], cache: ['jvm', 'threads', 'health'] };
+const LATER_CALLS = { worker: [], cache: ['datagrid'] };
 const EXTRA = { worker: ['connections', 'Connections'], cache: ['datagrid', 'Data grid'] };
 
 export async function render(main, session) {
@@ -54,9 +56,20 @@ export async function render(main, session) {
     clearTimeout(timer);
     if (inFlight) return inFlight;
     const env = envSelect.value;
-    inFlight = load(env, admin).then((view) => {
+    const show = (slot, node) => {
       if (stopped || env !== envSelect.value) return;
-      content.replaceChildren(...view);
+      const old = content.querySelector(`:scope > [data-slot="${slot}"]`);
+      node.dataset.slot = slot;
+      if (old) old.replaceWith(node);
+      else {
+        content.querySelector(':scope > p.loading')?.remove();
+        const after = [...content.children].find((c) => SLOTS.indexOf(c.dataset.slot) > SLOTS.indexOf(slot));
+        content.insertBefore(node, after || null);
+      }
+    };
+    content.setAttribute('aria-busy', 'true');
+    inFlight = load(env, admin, show).then(() => {
+      if (stopped || env !== envSelect.value) return;
       content.setAttribute('aria-busy', 'false');
       updated.textContent = 'Updated ' + fmt.time(new Date());
     }).catch((err) => {
@@ -68,7 +81,7 @@ export async function render(main, session) {
   envSelect.addEventListener('change', () => {
     sessionStorage.setItem('pylon.environment', envSelect.value);
     content.setAttribute('aria-busy', 'true');
-    clear(content).append(h('p', { class: 'muted' }, 'Loading…'));
+    clear(content).append(h('p', { class: 'muted loading' }, 'Loading…'));
     refresh();
   });
   intervalSelect.addEventListener('change', () => { sessionStorage.setItem('pylon.refresh', intervalSelect.value); schedule(); });
@@ -80,25 +93,44 @@ export async function render(main, session) {
     if (paused) clearTimeout(timer); else refresh();
   });
   refreshNow.addEventListener('click', refresh);
-  content.append(h('p', { class: 'muted' }, 'Loading…'));
+  content.append(h('p', { class: 'muted loading' }, 'Loading…'));
   refresh();
   return () => { stopped = true; clearTimeout(timer); };
 }
 
-async function load(env, admin) {
+const SLOTS = ['cards', 'worker', 'cache', 'footer'];
+
+/** Starts every call at once and draws each part of the screen as soon as its answers are in. */
+async function load(env, admin, show) {
   const started = performance.now();
-  const modulesCall = api.json(`/apiops/environments/${api.enc(env)}/modules`);
-  const moduleAnswers = Object.fromEntries(Object.entries(MODULE_CALLS).map(([module, names]) => [module,
-    Promise.all(names.map((name) => api.json(api.diagnosticsPath(env, module, name))
-      .then((body) => [name, body], (err) => [name, { failure: err }])))]));
-  const modules = await modulesCall;
-  const view = [moduleCards(modules)];
-  for (const module of Object.keys(MODULE_CALLS)) {
-    const answers = Object.fromEntries(await moduleAnswers[module]);
-    view.push(podSection(env, module, answers, modules, admin));
+  const fetchAll = (module, names) => Promise.all(names.map((name) => api.json(api.diagnosticsPath(env, module, name))
+    .then((body) => [name, body], (err) => [name, { failure: err }]))).then(Object.fromEntries);
+  const cards = api.json(`/apiops/environments/${api.enc(env)}/modules`).then((modules) => show('cards', moduleCards(modules)));
+  const sections = Object.keys(MODULE_CALLS).map(async (module) => {
+    const later = LATER_CALLS[module].length ? fetchAll(module, LATER_CALLS[module]) : null;
+    const answers = await fetchAll(module, MODULE_CALLS[module]);
+    const rows = mergePods(answers);
+    recordHistory(env, module, rows);
+    show(module, podSection(env, module, answers, rows, admin, later !== null));
+    if (later) {
+      const all = { ...answers, ...await later };
+      show(module, podSection(env, module, all, mergePods(all), admin, false));
+    }
+  });
+  await Promise.all([cards, ...sections]);
+  show('footer', h('p', { class: 'muted small' }, `Collected in ${Math.round(performance.now() - started)} ms.`));
+}
+
+function recordHistory(env, module, rows) {
+  for (const row of rows) {
+    if (rowError(row)) continue;
+    const heap = row.sections.jvm?.memory?.heap || {};
+    const key = `${env}/${module}/${row.podName}`;
+    const samples = history.get(key) || [];
+    samples.push({ heap: fmt.percent(heap.used, heap.max), threads: row.sections.threads?.summary?.threadCount });
+    if (samples.length > HISTORY) samples.shift();
+    history.set(key, samples);
   }
-  view.push(h('p', { class: 'muted small' }, `Collected in ${Math.round(performance.now() - started)} ms.`));
-  return view;
 }
 
 function statusBadge(status) {
@@ -127,20 +159,17 @@ function downChecks(m) {
   return down.length ? h('p', { class: 'error-text small' }, 'Failing checks: ' + down.join(', ')) : null;
 }
 
-function podSection(env, module, answers, modules, admin) {
+function podSection(env, module, answers, rows, admin, checking) {
   const title = module === 'worker' ? 'Worker pods' : 'Cache pods';
   const section = h('section', { 'aria-labelledby': module + '-pods-h', class: 'pods', dataset: { module } },
     h('h2', { id: module + '-pods-h' }, title));
   const failures = Object.entries(answers).filter(([, body]) => body && body.failure);
   if (failures.length === Object.keys(answers).length) {
-    const card = modules.modules.find((m) => m.module === module);
     const err = failures[0][1].failure;
-    const words = card && card.status === 'NOT_CONFIGURED' ? card.error
-      : `The ${module} is unreachable: ${api.explain(err)}`;
+    const words = err.error === 'module_not_configured' ? api.explain(err) : `The ${module} cannot be read: ${api.explain(err)}`;
     section.append(h('p', { class: 'flag-banner', role: 'alert' }, words));
     return section;
   }
-  const rows = mergePods(answers);
   for (const [name, body] of failures) {
     section.append(h('p', { class: 'flag-banner' }, `${name} could not be read: ${api.explain(body.failure)}`));
   }
@@ -154,6 +183,7 @@ function podSection(env, module, answers, modules, admin) {
       [...skew.entries()].map(([v, pods]) => `${v} on ${pods.join(', ')}`).join('; ') + '.'));
   }
   const disagreement = module === 'cache' ? memberDisagreement(rows) : null;
+  if (checking) section.append(h('p', { class: 'muted small', role: 'status' }, 'Comparing the data grid members of the pods…'));
   if (disagreement) {
     section.append(h('p', { class: 'flag-banner', role: 'alert' }, 'Data grid members disagree: ' +
       disagreement.map((d) => `${d.pod} sees ${d.members.length} (${d.members.join(', ')}), most pods see ${d.majority.length}`).join('; ') + '.'));
@@ -185,11 +215,7 @@ function podRow(env, module, row, skew, disagreement, admin) {
   const st = threads.states || {};
   const deadlocks = health.checks && health.checks.threads ? health.checks.threads.deadlocks : undefined;
   const status = health.status || (row.errors.length ? 'PARTIAL' : '–');
-  const key = `${env}/${module}/${row.podName}`;
-  const samples = history.get(key) || [];
-  samples.push({ heap: pct, threads: s.threadCount });
-  if (samples.length > HISTORY) samples.shift();
-  history.set(key, samples);
+  const samples = history.get(`${env}/${module}/${row.podName}`) || [];
   const uptime = jvm.uptime ?? health.uptime;
   const skewed = skew && skew.size > 1;
   const grid = disagreement && disagreement.some((d) => d.pod === row.podName);

@@ -6,10 +6,6 @@ import io.pylon.core.testing.TestPods;
 import io.pylon.manager.ManagerModule;
 import io.pylon.worker.WorkerModule;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -21,35 +17,49 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * A Manager plus n Worker and m Cache pods in this JVM on 127.0.0.1 (free ports picked first, because static
- * discovery and the data grid need every pod's address before any starts), with an environment, an admin and a
- * viewer account created through the management API.
+ * A Manager plus n Worker and m Cache pods in this JVM on loopback (worker i on 127.0.10.i+1:8091, cache i on
+ * 127.0.11.i+1:8090 with its grid member on 5701: static discovery and the data grid need every address up front),
+ * with an environment, an admin and a viewer account created through the management API.
  */
 final class LoopbackPlatform implements AutoCloseable {
     static final String ENVIRONMENT = "e2e";
     static final String ADMIN_PASSWORD = "e2e-Admin-Passw0rd";
     static final String VIEWER_PASSWORD = "e2e-Viewer-Passw0rd";
 
+    // Own loopback addresses per pod rather than free ports on 127.0.0.1: pods picking ports one after the other race
+    // with the data grid's outgoing connections, which take ephemeral ports on 127.0.0.1.
+    private static final int WORKER_NET = 10;
+    private static final int CACHE_NET = 11;
+    private static final int WORKER_PORT = 8091;
+    private static final int CACHE_PORT = 8090;
+    private static final int GRID_PORT = 5701;
+
     final Pod manager;
     final Map<String, Pod> workers = new LinkedHashMap<>();
     final Map<String, Pod> caches = new LinkedHashMap<>();
 
     LoopbackPlatform(int workerCount, int cacheCount) {
-        List<Integer> workerPorts = freePorts(workerCount);
-        List<Integer> cachePorts = freePorts(cacheCount);
-        List<Integer> gridPorts = freePorts(cacheCount);
-        String gridMembers = gridPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","));
+        this(workerCount, cacheCount, false);
+    }
+
+    /** {@code defaultPasswordHashing}: the production Argon2 cost (benchmarks) rather than the cheapest (tests). */
+    LoopbackPlatform(int workerCount, int cacheCount, boolean defaultPasswordHashing) {
+        String gridMembers = IntStream.range(0, cacheCount).mapToObj(i -> address(CACHE_NET, i) + ":" + GRID_PORT)
+                .collect(Collectors.joining(","));
         String cachePeers = IntStream.range(0, cacheCount)
-                .mapToObj(i -> "cache-" + i + "=http://127.0.0.1:" + cachePorts.get(i)).collect(Collectors.joining(","));
+                .mapToObj(i -> "cache-" + i + "=http://" + address(CACHE_NET, i) + ":" + CACHE_PORT).collect(Collectors.joining(","));
         String workerPeers = IntStream.range(0, workerCount)
-                .mapToObj(i -> "worker-" + i + "=http://127.0.0.1:" + workerPorts.get(i)).collect(Collectors.joining(","));
+                .mapToObj(i -> "worker-" + i + "=http://" + address(WORKER_NET, i) + ":" + WORKER_PORT).collect(Collectors.joining(","));
         try {
-            manager = TestPods.start(new ManagerModule(), "manager-0", Map.of(
+            Map<String, String> managerSettings = new java.util.HashMap<>(Map.of(
                     "pylon.environment.name", ENVIRONMENT,
                     "pylon.manager.admin.username", "admin",
-                    "pylon.manager.admin.password", ADMIN_PASSWORD,
-                    "pylon.manager.password.argon2-memory", "1024",
-                    "pylon.manager.password.argon2-iterations", "1"));
+                    "pylon.manager.admin.password", ADMIN_PASSWORD));
+            if (!defaultPasswordHashing) {
+                managerSettings.put("pylon.manager.password.argon2-memory", "1024");
+                managerSettings.put("pylon.manager.password.argon2-iterations", "1");
+            }
+            manager = TestPods.start(new ManagerModule(), "manager-0", managerSettings);
             // the Cache pods join one data grid; they start in parallel because each waits for the others a while
             List<Thread> starting = new ArrayList<>();
             for (int i = 0; i < cacheCount; i++) {
@@ -57,9 +67,10 @@ final class LoopbackPlatform implements AutoCloseable {
                 starting.add(Thread.ofPlatform().start(() -> {
                     Pod pod = TestPods.start(new CacheModule(), "cache-" + n, Map.of(
                             "pylon.environment.name", ENVIRONMENT,
-                            "pylon.server.port", String.valueOf(cachePorts.get(n)),
+                            "pylon.server.bind", address(CACHE_NET, n),
+                            "pylon.server.port", String.valueOf(CACHE_PORT),
                             "pylon.discovery.static", cachePeers,
-                            "pylon.grid.port", String.valueOf(gridPorts.get(n)),
+                            "pylon.grid.port", String.valueOf(GRID_PORT),
                             "pylon.grid.members", gridMembers));
                     synchronized (caches) {
                         caches.put("cache-" + n, pod);
@@ -75,7 +86,8 @@ final class LoopbackPlatform implements AutoCloseable {
             for (int i = 0; i < workerCount; i++) {
                 workers.put("worker-" + i, TestPods.start(new WorkerModule(), "worker-" + i, Map.of(
                         "pylon.environment.name", ENVIRONMENT,
-                        "pylon.server.port", String.valueOf(workerPorts.get(i)),
+                        "pylon.server.bind", address(WORKER_NET, i),
+                        "pylon.server.port", String.valueOf(WORKER_PORT),
                         "pylon.discovery.static", workerPeers,
                         "pylon.cache.addresses", gridMembers)));
             }
@@ -128,24 +140,9 @@ final class LoopbackPlatform implements AutoCloseable {
         }
     }
 
-    private static List<Integer> freePorts(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < count; i++) {
-                sockets.add(new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1")));
-            }
-            return sockets.stream().map(ServerSocket::getLocalPort).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket socket : sockets) {
-                try {
-                    socket.close();
-                } catch (IOException ignored) {
-                    // the port is still free for the pod
-                }
-            }
-        }
+    /** {@code 127.0.<net>.<index + 1>}: a loopback address of the pod's own, so every pod keeps its cluster port. */
+    private static String address(int net, int index) {
+        return "127.0." + net + "." + (index + 1);
     }
 
     @Override

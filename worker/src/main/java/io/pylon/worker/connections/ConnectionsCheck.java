@@ -2,9 +2,7 @@ package io.pylon.worker.connections;
 
 import io.pylon.core.health.CheckResult;
 import io.pylon.core.health.HealthCheck;
-import io.pylon.worker.proxy.UpstreamPool;
 import io.pylon.worker.proxy.UpstreamPools;
-import org.apache.hc.core5.pool.PoolStats;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -36,24 +34,12 @@ public final class ConnectionsCheck implements HealthCheck {
 
     @Override
     public CheckResult check() {
-        long leased = 0;
-        long available = 0;
-        long pending = 0;
-        int down = 0;
-        for (UpstreamPool pool : pools.all()) {
-            PoolStats stats = pool.stats();
-            leased += stats.getLeased();
-            available += stats.getAvailable();
-            pending += stats.getPending();
-            if (!pool.isHealthy()) {
-                down++;
-            }
-        }
+        UpstreamPools.Totals totals = pools.totals();
         Map<String, Object> details = new LinkedHashMap<>();
-        details.put("activeConnections", leased);
-        details.put("idleConnections", available);
-        details.put("pendingConnections", pending);
-        details.put("upstreamsDown", down);
+        details.put("activeConnections", totals.leased());
+        details.put("idleConnections", totals.available());
+        details.put("pendingConnections", totals.pending());
+        details.put("upstreamsDown", totals.unhealthy());
         details.put("requestsInFlight", server.requestsInFlight());
         return CheckResult.up(details);
     }

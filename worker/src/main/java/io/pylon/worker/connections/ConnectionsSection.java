@@ -42,14 +42,10 @@ public final class ConnectionsSection implements DiagnosticSection {
     @Override
     public Map<String, Object> collect() {
         List<Map<String, Object>> poolList = new ArrayList<>();
-        long leased = 0;
-        long available = 0;
-        long pending = 0;
-        for (UpstreamPool pool : pools.all()) {
-            PoolStats stats = pool.stats();
-            leased += stats.getLeased();
-            available += stats.getAvailable();
-            pending += stats.getPending();
+        List<UpstreamPools.Snapshot> snapshot = pools.snapshot();
+        for (UpstreamPools.Snapshot pooled : snapshot) {
+            UpstreamPool pool = pooled.pool();
+            PoolStats stats = pooled.stats();
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("name", pool.origin());
             entry.put("leased", stats.getLeased());
@@ -62,10 +58,11 @@ public final class ConnectionsSection implements DiagnosticSection {
             entry.put("routes", List.copyOf(pools.routesOf(pool.origin())));
             poolList.add(entry);
         }
+        UpstreamPools.Totals totals = UpstreamPools.totals(snapshot);
         Map<String, Object> map = new LinkedHashMap<>();
-        map.put("active", leased);
-        map.put("idle", available);
-        map.put("pending", pending);
+        map.put("active", totals.leased());
+        map.put("idle", totals.available());
+        map.put("pending", totals.pending());
         map.put("pools", poolList);
         map.put("server", server());
         map.put("proxy", proxy.describe());

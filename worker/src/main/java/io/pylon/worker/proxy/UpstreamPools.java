@@ -142,6 +142,38 @@ public final class UpstreamPools implements AutoCloseable {
         return all;
     }
 
+    /** Sums over every pool, retired ones included: what {@code connections.active/idle} and health report. */
+    public record Totals(long leased, long available, long pending, int unhealthy) {
+    }
+
+    /** One pool with its statistics, read once. */
+    public record Snapshot(UpstreamPool pool, PoolStats stats) {
+    }
+
+    public List<Snapshot> snapshot() {
+        return all().stream().map(pool -> new Snapshot(pool, pool.stats())).toList();
+    }
+
+    public Totals totals() {
+        return totals(snapshot());
+    }
+
+    public static Totals totals(List<Snapshot> snapshot) {
+        long leased = 0;
+        long available = 0;
+        long pending = 0;
+        int unhealthy = 0;
+        for (Snapshot entry : snapshot) {
+            leased += entry.stats().getLeased();
+            available += entry.stats().getAvailable();
+            pending += entry.stats().getPending();
+            if (!entry.pool().isHealthy()) {
+                unhealthy++;
+            }
+        }
+        return new Totals(leased, available, pending, unhealthy);
+    }
+
     /** Names of the routes using an origin (empty for a retired pool). */
     public Set<String> routesOf(String origin) {
         return routesByOrigin.getOrDefault(origin, Set.of());

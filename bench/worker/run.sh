@@ -62,8 +62,20 @@ for i in $(seq 1 100); do
 done
 curl -sf "http://127.0.0.1:$WORKER_PORT/" >/dev/null || { echo "the Worker did not answer; log:" >&2; cat "$WORK/worker.log" >&2; exit 1; }
 
-run_wrk() { # name url seconds
+ticks() { # CPU clock ticks (user + system) used so far by the given processes
+  local total=0 pid
+  for pid in "$@"; do
+    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$total"
+}
+nginx_pids() { echo "$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')"; }
+
+run_wrk() { # name url seconds; also records the CPU the Worker and nginx used meanwhile
+  local w0 n0
+  w0=$(ticks "$WORKER_PID"); n0=$(ticks $(nginx_pids))
   wrk -t$THREADS -c$CONNECTIONS -d"$3"s --latency "$2" > "$WORK/$1.txt"
+  echo "$(( $(ticks "$WORKER_PID") - w0 )) $(( $(ticks $(nginx_pids)) - n0 ))" > "$WORK/$1.cpu"
 }
 
 echo "warming up (JIT of the Worker, nginx caches)..." >&2
@@ -90,7 +102,15 @@ echo "|---|---:|---:|---:|---|"
 for t in direct nginx worker; do
   echo "| $t | $(rps $t) | $(ms "$(p50 $t)") | $(ms "$(p99 $t)") | $(errors $t) |"
 done
+# CPU per request in microseconds: the Worker's own; nginx's proxying = nginx in the proxy run minus nginx in the
+# direct run (in the proxy run nginx also plays the upstream). Less sensitive to other load than requests/s.
+HZ=$(getconf CLK_TCK)
+cpu_us() { # name which(1=worker,2=nginx)
+  awk -v hz="$HZ" -v col="$2" -v secs="$DURATION" -v r="$(rps "$1")" '{ printf "%.1f", $col / hz * 1e6 / (r * secs) }' "$WORK/$1.cpu"
+}
 echo
+echo "CPU per request: Worker $(cpu_us worker 1) us; nginx proxying $(awk -v a="$(cpu_us nginx 2)" -v b="$(cpu_us direct 2)" 'BEGIN { printf "%.1f", a - b }') us (nginx total in its run $(cpu_us nginx 2) us, upstream alone $(cpu_us direct 2) us)"
+echo "Load average during the run: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 awk -v w="$(rps worker)" -v n="$(rps nginx)" -v wp="$(ms "$(p99 worker)")" -v np="$(ms "$(p99 nginx)")" \
   'BEGIN { printf "Worker/nginx requests/s: %.2f (target >= 0.60); Worker/nginx p99: %.2f (target <= 2.0)\n", w/n, wp/np }'
 RSS=$(awk '/VmRSS/ {print $2}' /proc/$WORKER_PID/status)

@@ -5,7 +5,7 @@ import com.password4j.Password;
 import com.password4j.types.Argon2;
 
 import java.security.SecureRandom;
-import java.util.HexFormat;
+import java.util.Base64;
 
 /**
  * Argon2id password hashes in the PHC string format ({@code $argon2id$v=19$m=19456,t=2,p=1$salt$hash}). A stored
@@ -20,9 +20,20 @@ public final class PasswordHasher {
 
     public PasswordHasher(int memoryKib, int iterations, int parallelism) {
         this.function = Argon2Function.getInstance(memoryKib, iterations, parallelism, HASH_BYTES, Argon2.ID);
-        byte[] random = new byte[24];
-        new SecureRandom().nextBytes(random);
-        this.dummyHash = hash(HexFormat.of().formatHex(random));
+        this.dummyHash = dummyHash(memoryKib, iterations, parallelism);
+    }
+
+    // A PHC string with the current parameters and random salt and hash: verifying against it costs exactly what a real
+    // verification costs and never succeeds, without spending a hash computation at start-up.
+    private static String dummyHash(int memoryKib, int iterations, int parallelism) {
+        SecureRandom random = new SecureRandom();
+        byte[] salt = new byte[SALT_BYTES];
+        byte[] hash = new byte[HASH_BYTES];
+        random.nextBytes(salt);
+        random.nextBytes(hash);
+        Base64.Encoder b64 = Base64.getEncoder().withoutPadding();
+        return "$argon2id$v=19$m=" + memoryKib + ",t=" + iterations + ",p=" + parallelism + "$"
+                + b64.encodeToString(salt) + "$" + b64.encodeToString(hash);
     }
 
     public String hash(String password) {

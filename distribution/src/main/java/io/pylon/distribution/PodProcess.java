@@ -51,7 +51,16 @@ final class PodProcess {
     static Map<String, String> moduleEnvironment(LocalPod pod, List<LocalPod> all, LocalEnvironment environment) {
         Map<String, String> env = new java.util.LinkedHashMap<>();
         switch (pod.module()) {
-            case "worker", "cache" -> env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+            case "worker", "cache" -> {
+                env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+                // the Cache pods form one data grid; Workers connect to it as clients
+                if (pod.module().equals("cache")) {
+                    env.put("PYLON_GRID_MEMBERS", gridMembers(all));
+                    env.put("PYLON_GRID_EXPECTED_MEMBERS", String.valueOf(all.stream().filter(p -> p.module().equals("cache")).count()));
+                } else {
+                    env.put("PYLON_CACHE_ADDRESSES", gridMembers(all));
+                }
+            }
             case "manager" -> {
                 // the Manager creates the admin and the local environment (with the ID its pods get) on first start
                 env.put("PYLON_MANAGER_ADMIN_USERNAME", environment.adminUsername());
@@ -72,6 +81,16 @@ final class PodProcess {
             urls.putIfAbsent(pod.module(), pod.url());
         }
         return urls.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+    }
+
+    /** Data grid port of every local Cache pod, each on its own address (pylon.grid.port's default). */
+    static final int GRID_PORT = 5701;
+
+    /** {@code 127.0.0.2:5701,127.0.0.3:5701}: the data grid members of the local Cache pods. */
+    static String gridMembers(List<LocalPod> all) {
+        return all.stream().filter(p -> p.module().equals("cache"))
+                .map(p -> p.host() + ":" + GRID_PORT)
+                .collect(Collectors.joining(","));
     }
 
     /** {@code <lib>/*} when running from the distribution's lib folder (short command lines), else this JVM's class path. */

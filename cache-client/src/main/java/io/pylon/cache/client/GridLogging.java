@@ -11,13 +11,16 @@ public final class GridLogging {
     private GridLogging() {
     }
 
-    public static void quiet() {
-        HAZELCAST.setLevel(Level.WARNING);
+    /** Hazelcast's log level: WARNING unless an operator asks for more while troubleshooting. */
+    public static void level(Level level) {
+        HAZELCAST.setLevel(level);
     }
 
     /** Hazelcast properties shared by members and clients: JUL logging, no phone-home. */
     public static void apply(java.util.function.BiConsumer<String, String> property) {
-        quiet();
+        if (HAZELCAST.getLevel() == null) {
+            level(Level.WARNING);
+        }
         property.accept("hazelcast.logging.type", "jdk");
         property.accept("hazelcast.phone.home.enabled", "false");
     }

@@ -34,6 +34,7 @@ public final class GridMemberConfig {
         Config config = new Config();
         config.setClusterName(clusterName(settings, identity));
         config.setInstanceName("pylon-grid-" + identity.podName());
+        GridLogging.level(settings.get(GridSettings.LOG_LEVEL).jul());
         GridLogging.apply(config::setProperty);
         config.setProperty("hazelcast.socket.bind.any", "false");
         // the pod stops the member itself, gracefully, after its HTTP server stopped

@@ -45,8 +45,21 @@ public final class GridSettings {
             "Time to live of a cached response put without its own TTL.", java.time.Duration.ofMinutes(5),
             SettingType.DURATION_TYPE);
 
+    public static final Setting<LogLevel> LOG_LEVEL = Setting.of("pylon.grid.log-level",
+            "Level of the data grid's (Hazelcast's) own log lines; raise it to info or fine while troubleshooting joins.",
+            LogLevel.WARNING, SettingType.oneOf(LogLevel.class));
+
+    /** The JUL levels an operator may pick for Hazelcast. */
+    public enum LogLevel {
+        SEVERE, WARNING, INFO, FINE, FINEST;
+
+        public java.util.logging.Level jul() {
+            return java.util.logging.Level.parse(name());
+        }
+    }
+
     public static List<Setting<?>> all() {
         return List.of(PORT, MEMBERS, KUBERNETES_SERVICE_DNS, EXPECTED_MEMBERS, BACKUP_COUNT, COUNTERS_MAX_ENTRIES,
-                RESPONSES_MAX_MB, RESPONSES_MAX_TTL);
+                RESPONSES_MAX_MB, RESPONSES_MAX_TTL, LOG_LEVEL);
     }
 }

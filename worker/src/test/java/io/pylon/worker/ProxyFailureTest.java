@@ -35,6 +35,8 @@ class ProxyFailureTest {
     static TestUpstream endless;
     static ServerSocket resetting;
     static TestUpstream truncating;
+    static ServerSocket saturated;
+    static final List<Socket> BACKLOG = new ArrayList<>();
     static Gateway gateway;
 
     @BeforeAll
@@ -69,6 +71,18 @@ class ProxyFailureTest {
             exchange.getResponseBody().flush();
             exchange.getHttpContext().getServer().stop(0);
         });
+        // never accepts, and its accept queue is full: the kernel drops new SYNs, so a connect can only time out
+        saturated = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+        for (int i = 0; i < 8; i++) {
+            Socket socket = new Socket();
+            try {
+                socket.connect(saturated.getLocalSocketAddress(), 200);
+                BACKLOG.add(socket);
+            } catch (IOException e) {
+                socket.close();
+                break;
+            }
+        }
         resetting = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
         Thread.ofVirtual().start(() -> {
             while (!resetting.isClosed()) {
@@ -90,8 +104,9 @@ class ProxyFailureTest {
                   - {name: impatient, pathPrefix: /impatient, stripPrefix: true, upstreams: [%s], responseTimeout: 300ms}
                   - {name: endless, pathPrefix: /endless, upstreams: [%s]}
                   - {name: truncating, pathPrefix: /truncating, upstreams: [%s]}
+                  - {name: unanswered, pathPrefix: /unanswered, upstreams: [http://127.0.0.1:%d], connectTimeout: 300ms}
                 """.formatted(TestUpstream.refusedPort(), resetting.getLocalPort(), slow.url(), slow.url(), endless.url(),
-                truncating.url()),
+                truncating.url(), saturated.getLocalPort()),
                 Map.of());
     }
 
@@ -102,6 +117,10 @@ class ProxyFailureTest {
         slow.close();
         endless.close();
         resetting.close();
+        for (Socket socket : BACKLOG) {
+            socket.close();
+        }
+        saturated.close();
     }
 
     @Test
@@ -125,6 +144,16 @@ class ProxyFailureTest {
         assertThatThrownBy(() -> TestPods.client().send(request, HttpResponse.BodyHandlers.ofByteArray()))
                 .isInstanceOf(IOException.class);
         Gateway.await("the broken connection to be released", 5_000, () -> leasedOf(truncating.url()) == 0);
+    }
+
+    @Test
+    void connectTimeoutOfTheRouteIs504() {
+        long t0 = System.nanoTime();
+        HttpResponse<String> response = TestPods.get(gateway.pod, "/unanswered/x");
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(response.statusCode()).isEqualTo(504);
+        assertThat(response.body()).contains("\"error\":\"gateway_timeout\"").doesNotContain("127.0.0.1");
+        assertThat(ms).isBetween(250L, 5_000L);
     }
 
     @Test

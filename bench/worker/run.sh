@@ -79,7 +79,7 @@ run_wrk() { # name url seconds; also records the CPU the Worker and nginx used m
 }
 
 echo "warming up (JIT of the Worker, nginx caches)..." >&2
-run_wrk warm-worker "http://127.0.0.1:$WORKER_PORT/" 10
+run_wrk warm-worker "http://127.0.0.1:$WORKER_PORT/" 30 # until C2 has compiled the hot path
 run_wrk warm-nginx "http://127.0.0.1:$PROXY_PORT/" 3
 run_wrk warm-direct "http://127.0.0.1:$UPSTREAM_PORT/" 3
 

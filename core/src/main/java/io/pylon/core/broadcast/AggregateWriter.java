@@ -10,8 +10,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Writes the broadcast object one pod at a time: {@code {"pods":[} then each pod's answer as it is taken, then
- * {@code ],"summary":{...},"responseTime":..,"discovery":{...}}}. Each element is flushed, so a client sees the
- * pods as they come and the aggregate is never held whole.
+ * {@code ],"summary":{...},"responseTime":..,"discovery":{...}}}. What is written goes out whenever the writer has
+ * to wait for the next pod, so a client sees the pods as they come and the aggregate is never held whole; a
+ * small aggregate ready at once goes out in one piece (many tiny chunks would meet delayed ACKs).
  */
 final class AggregateWriter {
     private static final byte[] START = "{\"pods\":[".getBytes(StandardCharsets.UTF_8);
@@ -31,14 +32,12 @@ final class AggregateWriter {
     void answered(byte[] answer) throws IOException {
         separate();
         out.write(answer);
-        out.flush();
     }
 
     void failed(DiscoveredPod pod, PodFailure failure) throws IOException {
         failed++;
         separate();
         out.write(Json.bytes(failedElement(pod, failure)));
-        out.flush();
     }
 
     /** Closes {@code pods} and adds the summary; {@code discoveryError} is null when discovery worked. */
@@ -54,6 +53,10 @@ final class AggregateWriter {
         out.write(']');
         out.write(',');
         out.write(bytes, 1, bytes.length - 1);
+    }
+
+    /** Sends what is written so far: the caller is about to wait. */
+    void flush() throws IOException {
         out.flush();
     }
 

@@ -29,6 +29,11 @@ import java.util.function.Function;
 final class Broadcast {
     /** How long past the deadline the writer still waits for a call that should have ended by itself. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /**
+     * How long the writer waits for the next pod before sending what it has: answers that come quickly go out
+     * together, in few large chunks rather than many small ones that would meet delayed ACKs.
+     */
+    private static final Duration BRIEFLY = Duration.ofMillis(20);
 
     private final PeerClient client;
     private final BroadcastLimits limits;
@@ -62,7 +67,11 @@ final class Broadcast {
             threads.execute(() -> dispatch(calls, selfName, self, request, podTimeout, deadline, threads));
             for (PodCall call : calls) {
                 call.turn.countDown();
+                if (!call.awaitBriefly()) {
+                    writer.flush();
+                }
                 PodResult result = call.await(deadline + GRACE_NANOS, limits.deadline());
+                call.forget();
                 if (result.answer() != null) {
                     writer.answered(result.answer());
                 } else {
@@ -171,14 +180,34 @@ final class Broadcast {
     private static final class PodCall {
         final DiscoveredPod pod;
         final CountDownLatch turn = new CountDownLatch(1);
-        private final CompletableFuture<PodResult> result = new CompletableFuture<>();
+        /** Stands for a result already written, so that written answers are garbage at once. */
+        private static final CompletableFuture<PodResult> WRITTEN = CompletableFuture.completedFuture(null);
+
+        private volatile CompletableFuture<PodResult> result = new CompletableFuture<>();
 
         PodCall(DiscoveredPod pod) {
             this.pod = pod;
         }
 
+        /** Whether the result is there within {@link #BRIEFLY}: if not, the caller sends what it has before waiting on. */
+        boolean awaitBriefly() {
+            try {
+                result.get(BRIEFLY.toNanos(), TimeUnit.NANOSECONDS);
+                return true;
+            } catch (TimeoutException | ExecutionException e) {
+                return result.isDone();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
         void complete(PodResult value) {
             result.complete(value);
+        }
+
+        void forget() {
+            result = WRITTEN;
         }
 
         PodResult await(long untilNanos, Duration deadline) {

@@ -17,7 +17,6 @@ import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.Json;
 import io.pylon.core.server.ModuleContext;
 
-import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.util.List;
@@ -82,7 +81,7 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(NO_STORE);
-        try (OutputStream out = new BufferedOutputStream(res.outputStream(), OUTPUT_BUFFER)) {
+        try (OutputStream out = new AggregateOutput(res.outputStream(), OUTPUT_BUFFER)) {
             AggregateWriter writer = new AggregateWriter(out);
             writer.start();
             broadcast.run(pods, selfName, () -> answerSelf(name, local), call, writer);

@@ -36,6 +36,7 @@ class ProxyFailureTest {
     static ServerSocket resetting;
     static TestUpstream truncating;
     static ServerSocket saturated;
+    static TestUpstream sink;
     static final List<Socket> BACKLOG = new ArrayList<>();
     static Gateway gateway;
 
@@ -71,6 +72,10 @@ class ProxyFailureTest {
             exchange.getResponseBody().flush();
             exchange.getHttpContext().getServer().stop(0);
         });
+        sink = TestUpstream.start(exchange -> {
+            exchange.getRequestBody().transferTo(OutputStream.nullOutputStream());
+            TestUpstream.send(exchange, 200, new byte[0]);
+        });
         // never accepts, and its accept queue is full: the kernel drops new SYNs, so a connect can only time out
         saturated = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
         for (int i = 0; i < 8; i++) {
@@ -105,8 +110,9 @@ class ProxyFailureTest {
                   - {name: endless, pathPrefix: /endless, upstreams: [%s]}
                   - {name: truncating, pathPrefix: /truncating, upstreams: [%s]}
                   - {name: unanswered, pathPrefix: /unanswered, upstreams: [http://127.0.0.1:%d], connectTimeout: 300ms}
+                  - {name: sink, pathPrefix: /sink, upstreams: [%s]}
                 """.formatted(TestUpstream.refusedPort(), resetting.getLocalPort(), slow.url(), slow.url(), endless.url(),
-                truncating.url(), saturated.getLocalPort()),
+                truncating.url(), saturated.getLocalPort(), sink.url()),
                 Map.of());
     }
 
@@ -121,6 +127,7 @@ class ProxyFailureTest {
             socket.close();
         }
         saturated.close();
+        sink.close();
     }
 
     @Test
@@ -177,6 +184,19 @@ class ProxyFailureTest {
             client.setSoLinger(true, 0);
         }
         Gateway.await("the upstream connection to be released", 10_000, () -> leasedOf(endless.url()) == 0);
+    }
+
+    @Test
+    void clientThatDisconnectsMidUploadReleasesItsUpstreamConnection() throws Exception {
+        try (Socket client = new Socket("127.0.0.1", gateway.pod.port())) {
+            OutputStream out = client.getOutputStream();
+            out.write("POST /sink HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.write(new byte[256 * 1024]);
+            out.flush();
+            Gateway.await("the upload to reach the upstream", 5_000, () -> leasedOf(sink.url()) == 1);
+            client.setSoLinger(true, 0);
+        }
+        Gateway.await("the upstream connection to be released", 10_000, () -> leasedOf(sink.url()) == 0);
     }
 
     @Test

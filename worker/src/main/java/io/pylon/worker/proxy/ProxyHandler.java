@@ -147,8 +147,9 @@ public final class ProxyHandler implements Handler {
                 continue;
             } catch (IOException e) {
                 if (body != null && body.clientFailed) {
+                    // the client stopped sending its body: nobody is left to answer
                     stats.clientAborted.increment();
-                    throw e;
+                    throw new CloseConnectionException("client went away while sending the request body", e);
                 }
                 failure = classify(e);
                 if (failure == Failure.UNREACHABLE) {

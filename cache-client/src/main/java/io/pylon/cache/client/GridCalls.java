@@ -46,13 +46,23 @@ final class GridCalls {
     }
 
     <T> CompletableFuture<T> async(String operation, Supplier<? extends CompletionStage<T>> call) {
-        CompletableFuture<T> future;
+        CompletionStage<T> stage;
         try {
-            future = start(operation, call);
+            stage = startStage(operation, call);
         } catch (GridUnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return future.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).handle((value, error) -> {
+        // Completed on Hazelcast's response thread (the callbacks are tiny). Hazelcast's default executor for
+        // dependent stages starts a new thread per callback on machines with fewer than three processors.
+        CompletableFuture<T> result = new CompletableFuture<>();
+        stage.whenCompleteAsync((value, error) -> {
+            if (error == null) {
+                result.complete(value);
+            } else {
+                result.completeExceptionally(error);
+            }
+        }, Runnable::run);
+        return result.orTimeout(timeoutNanos, TimeUnit.NANOSECONDS).handle((value, error) -> {
             if (error == null) {
                 succeeded.increment();
                 return value;
@@ -64,6 +74,10 @@ final class GridCalls {
     }
 
     private <T> CompletableFuture<T> start(String operation, Supplier<? extends CompletionStage<T>> call) {
+        return startStage(operation, call).toCompletableFuture();
+    }
+
+    private <T> CompletionStage<T> startStage(String operation, Supplier<? extends CompletionStage<T>> call) {
         ConnectionStatus current = status.get();
         if (current.state() != ConnectionState.CONNECTED) {
             refused.increment();
@@ -71,7 +85,7 @@ final class GridCalls {
                     + " since " + current.since() + "; " + operation + " not attempted");
         }
         try {
-            return call.get().toCompletableFuture();
+            return call.get();
         } catch (RuntimeException e) {
             throw failure(operation, describe(e), e);
         }

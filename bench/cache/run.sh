@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Issue 6 benchmark: datagrid diagnostics latency (10 maps x 100k entries) and counter increments from two
+# Worker-side clients, against two real Cache pods (Hazelcast members) on 127.6.9.x in one JVM.
+# Usage: bench/cache/run.sh [all|datagrid|counters]   (JAVA_HOME must be a JDK >= 21)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+./mvnw -B -q -pl cache-client,cache install -DskipTests
+./mvnw -B -q -pl cache dependency:build-classpath -Dmdep.outputFile=target/bench-cache.cp -Dmdep.includeScope=runtime
+CP="cache/target/classes:$(cat cache/target/bench-cache.cp)"
+exec "$JAVA" -Xmx2g -XX:+UseParallelGC \
+  --add-modules java.se --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.management/sun.management=ALL-UNNAMED \
+  --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED \
+  -cp "$CP" bench/cache/GridBench.java "${1:-all}"

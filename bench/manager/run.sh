@@ -67,6 +67,9 @@ compare() { # alternating rounds of the open and the Bearer-checked read, after 
   done
 }
 
+echo "== CPU time of one Bearer check, in process"
+"$JAVA" -cp "$CP" "$BENCH/BearerCheckCost.java" 2>&1 | grep -v -e SLF4J -e '^INFO' -e '^[A-Z][a-z][a-z] [0-9]'
+
 echo "== requests/s, wrk -t2 -c$CONNECTIONS -d$DURATION, token check cache on (default 2s)"
 compare
 stop_pod

@@ -3,6 +3,7 @@ package io.pylon.core.diagnostics;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Header;
+import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -55,6 +56,13 @@ public final class DiagnosticsEndpoint {
         }
         boolean namesPod = req.query().contains("pod");
         if (LocalDiagnostics.HEAPDUMP.equals(name)) {
+            if (req.prologue().method() == Method.HEAD) {
+                // HEAD would have to write a whole dump to learn its length: refused rather than done for nothing.
+                res.header(HeaderNames.ALLOW, "GET");
+                ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
+                        "A heap dump is only served to GET.");
+                return;
+            }
             if (namesPod) {
                 fanOut.answer(name, req, res, local);
             } else {

@@ -123,6 +123,12 @@ class HeapDumpTest {
         HttpResponse<String> zip = call(pod, "heapdump?compress=zip");
         assertThat(zip.statusCode()).isEqualTo(400);
         assertThat(json(zip).path("error_description").asText()).contains("compress");
+        HttpRequest head = HttpRequest.newBuilder(URI.create(TestPods.baseUrl(pod) + "/platform/diagnostics/heapdump"))
+                .header("Authorization", TestPods.ENVIRONMENT_ID).method("HEAD", HttpRequest.BodyPublishers.noBody()).build();
+        HttpResponse<String> headResponse = TestPods.send(head);
+        assertThat(headResponse.statusCode()).isEqualTo(405);
+        assertThat(headResponse.headers().firstValue("allow")).hasValue("GET");
+        assertThat(leftovers()).isEmpty();
     }
 
     @Test

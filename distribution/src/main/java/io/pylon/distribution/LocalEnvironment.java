@@ -19,7 +19,6 @@ import java.util.Set;
 record LocalEnvironment(String name, String id, String adminUsername, String adminPassword) {
     static final String NAME = "local";
     static final String ADMIN = "admin";
-    private static final String PASSWORD_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
 
     static LocalEnvironment load(Path stateDir) throws IOException {
         SecureRandom random = new SecureRandom();
@@ -28,14 +27,9 @@ record LocalEnvironment(String name, String id, String adminUsername, String adm
             random.nextBytes(bytes);
             return HexFormat.of().formatHex(bytes);
         });
-        // letters and digits only: the password works as typed in curl -u and in a form
-        String password = readOrCreate(stateDir.resolve("admin-password"), "[A-Za-z0-9]{24}", () -> {
-            StringBuilder text = new StringBuilder();
-            for (int i = 0; i < 24; i++) {
-                text.append(PASSWORD_ALPHABET.charAt(random.nextInt(PASSWORD_ALPHABET.length())));
-            }
-            return text.toString();
-        });
+        // letters and digits only (the Manager's own generator): the password works as typed in curl -u and in a form
+        String password = readOrCreate(stateDir.resolve("admin-password"), "[A-Za-z0-9]{24}",
+                io.pylon.manager.auth.FirstAdmin::generate);
         return new LocalEnvironment(NAME, id, ADMIN, password);
     }
 

@@ -87,8 +87,10 @@ class ManagerStartupTest {
     @Test
     void replicasSharingPostgresqlShareAccountsAndTokensAndReportTheDatabaseInReadiness() throws Exception {
         TestPostgres postgres = TestPostgres.shared();
+        // without the token check cache, a change made through one replica holds on the other at once
         Map<String, String> db = Map.of("pylon.manager.db.url", postgres.createDatabase("replicas"),
-                "pylon.manager.db.user", TestPostgres.USER, "pylon.manager.db.password", TestPostgres.PASSWORD);
+                "pylon.manager.db.user", TestPostgres.USER, "pylon.manager.db.password", TestPostgres.PASSWORD,
+                "pylon.manager.token.check-cache", "0ms", "pylon.manager.auth.max-failures", "2");
         Pod a = ManagerClient.start("manager-a", db);
         Pod b = ManagerClient.start("manager-b", db);
         try {
@@ -103,6 +105,18 @@ class ManagerStartupTest {
             assertThat(ready.statusCode()).isEqualTo(200);
             assertThat(json(ready).get("checks").get("database").get("database").asText()).isEqualTo("postgresql");
             assertThat(ready.body()).doesNotContain(TestPostgres.PASSWORD).doesNotContain("jdbc:");
+
+            String viewer = managerB.token("shared", "Shared-pass-1234");
+            managerA.postForm("/apiops/auth/revoke", viewer, Map.of("token", viewer));
+            ApiAssertions.assertInvalidToken(managerB.get("/apiops/auth/me", viewer));
+
+            ApiAssertions.assertBadCredentials(managerA.login("shared", "wrong-password-1"));
+            ApiAssertions.assertBadCredentials(managerB.login("shared", "wrong-password-2"));
+            ApiAssertions.assertBadCredentials(managerA.login("shared", "Shared-pass-1234"));
+            assertThat(json(managerB.get("/apiops/users/shared", token)).get("locked").asBoolean()).isTrue();
+            assertThat(managerB.postJson("/apiops/users/shared/unlock", token, null).statusCode()).isEqualTo(200);
+            assertThat(managerA.login("shared", "Shared-pass-1234").statusCode()).isEqualTo(200);
+            assertThat(managerA.get("/apiops/audit", token).body()).contains("account.locked").contains("token.revoked");
         } finally {
             a.stop();
             b.stop();

@@ -110,7 +110,9 @@ public final class BroadcastBench {
     }
 
     private static void heap(int firstPort, int peers) throws Exception {
-        Pod aggregator = aggregator("agg-heap", peerList(firstPort, peers), Map.of());
+        // Generous limits: this measures memory, and 64 thread dumps built at once on a shared 2-core machine take long.
+        Pod aggregator = aggregator("agg-heap", peerList(firstPort, peers), Map.of("pylon.broadcast.deadline", "120s",
+                "pylon.broadcast.slow-pod-timeout", "100s"));
         String url = "http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/threaddump";
         get("http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/jvm");
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();

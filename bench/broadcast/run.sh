@@ -22,7 +22,7 @@ trap 'kill "${PEERS:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 CP="$ROOT/core/target/classes:$(cat "$OUT/cp.txt")"
 PORT=${PORT:-18400}
 PEER_COUNT=${PEER_COUNT:-64}
-PARKED=${PARKED:-450}   # parked threads in the peers' JVM: each peer's thread dump is then about 1 MiB
+PARKED=${PARKED:-560}   # parked threads in the peers' JVM: each peer's thread dump is then about 1 MiB
 ITERATIONS=${ITERATIONS:-200}
 
 "$JAVA" -Xmx1g -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastPeers.java" "$PORT" "$PEER_COUNT" "$PARKED" \
@@ -38,6 +38,6 @@ SIZE=$(curl -s -H "Authorization: 0123456789abcdef01234567" "http://127.0.0.1:$P
 echo "one peer's threaddump answer: $SIZE bytes"
 
 echo "== latency (aggregator JVM -Xmx256m)"
-"$JAVA" -Xmx256m -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" latency "$PORT" "$PEER_COUNT" "$ITERATIONS" 2>/dev/null
+"$JAVA" -Xmx256m -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" latency "$PORT" "$PEER_COUNT" "$ITERATIONS"
 echo "== heap (aggregator JVM -Xmx48m, serial GC)"
-"$JAVA" -Xmx48m -XX:+UseSerialGC -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" heap "$PORT" "$PEER_COUNT" 2>/dev/null
+"$JAVA" -Xmx48m -XX:+UseSerialGC -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" heap "$PORT" "$PEER_COUNT"

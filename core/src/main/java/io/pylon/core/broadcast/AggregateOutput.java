@@ -2,40 +2,46 @@ package io.pylon.core.broadcast;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Arrays;
 
 /**
- * A buffer in front of the response stream that pushes data out only when told to ({@link #flush()}) or when full,
- * and closes without a flush of its own: an aggregate that is ready at once then leaves as one write (Helidon
- * can even give it a Content-Length), instead of a chunk plus a terminator that Nagle's algorithm would hold back
- * for the client's delayed ACK (40 ms on Linux).
+ * A bounded buffer in front of the response stream. Answers collect in it until it would pass its limit, then go
+ * out; an answer as large as the limit goes out directly. So the aggregate is never held whole (a thread dump
+ * broadcast streams pod by pod), while an aggregate of small answers (jvm, health...) leaves in one write with a
+ * Content-Length. Chunks followed by a small final write would each wait for the client's delayed ACK (Nagle's
+ * algorithm: 40 ms on Linux), which is why this buffers by size and never flushes on its own before the end.
  */
 final class AggregateOutput extends OutputStream {
+    private static final int INITIAL = 16 * 1024;
+
     private final OutputStream out;
-    private final byte[] buffer;
+    private final int limit;
+    private byte[] buffer;
     private int count;
 
-    AggregateOutput(OutputStream out, int size) {
+    AggregateOutput(OutputStream out, int limit) {
         this.out = out;
-        this.buffer = new byte[size];
+        this.limit = limit;
+        this.buffer = new byte[Math.min(INITIAL, limit)];
     }
 
     @Override
     public void write(int b) throws IOException {
-        if (count == buffer.length) {
-            drain();
-        }
-        buffer[count++] = (byte) b;
+        write(new byte[] {(byte) b}, 0, 1);
     }
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
-        if (length >= buffer.length) {
+        if (length >= limit) {
             drain();
             out.write(bytes, offset, length);
             return;
         }
-        if (length > buffer.length - count) {
+        if (count + length > limit) {
             drain();
+        }
+        if (count + length > buffer.length) {
+            buffer = Arrays.copyOf(buffer, Math.min(limit, Math.max(buffer.length * 2, count + length)));
         }
         System.arraycopy(bytes, offset, buffer, count, length);
         count += length;
@@ -47,6 +53,7 @@ final class AggregateOutput extends OutputStream {
         out.flush();
     }
 
+    /** Sends what is left and ends the response, with no flush before: a small aggregate is then one write. */
     @Override
     public void close() throws IOException {
         try {

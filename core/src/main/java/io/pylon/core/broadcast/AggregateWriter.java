@@ -10,9 +10,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Writes the broadcast object one pod at a time: {@code {"pods":[} then each pod's answer as it is taken, then
- * {@code ],"summary":{...},"responseTime":..,"discovery":{...}}}. What is written goes out whenever the writer has
- * to wait for the next pod, so a client sees the pods as they come and the aggregate is never held whole; a
- * small aggregate ready at once goes out in one piece (many tiny chunks would meet delayed ACKs).
+ * {@code ],"summary":{...},"responseTime":..,"discovery":{...}}}, into an {@link AggregateOutput} that passes
+ * answers on as they are written once they add up to its limit, so the aggregate is never held whole.
  */
 final class AggregateWriter {
     private static final byte[] START = "{\"pods\":[".getBytes(StandardCharsets.UTF_8);
@@ -55,10 +54,6 @@ final class AggregateWriter {
         out.write(bytes, 1, bytes.length - 1);
     }
 
-    /** Sends what is written so far: the caller is about to wait. */
-    void flush() throws IOException {
-        out.flush();
-    }
 
     static ObjectNode failedElement(DiscoveredPod pod, PodFailure failure) {
         ObjectNode element = Json.MAPPER.createObjectNode();

@@ -29,11 +29,6 @@ import java.util.function.Function;
 final class Broadcast {
     /** How long past the deadline the writer still waits for a call that should have ended by itself. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    /**
-     * How long the writer waits for the next pod before sending what it has: answers that come quickly go out
-     * together, in few large chunks rather than many small ones that would meet delayed ACKs.
-     */
-    private static final Duration BRIEFLY = Duration.ofMillis(20);
 
     private final PeerClient client;
     private final BroadcastLimits limits;
@@ -67,9 +62,6 @@ final class Broadcast {
             threads.execute(() -> dispatch(calls, selfName, self, request, podTimeout, deadline, threads));
             for (PodCall call : calls) {
                 call.turn.countDown();
-                if (!call.awaitBriefly()) {
-                    writer.flush();
-                }
                 PodResult result = call.await(deadline + GRACE_NANOS, limits.deadline());
                 call.forget();
                 if (result.answer() != null) {
@@ -187,19 +179,6 @@ final class Broadcast {
 
         PodCall(DiscoveredPod pod) {
             this.pod = pod;
-        }
-
-        /** Whether the result is there within {@link #BRIEFLY}: if not, the caller sends what it has before waiting on. */
-        boolean awaitBriefly() {
-            try {
-                result.get(BRIEFLY.toNanos(), TimeUnit.NANOSECONDS);
-                return true;
-            } catch (TimeoutException | ExecutionException e) {
-                return result.isDone();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
         }
 
         void complete(PodResult value) {

@@ -32,7 +32,8 @@ import java.util.Optional;
 public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
     private static final System.Logger LOG = System.getLogger(BroadcastFanOut.class.getName());
     private static final Header NO_STORE = HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store");
-    private static final int OUTPUT_BUFFER = 64 * 1024;
+    /** Aggregates up to this size leave in one write; larger ones stream in pieces of about this size. */
+    private static final int OUTPUT_BUFFER = 1024 * 1024;
 
     private final PodDiscovery discovery;
     private final PeerClient client;

@@ -5,6 +5,7 @@ import io.pylon.core.health.CheckResult;
 import io.pylon.core.health.HealthCheck;
 
 import java.sql.Connection;
+import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -32,8 +33,13 @@ public final class DatabaseCheck implements HealthCheck {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("database", database.product());
         boolean valid;
-        try (Connection connection = database.dataSource().getConnection()) {
-            valid = connection.isValid(2);
+        // a query on the Manager's own table, not just Connection.isValid: a reachable but empty or wrong database
+        // (schema missing) is not ready either
+        try (Connection connection = database.dataSource().getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(2);
+            statement.executeQuery("SELECT 1 FROM users WHERE 1 = 0").close();
+            valid = true;
         } catch (Exception e) {
             valid = false;
             details.put("error", e.getClass().getSimpleName());

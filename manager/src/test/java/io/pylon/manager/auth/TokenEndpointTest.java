@@ -173,6 +173,10 @@ class TokenEndpointTest {
             assertThat(json(response).get("error_description").asText()).contains("unexpected error")
                     .doesNotContainIgnoringCase("sql").doesNotContainIgnoringCase("h2");
             assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+            HttpResponse<String> ready = TestPods.get(broken, "/platform/management/health/ready");
+            assertThat(ready.statusCode()).isEqualTo(503);
+            assertThat(json(ready).get("checks").get("database").get("status").asText()).isEqualTo("DOWN");
+            assertThat(ready.body()).doesNotContain("jdbc:");
         } finally {
             broken.stop();
         }

@@ -171,27 +171,52 @@ public final class GridBench {
         }
         client.close();
         HttpClient http = HttpClient.newHttpClient();
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + pod.identity().podIp() + ":" + pod.port()
-                + "/platform/diagnostics/datagrid?internal=true")).header("Authorization", ENV_ID).GET().build();
-        int warmup = 50;
+        String base = "http://" + pod.identity().podIp() + ":" + pod.port() + "/platform";
+        HttpRequest datagrid = HttpRequest.newBuilder(URI.create(base + "/diagnostics/datagrid?internal=true"))
+                .header("Authorization", ENV_ID).GET().build();
+        HttpRequest version = HttpRequest.newBuilder(URI.create(base + "/management/version")).GET().build();
         int n = Integer.getInteger("bench.requests", 500);
-        long[] nanos = new long[n];
+        long[] grid = new long[n];
+        long[] baseline = new long[n];
+        long[] direct = new long[n];
+        var section = pod.module() instanceof CacheModule ? sectionOf(pod) : null;
         int bytes = 0;
-        for (int i = 0; i < warmup + n; i++) {
+        for (int i = -50; i < n; i++) {
             long t0 = System.nanoTime();
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            long t = System.nanoTime() - t0;
+            HttpResponse<String> response = http.send(datagrid, HttpResponse.BodyHandlers.ofString());
+            long t1 = System.nanoTime();
             if (response.statusCode() != 200 || !response.body().contains("\"bench-map-9\"")) {
                 throw new IllegalStateException("unexpected answer " + response.statusCode());
             }
-            if (i >= warmup) {
-                nanos[i - warmup] = t;
+            http.send(version, HttpResponse.BodyHandlers.ofString());
+            long t2 = System.nanoTime();
+            section.collect();
+            long t3 = System.nanoTime();
+            if (i >= 0) {
+                grid[i] = t1 - t0;
+                baseline[i] = t2 - t1;
+                direct[i] = t3 - t2;
             }
             bytes = response.body().length();
         }
-        Arrays.sort(nanos);
-        System.out.printf("datagrid maps=10 entries/map=100000 members=2 requests=%d: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms, %d bytes%n",
-                n, nanos[n / 2] / 1e6, nanos[n * 9 / 10] / 1e6, nanos[n * 99 / 100] / 1e6, nanos[n - 1] / 1e6, bytes);
+        System.out.printf("datagrid maps=10 entries/map=100000 members=2 requests=%d (%d bytes):%n", n, bytes);
+        report("  GET diagnostics/datagrid?internal=true", grid);
+        report("  GET management/version (HTTP baseline)", baseline);
+        report("  DatagridSection.collect() in process  ", direct);
+    }
+
+    static io.pylon.core.diagnostics.DiagnosticSection sectionOf(Pod pod) throws Exception {
+        var field = CacheModule.class.getDeclaredField("datagrid");
+        field.setAccessible(true);
+        return (io.pylon.core.diagnostics.DiagnosticSection) field.get(pod.module());
+    }
+
+    static void report(String what, long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        System.out.printf("%s p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms%n", what,
+                sorted[n / 2] / 1e6, sorted[n * 9 / 10] / 1e6, sorted[n * 99 / 100] / 1e6, sorted[n - 1] / 1e6);
     }
 
     static int freePort(String address) throws Exception {

@@ -4,7 +4,8 @@
 # Usage: bench/cache/run.sh [all|datagrid|counters]   (JAVA_HOME must be a JDK >= 21)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+JAVA="$JAVA_HOME/bin/java"
 ./mvnw -B -q -pl cache-client,cache install -DskipTests
 ./mvnw -B -q -pl cache dependency:build-classpath -Dmdep.outputFile=target/bench-cache.cp -Dmdep.includeScope=runtime
 CP="cache/target/classes:$(cat cache/target/bench-cache.cp)"

@@ -1,5 +1,6 @@
 package io.pylon.cache;
 
+import io.pylon.cache.grid.ClusterSafety;
 import io.pylon.cache.grid.DatagridCheck;
 import io.pylon.cache.grid.DatagridSection;
 import io.pylon.cache.grid.GridMember;
@@ -11,11 +12,16 @@ import io.pylon.core.config.Settings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** The Cache: the platform's data grid (Hazelcast), with diagnostics of its pods. */
 public final class CacheModule implements PylonModule {
     public static final String NAME = "cache";
+
+    /** How often the cluster's safety (migrations, backups in sync) is checked for {@code datagrid}. */
+    static final Duration SAFETY_CHECK_PERIOD = Duration.ofSeconds(2);
 
     private volatile GridMember member;
     private volatile DatagridSection datagrid;
@@ -50,7 +56,11 @@ public final class CacheModule implements PylonModule {
         member = GridMember.start(GridMemberConfig.build(context.settings(), context.identity()));
         context.onStop(member);
         context.health().register(new DatagridCheck(member, expectedMembers(context.settings())));
-        datagrid = new DatagridSection(member);
+        ClusterSafety safety = new ClusterSafety(member);
+        safety.run();
+        context.executors().maintenance().scheduleWithFixedDelay(safety, SAFETY_CHECK_PERIOD.toMillis(),
+                SAFETY_CHECK_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        datagrid = new DatagridSection(member, safety);
         context.diagnostics().register(datagrid);
         HazelcastPools.register(member, context.executors());
     }

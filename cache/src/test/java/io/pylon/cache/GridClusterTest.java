@@ -124,6 +124,9 @@ class GridClusterTest {
         }
         GridTestPods.await("partitions migrated", Duration.ofSeconds(30),
                 () -> pods.stream().allMatch(p -> p.module().member().instance().getPartitionService().isClusterSafe()));
+        // datagrid reports the background safety check, refreshed every couple of seconds
+        GridTestPods.await("datagrid reports a safe cluster", Duration.ofSeconds(15),
+                () -> pods.stream().allMatch(p -> Boolean.TRUE.equals(sectionValue(p, "clusterSafe"))));
         List<JsonNode> elements = new ArrayList<>();
         for (CachePod pod : pods) {
             elements.add(pod.asBroadcastElement());
@@ -134,6 +137,14 @@ class GridClusterTest {
         JsonNode check = Json.MAPPER.readTree(TestPods.get(pods.get(2).pod(), "/platform/management/health").body())
                 .path("checks").path("datagrid");
         assertThat(check.path("memberCountMatches").asBoolean()).isTrue();
+    }
+
+    private static Object sectionValue(CachePod pod, String key) {
+        try {
+            return pod.section().get(key);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -5,8 +5,6 @@ import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.LocalMapStats;
-import com.hazelcast.partition.Partition;
-import com.hazelcast.partition.PartitionService;
 import io.pylon.core.diagnostics.DiagnosticSection;
 
 import java.util.ArrayList;
@@ -26,10 +24,12 @@ public final class DatagridSection implements DiagnosticSection {
 
     private final GridMember member;
     private final HazelcastInternals internals;
+    private final ClusterSafety safety;
 
-    public DatagridSection(GridMember member) {
+    public DatagridSection(GridMember member, ClusterSafety safety) {
         this.member = member;
         this.internals = new HazelcastInternals(member.instance());
+        this.safety = safety;
     }
 
     @Override
@@ -52,15 +52,15 @@ public final class DatagridSection implements DiagnosticSection {
         }
         section.put("clusterName", instance.getConfig().getClusterName());
         section.put("clusterState", instance.getCluster().getClusterState().name());
-        PartitionService partitions = instance.getPartitionService();
-        section.put("clusterSafe", partitions.isClusterSafe());
-        section.put("localMemberSafe", partitions.isLocalMemberSafe());
+        Map<String, Object> safe = safety.latest();
+        section.put("clusterSafe", safe.get("clusterSafe"));
+        section.put("localMemberSafe", safe.get("localMemberSafe"));
+        section.put("safetyCheckedAt", safe.get("safetyCheckedAt"));
         Set<Member> members = instance.getCluster().getMembers();
         section.put("memberCount", members.size());
         section.put("members", members(members));
-        Set<Partition> all = partitions.getPartitions();
-        section.put("partitionCount", all.size());
-        section.put("ownedPartitions", all.stream().filter(p -> p.getOwner() != null && p.getOwner().localMember()).count());
+        section.put("partitionCount", internals.partitionCount());
+        section.put("ownedPartitions", internals.ownedPartitions());
         section.put("maps", maps(instance));
         section.put("executors", internals.executors());
         return section;

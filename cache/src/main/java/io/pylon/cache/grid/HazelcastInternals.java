@@ -80,6 +80,15 @@ final class HazelcastInternals {
         return executors;
     }
 
+    int partitionCount() {
+        return nodeEngine.getPartitionService().getPartitionCount();
+    }
+
+    /** Partitions whose primary replica is on this member, read from the local partition table. */
+    int ownedPartitions() {
+        return nodeEngine.getPartitionService().getMemberPartitions(nodeEngine.getThisAddress()).size();
+    }
+
     /** {@code hz:client-query} is {@code hazelcast-client-query}. */
     static String poolName(String hazelcastName) {
         return "hazelcast-" + hazelcastName.substring(hazelcastName.indexOf(':') + 1);

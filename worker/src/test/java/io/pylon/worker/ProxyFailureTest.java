@@ -37,6 +37,7 @@ class ProxyFailureTest {
     static TestUpstream truncating;
     static ServerSocket saturated;
     static TestUpstream sink;
+    static TestUpstream shortSmall;
     static final List<Socket> BACKLOG = new ArrayList<>();
     static Gateway gateway;
 
@@ -69,6 +70,13 @@ class ProxyFailureTest {
         truncating = TestUpstream.start(exchange -> {
             exchange.sendResponseHeaders(200, 100_000);
             exchange.getResponseBody().write(new byte[1000]);
+            exchange.getResponseBody().flush();
+            exchange.getHttpContext().getServer().stop(0);
+        });
+        // promises a small body, sends part of it, drops the connection: nothing reached the client yet
+        shortSmall = TestUpstream.start(exchange -> {
+            exchange.sendResponseHeaders(200, 100);
+            exchange.getResponseBody().write(new byte[10]);
             exchange.getResponseBody().flush();
             exchange.getHttpContext().getServer().stop(0);
         });
@@ -111,8 +119,9 @@ class ProxyFailureTest {
                   - {name: truncating, pathPrefix: /truncating, upstreams: [%s]}
                   - {name: unanswered, pathPrefix: /unanswered, upstreams: [http://127.0.0.1:%d], connectTimeout: 300ms}
                   - {name: sink, pathPrefix: /sink, upstreams: [%s]}
+                  - {name: short, pathPrefix: /short, upstreams: [%s]}
                 """.formatted(TestUpstream.refusedPort(), resetting.getLocalPort(), slow.url(), slow.url(), endless.url(),
-                truncating.url(), saturated.getLocalPort(), sink.url()),
+                truncating.url(), saturated.getLocalPort(), sink.url(), shortSmall.url()),
                 Map.of());
     }
 
@@ -128,6 +137,7 @@ class ProxyFailureTest {
         }
         saturated.close();
         sink.close();
+        shortSmall.close();
     }
 
     @Test
@@ -151,6 +161,14 @@ class ProxyFailureTest {
         assertThatThrownBy(() -> TestPods.client().send(request, HttpResponse.BodyHandlers.ofByteArray()))
                 .isInstanceOf(IOException.class);
         Gateway.await("the broken connection to be released", 5_000, () -> leasedOf(truncating.url()) == 0);
+    }
+
+    @Test
+    void upstreamThatStopsInsideASmallBodyIs502() {
+        HttpResponse<String> response = TestPods.get(gateway.pod, "/short");
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(response.body()).startsWith("{").contains("\"error\":\"bad_gateway\"");
+        Gateway.await("the broken connection to be released", 5_000, () -> leasedOf(shortSmall.url()) == 0);
     }
 
     @Test

@@ -289,10 +289,16 @@ public final class ProxyHandler implements Handler {
                 res.send();
             } else {
                 long length = entity.getContentLength();
-                if (length >= 0) {
-                    res.headers().contentLength(length);
+                if (length >= 0 && length <= BUFFER) {
+                    if (!sendSmall(entity, (int) length, res)) {
+                        return;
+                    }
+                } else {
+                    if (length >= 0) {
+                        res.headers().contentLength(length);
+                    }
+                    stream(entity, length, res);
                 }
-                stream(entity, length, res);
             }
             stats.forwarded.increment();
             completed = true;
@@ -316,6 +322,32 @@ public final class ProxyHandler implements Handler {
             values.add(header.getValue());
         }
         return values;
+    }
+
+    /**
+     * A body no larger than the streaming buffer goes out in one write, without the streaming machinery. Nothing has
+     * reached the client before the whole body is read, so an upstream that fails here still gets a clean 502.
+     */
+    private boolean sendSmall(HttpEntity entity, int length, ServerResponse res) {
+        byte[] body;
+        try {
+            body = entity.getContent().readNBytes(length);
+        } catch (IOException e) {
+            body = null;
+        }
+        if (body == null || body.length < length) {
+            stats.upstreamAborted.increment();
+            res.headers().clear();
+            answerFailure(Failure.UNREACHABLE, res);
+            return false;
+        }
+        try {
+            res.send(body);
+            return true;
+        } catch (UncheckedIOException | io.helidon.webserver.ServerConnectionException e) {
+            stats.clientAborted.increment();
+            throw new CloseConnectionException("client went away", e);
+        }
     }
 
     private void stream(HttpEntity entity, long length, ServerResponse res) throws IOException {

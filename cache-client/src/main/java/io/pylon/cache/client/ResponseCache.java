@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** Small cached responses (bytes) shared by every Worker pod, each with its own time to live. */
+/** Small cached responses (bytes) shared by every Worker pod, each with its own time to live (one-second precision). */
 public final class ResponseCache {
     private final HazelcastInstance client;
     private final GridCalls calls;
@@ -27,8 +27,9 @@ public final class ResponseCache {
         if (value == null) {
             throw new IllegalArgumentException("cached response must not be null");
         }
-        if (ttl == null || ttl.toMillis() < 1) {
-            throw new IllegalArgumentException("cached response TTL must be at least 1 ms");
+        // Hazelcast keeps expiry times with one-second precision; a shorter TTL could round to "never expires"
+        if (ttl == null || ttl.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("cached response TTL must be at least 1 s");
         }
         calls.await("response cache put", () ->
                 client.<String, byte[]>getMap(GridMaps.RESPONSES).setAsync(key, value, ttl.toMillis(), TimeUnit.MILLISECONDS));

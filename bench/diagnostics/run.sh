@@ -17,7 +17,9 @@ trap 'kill "${POD:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
 ./mvnw -B -q -pl core install -DskipTests >/dev/null
 ./mvnw -B -q -pl core dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
-CP="$ROOT/core/target/classes:$(cat "$OUT/cp.txt")"
+# A private copy of the core: other builds in this tree must not swap classes under a running pod.
+cp "$ROOT"/core/target/pylon-core-*-SNAPSHOT.jar "$OUT/core.jar"
+CP="$OUT/core.jar:$(cat "$OUT/cp.txt")"
 PORT=${PORT:-18391}
 
 start_pod() { # heap options, threads, retained MiB
@@ -37,7 +39,7 @@ load() { "$JAVA" -cp "$BENCH" "$BENCH/DiagnosticsLoad.java" "$@"; }
 
 echo "== at rest (default heap, no extra threads), ?internal=true, sequential"
 start_pod "-Xmx256m" 0 0
-for name in jvm threads health env threaddump all; do
+for name in ${NAMES:-jvm threads health env threaddump all}; do
   load latency "$PORT" "$name" 300 2000
 done
 stop_pod

@@ -2,25 +2,37 @@ package io.pylon.core.broadcast;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
- * A bounded buffer in front of the response stream. Answers collect in it until it would pass its limit, then go
- * out; an answer as large as the limit goes out directly. So the aggregate is never held whole (a thread dump
- * broadcast streams pod by pod), while an aggregate of small answers (jvm, health...) leaves in one write with a
- * Content-Length. Chunks followed by a small final write would each wait for the client's delayed ACK (Nagle's
- * algorithm: 40 ms on Linux), which is why this buffers by size and never flushes on its own before the end.
+ * A bounded buffer in front of the response. Answers collect in it until it would pass its limit; only then is the
+ * response opened as a stream and the buffer sent (an answer as large as the limit goes out directly), so the
+ * aggregate is never held whole and a thread dump broadcast streams pod by pod. An aggregate that never passes the
+ * limit (jvm, health... of dozens of pods) is sent whole, in one write with a Content-Length: a streamed response
+ * writes its headers and its body separately, and Nagle's algorithm then holds the body back until the client's
+ * delayed ACK (40 ms on Linux) on a kept-alive connection, since Helidon's sockets do not set TCP_NODELAY.
  */
 final class AggregateOutput extends OutputStream {
     private static final int INITIAL = 16 * 1024;
 
-    private final OutputStream out;
+    private final Supplier<OutputStream> stream;
+    private final Consumer<byte[]> whole;
     private final int limit;
+    private OutputStream out;
     private byte[] buffer;
     private int count;
+    private boolean closed;
 
-    AggregateOutput(OutputStream out, int limit) {
-        this.out = out;
+    /**
+     * @param stream opens the response as a stream, at most once
+     * @param whole  sends the whole response at once, when the stream was never opened
+     */
+    AggregateOutput(Supplier<OutputStream> stream, Consumer<byte[]> whole, int limit) {
+        this.stream = stream;
+        this.whole = whole;
         this.limit = limit;
         this.buffer = new byte[Math.min(INITIAL, limit)];
     }
@@ -47,15 +59,17 @@ final class AggregateOutput extends OutputStream {
         count += length;
     }
 
-    @Override
-    public void flush() throws IOException {
-        drain();
-        out.flush();
-    }
-
-    /** Sends what is left and ends the response, with no flush before: a small aggregate is then one write. */
+    /** Sends what is left: the whole response when it stayed under the limit, else the stream's last piece. */
     @Override
     public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (out == null) {
+            whole.accept(Arrays.copyOf(buffer, count));
+            return;
+        }
         try {
             drain();
         } finally {
@@ -64,6 +78,13 @@ final class AggregateOutput extends OutputStream {
     }
 
     private void drain() throws IOException {
+        if (out == null) {
+            try {
+                out = stream.get();
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
         if (count > 0) {
             out.write(buffer, 0, count);
             count = 0;

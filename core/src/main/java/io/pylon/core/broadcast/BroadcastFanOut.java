@@ -82,7 +82,7 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(NO_STORE);
-        try (OutputStream out = new AggregateOutput(res.outputStream(), OUTPUT_BUFFER)) {
+        try (OutputStream out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER)) {
             AggregateWriter writer = new AggregateWriter(out);
             writer.start();
             broadcast.run(pods, selfName, () -> answerSelf(name, local), call, writer);

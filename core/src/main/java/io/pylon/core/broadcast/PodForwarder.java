@@ -33,6 +33,9 @@ final class PodForwarder {
     private static final List<HeaderName> PASSED_ON = List.of(HeaderNames.CONTENT_TYPE, HeaderNames.CONTENT_DISPOSITION,
             HeaderNames.CACHE_CONTROL, HeaderNames.RETRY_AFTER, HeaderNames.CONTENT_LENGTH);
 
+    /** Answers up to this size (and of known size) are passed on in one piece, larger ones streamed. */
+    private static final long SENT_WHOLE = 1024 * 1024;
+
     private final PodDiscovery discovery;
     private final PeerClient client;
     private final BroadcastLimits limits;
@@ -104,6 +107,12 @@ final class PodForwarder {
             res.status(Status.create(response.statusCode()));
             for (HeaderName header : PASSED_ON) {
                 response.headers().firstValue(header.defaultCase()).ifPresent(value -> res.header(header, value));
+            }
+            long length = response.headers().firstValueAsLong(HeaderNames.CONTENT_LENGTH.defaultCase()).orElse(-1);
+            if (length >= 0 && length <= SENT_WHOLE) {
+                // one write: a streamed small answer would wait for the client's delayed ACK (see AggregateOutput)
+                res.send(body.readNBytes((int) length));
+                return;
             }
             try (OutputStream out = res.outputStream()) {
                 body.transferTo(out);

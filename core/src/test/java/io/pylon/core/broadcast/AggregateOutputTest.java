@@ -41,24 +41,25 @@ class AggregateOutputTest {
     }
 
     @Test
-    void smallWritesLeaveAsOneWriteAtCloseWithoutAFlush() throws Exception {
+    void anAggregateUnderTheLimitIsSentWholeWithoutOpeningAStream() throws Exception {
         Recorder recorder = new Recorder();
-        try (AggregateOutput out = new AggregateOutput(recorder, 1024)) {
+        List<byte[]> sent = new ArrayList<>();
+        try (AggregateOutput out = new AggregateOutput(() -> recorder, sent::add, 1024)) {
             out.write("{\"pods\":[".getBytes());
             out.write('{');
             out.write("\"a\":1}".getBytes());
-            assertThat(recorder.writes).isEmpty();
         }
-        assertThat(recorder.writes).containsExactly(16);
-        assertThat(recorder.bytes.toString()).isEqualTo("{\"pods\":[{\"a\":1}");
-        assertThat(recorder.flushes).isZero();
-        assertThat(recorder.closed).isTrue();
+        assertThat(sent).hasSize(1);
+        assertThat(new String(sent.getFirst())).isEqualTo("{\"pods\":[{\"a\":1}");
+        assertThat(recorder.writes).isEmpty();
+        assertThat(recorder.closed).isFalse();
     }
 
     @Test
     void whatWouldPassTheLimitGoesOutAndLargeAnswersGoDirectly() throws Exception {
         Recorder recorder = new Recorder();
-        AggregateOutput out = new AggregateOutput(recorder, 100);
+        List<byte[]> sent = new ArrayList<>();
+        AggregateOutput out = new AggregateOutput(() -> recorder, sent::add, 100);
         out.write(new byte[60]);
         out.write(new byte[60]);
         assertThat(recorder.writes).containsExactly(60);
@@ -68,5 +69,8 @@ class AggregateOutputTest {
         out.close();
         assertThat(recorder.writes).containsExactly(60, 60, 500, 10);
         assertThat(recorder.bytes.size()).isEqualTo(630);
+        assertThat(recorder.flushes).isZero();
+        assertThat(recorder.closed).isTrue();
+        assertThat(sent).isEmpty();
     }
 }

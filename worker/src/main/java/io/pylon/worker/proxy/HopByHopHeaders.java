@@ -35,8 +35,18 @@ final class HopByHopHeaders {
         return new HopByHopHeaders(named == null ? Set.of() : named);
     }
 
-    /** @param lowerCaseName the header name in lower case */
-    boolean isHopByHop(String lowerCaseName) {
-        return FIXED.contains(lowerCaseName) || named.contains(lowerCaseName);
+    /** @param name the header name, in any case */
+    boolean isHopByHop(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        // every fixed name starts with c, k, p, t or u: most headers are settled without hashing a lower-case copy
+        char first = Character.toLowerCase(name.charAt(0));
+        boolean candidate = first == 'c' || first == 'k' || first == 'p' || first == 't' || first == 'u';
+        if (!candidate && named.isEmpty()) {
+            return false;
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        return FIXED.contains(lower) || named.contains(lower);
     }
 }

@@ -16,9 +16,9 @@ import io.pylon.worker.routes.Route;
 import io.pylon.worker.routes.RouteTable;
 import io.pylon.worker.routes.Upstream;
 import org.apache.hc.client5.http.ConnectTimeoutException;
-import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
-import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.util.Timeout;
@@ -33,7 +33,6 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -133,10 +132,11 @@ public final class ProxyHandler implements Handler {
         Failure failure = null;
         for (Upstream upstream : order(entry)) {
             UpstreamPool pool = pools.pool(upstream);
-            HttpUriRequestBase outbound = outbound(method, route, upstream, pool, rawPath, req, body);
-            ClassicHttpResponse response;
+            ClassicHttpRequest outbound = outbound(method, route, upstream, pool, rawPath, req, body);
+            UpstreamTimeouts timeouts = timeouts(route);
+            UpstreamExchange exchange;
             try {
-                response = pool.client().executeOpen(null, outbound, null);
+                exchange = pool.open(outbound, timeouts.connect(), timeouts.response());
             } catch (ConnectTimeoutException | ConnectException e) {
                 pools.failed(pool);
                 failure = e instanceof ConnectTimeoutException ? Failure.TIMEOUT : Failure.UNREACHABLE;
@@ -158,7 +158,7 @@ public final class ProxyHandler implements Handler {
                 log(route, pool, e);
                 break;
             }
-            relay(response, outbound, res);
+            relay(exchange, res);
             return;
         }
         answerFailure(failure == null ? Failure.UNREACHABLE : failure, res);
@@ -169,7 +169,7 @@ public final class ProxyHandler implements Handler {
     }
 
     private static Failure classify(IOException e) {
-        if (e.getClass().getSimpleName().equals("ConnectionRequestTimeoutException")) {
+        if (e instanceof UpstreamExchange.PoolExhaustedException) {
             return Failure.POOL_EXHAUSTED;
         }
         if (e instanceof SocketTimeoutException) {
@@ -220,28 +220,26 @@ public final class ProxyHandler implements Handler {
         return healthy;
     }
 
-    private record Timeouts(java.time.Duration connect, java.time.Duration response) {
+    private record UpstreamTimeouts(Timeout connect, Timeout response) {
     }
 
-    // Routes share a handful of timeout pairs; building a RequestConfig per request is avoidable garbage.
-    private final Map<Timeouts, RequestConfig> requestConfigs = new java.util.concurrent.ConcurrentHashMap<>();
-
-    @SuppressWarnings("deprecation") // the per-request connect timeout is still honoured by the classic client
-    private RequestConfig requestConfig(Route route) {
-        return requestConfigs.computeIfAbsent(new Timeouts(route.connectTimeout(), route.responseTimeout()),
-                t -> RequestConfig.custom()
-                        .setConnectTimeout(Timeout.of(t.connect()))
-                        .setResponseTimeout(Timeout.of(t.response()))
-                        .build());
+    private record TimeoutKey(java.time.Duration connect, java.time.Duration response) {
     }
 
-    private HttpUriRequestBase outbound(String method, Route route, Upstream upstream, UpstreamPool pool, String rawPath,
-                                        ServerRequest req, TrackedBody body) {
-        HttpUriRequestBase outbound = new HttpUriRequestBase(method, pool.baseUri());
-        outbound.setConfig(requestConfig(route));
+    // Routes share a handful of timeout pairs; no need to build them per request.
+    private final Map<TimeoutKey, UpstreamTimeouts> timeouts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private UpstreamTimeouts timeouts(Route route) {
+        return timeouts.computeIfAbsent(new TimeoutKey(route.connectTimeout(), route.responseTimeout()),
+                key -> new UpstreamTimeouts(Timeout.of(key.connect()), Timeout.of(key.response())));
+    }
+
+    private static ClassicHttpRequest outbound(String method, Route route, Upstream upstream, UpstreamPool pool,
+                                               String rawPath, ServerRequest req, TrackedBody body) {
         String query = req.query().rawValue();
         String target = route.upstreamPath(upstream, rawPath);
-        outbound.setPath(query.isEmpty() ? target : target + "?" + query);
+        ClassicHttpRequest outbound = new BasicClassicHttpRequest(method, pool.target(),
+                query.isEmpty() ? target : target + "?" + query);
         HopByHopHeaders hop = HopByHopHeaders.of(req.headers().all(HeaderNames.CONNECTION, List::of));
         List<String> forwardedFor = new ArrayList<>(1);
         for (Header header : req.headers()) {
@@ -271,16 +269,16 @@ public final class ProxyHandler implements Handler {
         return outbound;
     }
 
-    private void relay(ClassicHttpResponse response, HttpUriRequestBase outbound, ServerResponse res)
-            throws IOException {
+    private void relay(UpstreamExchange exchange, ServerResponse res) throws IOException {
+        ClassicHttpResponse response = exchange.response();
         boolean completed = false;
         try {
             res.status(Status.create(response.getCode()));
             HttpEntity entity = response.getEntity();
             HopByHopHeaders hop = HopByHopHeaders.of(connectionValues(response));
             for (org.apache.hc.core5.http.Header header : response.getHeaders()) {
-                String lower = header.getName().toLowerCase(Locale.ROOT);
-                if (hop.isHopByHop(lower) || (entity != null && lower.equals("content-length"))) {
+                String name = header.getName();
+                if (hop.isHopByHop(name) || (entity != null && name.equalsIgnoreCase("content-length"))) {
                     continue;
                 }
                 res.headers().add(HeaderValues.create(header.getName(), header.getValue()));
@@ -304,10 +302,9 @@ public final class ProxyHandler implements Handler {
             completed = true;
         } finally {
             if (completed) {
-                response.close();
+                exchange.complete();
             } else {
-                // closing would read the rest of the body; aborting discards the connection and frees its lease
-                outbound.abort();
+                exchange.abort();
             }
         }
     }

@@ -1,12 +1,12 @@
 package io.pylon.worker.proxy;
 
 import io.pylon.worker.routes.Upstream;
+import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
@@ -14,13 +14,14 @@ import org.apache.hc.core5.pool.PoolStats;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The connection pool and HTTP client of one upstream origin, plus whether it failed recently. The client is a plain
- * transport: no retries, redirects, cookies, decompression or default User-Agent, so what the client sent and what
- * the upstream answered pass through unchanged.
+ * The connection pool of one upstream origin, plus whether it failed recently. Requests go through it as
+ * {@link UpstreamExchange}s: a plain transport with no retries, redirects, cookies, decompression or default
+ * User-Agent, so what the client sent and what the upstream answered pass through unchanged.
  */
 public final class UpstreamPool implements AutoCloseable {
     // A pooled connection idle for longer than this is checked before reuse: upstreams close idle keep-alive
@@ -30,15 +31,16 @@ public final class UpstreamPool implements AutoCloseable {
     private final String origin;
     private final Upstream upstream;
     private final PoolingHttpClientConnectionManager manager;
-    private final CloseableHttpClient client;
-    private final java.net.URI baseUri;
+    private final HttpHost target;
+    private final HttpRoute route;
+    private final Timeout leaseTimeout;
+    private final Timeout poolTimeout;
     private final AtomicLong failedUntilNanos = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
 
     public UpstreamPool(Upstream upstream, PoolSettings settings) {
         this.origin = upstream.origin();
         this.upstream = new Upstream(upstream.scheme(), upstream.host(), upstream.port(), "");
-        this.baseUri = java.net.URI.create(origin + "/");
         this.manager = PoolingHttpClientConnectionManagerBuilder.create()
                 .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
                 .setMaxConnTotal(settings.maxTotal())
@@ -50,20 +52,11 @@ public final class UpstreamPool implements AutoCloseable {
                         .setValidateAfterInactivity(VALIDATE_AFTER_INACTIVITY)
                         .build())
                 .build();
-        this.client = HttpClients.custom()
-                .setConnectionManager(manager)
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setConnectionRequestTimeout(Timeout.of(settings.leaseTimeout()))
-                        .setResponseTimeout(Timeout.of(settings.responseTimeout()))
-                        .build())
-                .disableAutomaticRetries()
-                .disableRedirectHandling()
-                .disableCookieManagement()
-                .disableContentCompression()
-                .disableAuthCaching()
-                .disableDefaultUserAgent()
-                .disableConnectionState()
-                .build();
+        HttpHost target = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
+        this.target = target;
+        this.route = new HttpRoute(target, null, "https".equals(upstream.scheme()));
+        this.leaseTimeout = Timeout.of(settings.leaseTimeout());
+        this.poolTimeout = Timeout.of(settings.responseTimeout());
     }
 
     /** What every pool is built with; per-route timeouts are set on each request. */
@@ -80,13 +73,14 @@ public final class UpstreamPool implements AutoCloseable {
         return upstream;
     }
 
-    /** {@code http://host:port/}: what each outbound request starts from before its path is set. */
-    java.net.URI baseUri() {
-        return baseUri;
+    HttpHost target() {
+        return target;
     }
 
-    CloseableHttpClient client() {
-        return client;
+    /** Leases a connection (connecting when needed), sends the request and reads the response head. */
+    UpstreamExchange open(ClassicHttpRequest request, Timeout connectTimeout, Timeout responseTimeout) throws IOException {
+        return UpstreamExchange.open(manager, route, request, connectTimeout, responseTimeout, leaseTimeout,
+                poolTimeout);
     }
 
     public PoolStats stats() {
@@ -132,6 +126,6 @@ public final class UpstreamPool implements AutoCloseable {
 
     @Override
     public void close() {
-        client.close(CloseMode.GRACEFUL);
+        manager.close(CloseMode.GRACEFUL);
     }
 }

@@ -69,13 +69,16 @@ public final class BroadcastBench {
             Pod aggregator = aggregator("agg-" + n, peerList(firstPort, n - 1), Map.of());
             String url = "http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/jvm";
             check(get(url), n);
-            double[] broadcast = measure(Math.max(20, iterations / Math.max(1, n / 4)), () -> get(url));
+            int runs = Math.max(20, iterations / Math.max(1, n / 4));
+            long[] cpu0 = cpuNanos();
+            double[] broadcast = measure(runs, () -> get(url));
+            long[] cpu1 = cpuNanos();
             List<String> members = new ArrayList<>();
             members.add("http://127.0.0.1:" + aggregator.port());
             for (int i = 0; i < n - 1; i++) {
                 members.add("http://127.0.0.1:" + (firstPort + i));
             }
-            double[] loop = measure(Math.max(20, iterations / Math.max(1, n / 4)), () -> {
+            double[] loop = measure(runs, () -> {
                 for (String member : members) {
                     get(member + "/platform/diagnostics/jvm?internal=true");
                 }
@@ -84,6 +87,9 @@ public final class BroadcastBench {
             System.out.printf(Locale.ROOT, "broadcast jvm, %2d pods             p50 %7.2f ms  p99 %7.2f ms  (%.2fx single p50)"
                             + "   sequential loop p50 %7.2f ms  p99 %7.2f ms%n",
                     n, p(broadcast, 50), p(broadcast, 99), p(broadcast, 50) / p(base, 50), p(loop, 50), p(loop, 99));
+            int measured = runs + Math.max(10, runs / 5);
+            System.out.printf(Locale.ROOT, "    CPU per broadcast: aggregator JVM %.1f ms, peers' JVM %.1f ms%n",
+                    (cpu1[0] - cpu0[0]) / 1e6 / measured, (cpu1[1] - cpu0[1]) / 1e6 / measured);
         }
         try (ServerSocket hung = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             List<Socket> accepted = new ArrayList<>();
@@ -185,6 +191,20 @@ public final class BroadcastBench {
         System.out.printf(Locale.ROOT, "aggregator heap after each of %d collections during the broadcast: at most %.1f MiB, "
                 + "growth %.1f MiB over the %.1f MiB before%n", collections.get(), afterGc.get() / 1048576.0,
                 (afterGc.get() - baseline) / 1048576.0, baseline / 1048576.0);
+    }
+
+    /** CPU time used so far by this JVM and by the peers' JVM (its pid in PEERS_PID; -1 when unknown). */
+    private static long[] cpuNanos() throws Exception {
+        long own = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        String pid = System.getenv("PEERS_PID");
+        long peers = -1;
+        if (pid != null) {
+            String stat = Files.readString(java.nio.file.Path.of("/proc", pid, "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            peers = ticks * 1_000_000_000L / 100;
+        }
+        return new long[] {own, peers};
     }
 
     private static String peerList(int firstPort, int count) {

@@ -38,6 +38,6 @@ SIZE=$(curl -s -H "Authorization: 0123456789abcdef01234567" "http://127.0.0.1:$P
 echo "one peer's threaddump answer: $SIZE bytes"
 
 echo "== latency (aggregator JVM -Xmx256m)"
-"$JAVA" -Xmx256m -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" latency "$PORT" "$PEER_COUNT" "$ITERATIONS"
+PEERS_PID=$PEERS "$JAVA" -Xmx256m -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" latency "$PORT" "$PEER_COUNT" "$ITERATIONS"
 echo "== heap (aggregator JVM -Xmx48m, serial GC)"
 "$JAVA" -Xmx48m -XX:+UseSerialGC -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" heap "$PORT" "$PEER_COUNT"

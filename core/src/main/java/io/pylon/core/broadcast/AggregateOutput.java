@@ -77,6 +77,24 @@ final class AggregateOutput extends OutputStream {
         }
     }
 
+    /**
+     * Gives up after a failure: nothing is sent when nothing went out yet (the server can still answer an error),
+     * otherwise the stream is ended where it is, and the client sees a truncated response rather than a valid one.
+     */
+    void abort() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (out != null) {
+            try {
+                out.close();
+            } catch (IOException | RuntimeException e) {
+                // the response is broken either way
+            }
+        }
+    }
+
     private void drain() throws IOException {
         if (out == null) {
             try {

@@ -17,7 +17,7 @@ import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.Json;
 import io.pylon.core.server.ModuleContext;
 
-import java.io.OutputStream;
+import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -82,11 +82,16 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(NO_STORE);
-        try (OutputStream out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER)) {
+        AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
+        try {
             AggregateWriter writer = new AggregateWriter(out);
             writer.start();
             broadcast.run(pods, selfName, () -> answerSelf(name, local), call, writer);
             writer.finish(Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0, discovery.mode().label(), discoveryError);
+            out.close();
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e;
         }
     }
 

@@ -28,7 +28,8 @@ public final class KubernetesDiscovery implements PodDiscovery {
     private final String portName;
     private final int defaultPort;
     private final DiscoveredPod self;
-    private final Duration syncWait;
+    /** Until when a call waits for the first pod list; later calls do not wait (an unreachable API fails fast). */
+    private final long syncDeadline;
     private final AtomicReference<String> lastError = new AtomicReference<>();
     /** Completes once the client exists and the informer runs; may then still be listing. */
     private final CompletableFuture<Watch> watch = new CompletableFuture<>();
@@ -48,7 +49,7 @@ public final class KubernetesDiscovery implements PodDiscovery {
         this.portName = portName;
         this.defaultPort = defaultPort;
         this.self = self;
-        this.syncWait = syncWait;
+        this.syncDeadline = System.nanoTime() + syncWait.toNanos();
         Thread.ofVirtual().name("pylon-kubernetes-discovery").start(() -> startWatch(clients, namespace, labelSelector));
     }
 
@@ -103,11 +104,10 @@ public final class KubernetesDiscovery implements PodDiscovery {
     }
 
     private SharedIndexInformer<Pod> awaitSync() throws DiscoveryException {
-        long until = System.nanoTime() + syncWait.toNanos();
         try {
-            Watch current = watch.get(syncWait.toNanos(), TimeUnit.NANOSECONDS);
+            Watch current = watch.get(Math.max(0, syncDeadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             if (!current.informer().hasSynced()) {
-                current.synced().get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+                current.synced().get(Math.max(0, syncDeadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
             if (current.informer().hasSynced()) {
                 return current.informer();

@@ -73,4 +73,25 @@ class AggregateOutputTest {
         assertThat(recorder.closed).isTrue();
         assertThat(sent).isEmpty();
     }
+
+    @Test
+    void anAbortSendsNothingWhenNothingWentOutAndEndsTheStreamOtherwise() throws Exception {
+        Recorder untouched = new Recorder();
+        List<byte[]> sent = new ArrayList<>();
+        AggregateOutput quiet = new AggregateOutput(() -> untouched, sent::add, 100);
+        quiet.write(new byte[10]);
+        quiet.abort();
+        quiet.close();
+        assertThat(sent).isEmpty();
+        assertThat(untouched.writes).isEmpty();
+
+        Recorder streamed = new Recorder();
+        AggregateOutput busy = new AggregateOutput(() -> streamed, sent::add, 100);
+        busy.write(new byte[200]);
+        busy.write(new byte[10]);
+        busy.abort();
+        assertThat(streamed.writes).containsExactly(200);
+        assertThat(streamed.closed).isTrue();
+        assertThat(sent).isEmpty();
+    }
 }

@@ -218,6 +218,32 @@ class ProxyFailureTest {
     }
 
     @Test
+    void fullUpstreamPoolIs503AfterTheLeaseTimeout() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        try (TestUpstream busy = TestUpstream.start(exchange -> {
+                 try {
+                     hold.await(10, TimeUnit.SECONDS);
+                 } catch (InterruptedException e) {
+                     Thread.currentThread().interrupt();
+                 }
+                 TestUpstream.send(exchange, 200, "done".getBytes(StandardCharsets.UTF_8));
+             });
+             Gateway small = Gateway.start("pool-test", "routes: [{name: busy, pathPrefix: /, upstreams: ['" + busy.url() + "']}]",
+                     Map.of("pylon.worker.upstream.max-total", "1", "pylon.worker.upstream.lease-timeout", "200ms"));
+             HttpClient client = HttpClient.newHttpClient()) {
+            CompletableFuture<HttpResponse<String>> first = client.sendAsync(
+                    HttpRequest.newBuilder(URI.create(small.url("/1"))).build(), HttpResponse.BodyHandlers.ofString());
+            Gateway.await("the first request to hold the only connection", 5_000, () -> small.leased() == 1);
+            HttpResponse<String> second = TestPods.get(small.pod, "/2");
+            assertThat(second.statusCode()).isEqualTo(503);
+            assertThat(second.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(second.body()).contains("\"error\":\"service_unavailable\"").doesNotContain("127.0.0.1");
+            hold.countDown();
+            assertThat(first.get(10, TimeUnit.SECONDS).body()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void heldRequestsShowAsLeasedConnections() throws Exception {
         int n = 5;
         HttpClient client = HttpClient.newHttpClient();

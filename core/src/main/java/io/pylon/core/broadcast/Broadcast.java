@@ -104,6 +104,8 @@ final class Broadcast {
                 PodResult result;
                 try {
                     result = ask(call, request.uris().apply(pod), request.authorization(), timeout, podTimeout, deadline);
+                } catch (RuntimeException e) {
+                    result = PodResult.failed(PodFailure.of(e, timeout));
                 } finally {
                     slots.release();
                 }

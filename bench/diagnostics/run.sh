@@ -2,6 +2,7 @@
 # Issue 3 benchmark: single-pod diagnostics latency at rest, `all` with 500 live threads, and a heap dump of a pod
 # with a 1 GiB heap about half full (time and RSS growth of the pod while it streams the dump).
 #   bench/diagnostics/run.sh            (from the repository root; builds the core first)
+#   SCENARIOS="rest threads heap" NAMES="jvm threads health env threaddump all" pick a part
 # The pod is the core's diagnostics on a minimal module (DiagnosticsPod.java), one JVM per scenario; the client is a
 # separate JVM (DiagnosticsLoad.java). Needs a JDK >= 21 (JAVA_HOME or scripts/jdk.sh).
 set -euo pipefail
@@ -37,23 +38,32 @@ start_pod() { # heap options, threads, retained MiB
 stop_pod() { kill "$POD"; wait "$POD" 2>/dev/null || true; POD=; }
 load() { "$JAVA" -cp "$BENCH" "$BENCH/DiagnosticsLoad.java" "$@"; }
 
+SCENARIOS=${SCENARIOS:-rest threads heap}
+want() { case " $SCENARIOS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+if want rest; then
 echo "== at rest (default heap, no extra threads), ?internal=true, sequential"
 start_pod "-Xmx256m" 0 0
 for name in ${NAMES:-jvm threads health env threaddump all}; do
   load latency "$PORT" "$name" 300 2000
 done
 stop_pod
+fi
 
+if want threads; then
 echo "== all and threaddump with 500 extra live threads"
 start_pod "-Xmx256m" 500 0
 load latency "$PORT" threads 100 500
 load latency "$PORT" threaddump 20 200
 load latency "$PORT" all 20 200
 stop_pod
+fi
 
+if want heap; then
 echo "== heap dump, -Xmx1g with ~512 MiB live"
 start_pod "-Xms1g -Xmx1g" 0 512
 PID=$(sed -n 's/^READY \([0-9]*\).*/\1/p' "$OUT/pod.log")
 load heapdump "$PORT" "$PID" ""
 load heapdump "$PORT" "$PID" "?compress=gzip"
 stop_pod
+fi

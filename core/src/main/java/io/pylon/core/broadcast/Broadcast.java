@@ -5,7 +5,6 @@ import io.pylon.core.discovery.DiscoveredPod;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -130,29 +129,27 @@ final class Broadcast {
 
     private PodResult ask(PodCall call, URI uri, String authorization, Duration timeout, Duration podTimeout, long deadline) {
         AtomicBoolean timedOut = new AtomicBoolean();
-        try {
-            HttpResponse<InputStream> response = client.get(uri, authorization, null, timeout);
-            try (InputStream body = response.body()) {
-                if (response.statusCode() != 200) {
-                    return PodResult.failed(PeerErrors.of(response.statusCode(), body));
-                }
-                call.turn.await();
-                long budget = Math.min(podTimeout.toNanos(), deadline - System.nanoTime());
-                if (budget <= 0) {
-                    return PodResult.failed(PodFailure.timeout(podTimeout));
-                }
-                return PodResult.answered(readWithin(body, budget, timedOut));
+        try (PeerClient.Response response = client.get(uri, authorization, null, timeout)) {
+            InputStream body = response.body();
+            if (response.status() != 200) {
+                return PodResult.failed(PeerErrors.of(response.status(), body));
             }
+            call.turn.await();
+            long budget = Math.min(podTimeout.toNanos(), deadline - System.nanoTime());
+            if (budget <= 0) {
+                return PodResult.failed(PodFailure.timeout(podTimeout));
+            }
+            return PodResult.answered(readWithin(body, budget, timedOut));
         } catch (PodFailedException e) {
             return PodResult.failed(e.failure());
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             return PodResult.failed(timedOut.get() ? PodFailure.timeout(podTimeout) : PodFailure.of(e, timeout));
         } catch (InterruptedException e) {
             return PodResult.failed(PodFailure.timeout(podTimeout));
         }
     }
 
-    // The peer client has no timeout for reading a body: a watchdog interrupts a read that outlives the budget.
+    // The peer client's timeout is per read: a watchdog interrupts a body read that outlives the pod's budget.
     private byte[] readWithin(InputStream body, long budgetNanos, AtomicBoolean timedOut) throws IOException, PodFailedException {
         Thread reader = Thread.currentThread();
         AtomicBoolean reading = new AtomicBoolean(true);

@@ -1,54 +1,80 @@
 package io.pylon.core.broadcast;
 
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.WebClient;
+
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Optional;
 
 /**
- * Calls other pods of the module. The JDK client rather than Helidon's: its request timeout covers everything up
- * to the response headers (Helidon's is a per-read socket timeout), and its streamed body applies back-pressure, so
- * an answer that is not yet read stays in the socket, not on the heap.
+ * Calls other pods of the module with Helidon's WebClient: blocking calls on the caller's virtual thread, kept-alive
+ * connections, and a body read off the socket only as the caller reads it (back-pressure: an answer not yet read
+ * stays in the socket, not on the heap). It costs a third of the CPU per call of the JDK HttpClient (BENCHMARKS.md,
+ * issue 4). Its timeout is per socket read; {@link Broadcast} bounds the whole call besides.
  */
 public final class PeerClient implements AutoCloseable {
-    private final ExecutorService executor;
-    private final HttpClient client;
+    private final WebClient client;
 
     public PeerClient(Duration connectTimeout) {
-        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pylon-peer-client-", 0).factory());
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
+        this.client = WebClient.builder()
                 .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(executor)
+                .followRedirects(false)
                 .build();
     }
 
+    /** One pod's answer, its body not read yet; closing it gives the connection back (or drops it, when unread). */
+    public static final class Response implements AutoCloseable {
+        private final HttpClientResponse response;
+
+        private Response(HttpClientResponse response) {
+            this.response = response;
+        }
+
+        public int status() {
+            return response.status().code();
+        }
+
+        public Optional<String> header(String name) {
+            return response.headers().first(HeaderNames.create(name));
+        }
+
+        public InputStream body() {
+            return response.inputStream();
+        }
+
+        @Override
+        public void close() {
+            response.close();
+        }
+    }
+
     /**
-     * A GET whose body is left unread for the caller, who must close it.
+     * A GET whose body is left unread for the caller, who must close the response.
      *
-     * @param timeout until the response headers arrive
+     * @param timeout for the answer to start, and for each read after
      */
-    public HttpResponse<InputStream> get(URI uri, String authorization, String accept, Duration timeout)
-            throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout).GET();
+    public Response get(URI uri, String authorization, String accept, Duration timeout) throws IOException {
+        var request = client.get().uri(uri).readTimeout(timeout);
         if (authorization != null) {
-            request.header("Authorization", authorization);
+            request.header(HeaderNames.AUTHORIZATION, authorization);
         }
         if (accept != null) {
-            request.header("Accept", accept);
+            request.header(HeaderNames.ACCEPT, accept);
         }
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        try {
+            return new Response(request.request());
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     @Override
     public void close() {
-        client.shutdownNow();
-        executor.shutdownNow();
+        client.closeResource();
     }
 }

@@ -1,8 +1,9 @@
 package io.pylon.core.broadcast;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
-import java.net.http.HttpConnectTimeoutException;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
@@ -20,18 +21,17 @@ public record PodFailure(int status, String message) {
         return new PodFailure(502, "malformed answer: " + why);
     }
 
-    /** A failed call: timeouts are 504, everything else on the wire (refused, reset, closed) 502. */
+    /** A failed call: timeouts are 504, everything else on the wire (refused, reset, closed, garbled) 502. */
     public static PodFailure of(Throwable t, Duration timeout) {
-        if (t instanceof HttpConnectTimeoutException) {
-            return new PodFailure(504, "no connection within the connect timeout");
+        for (Throwable cause = t; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SocketTimeoutException || cause instanceof HttpTimeoutException) {
+                return timeout(timeout);
+            }
+            if (cause instanceof ConnectException) {
+                return new PodFailure(502, "connection refused");
+            }
         }
-        if (t instanceof HttpTimeoutException) {
-            return timeout(timeout);
-        }
-        if (t instanceof ConnectException) {
-            return new PodFailure(502, "connection refused");
-        }
-        if (t instanceof IOException) {
+        if (t instanceof IOException || t instanceof UncheckedIOException) {
             return new PodFailure(502, "connection failed: " + describe(t));
         }
         return new PodFailure(502, "call failed: " + describe(t));

@@ -16,7 +16,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.net.http.HttpResponse;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -90,25 +90,22 @@ final class PodForwarder {
         boolean heapDump = LocalDiagnostics.HEAPDUMP.equals(name);
         URI uri = PeerUri.of(pod.baseUrl(), segment, name, req.query(), !heapDump);
         Duration timeout = limits.podTimeout(name);
-        HttpResponse<InputStream> response;
+        PeerClient.Response response;
         try {
             response = client.get(uri, req.headers().first(HeaderNames.AUTHORIZATION).orElse(null),
                     req.headers().first(HeaderNames.ACCEPT).orElse(null), timeout);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             PodFailure failure = PodFailure.of(e, timeout);
             GatewayErrors.send(res, failure.status(), "Pod " + pod.podName() + ": " + failure.message() + ".");
             return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            GatewayErrors.send(res, 504, "Pod " + pod.podName() + ": interrupted while waiting for its answer.");
-            return;
         }
-        try (InputStream body = response.body()) {
-            res.status(Status.create(response.statusCode()));
+        try (response) {
+            InputStream body = response.body();
+            res.status(Status.create(response.status()));
             for (HeaderName header : PASSED_ON) {
-                response.headers().firstValue(header.defaultCase()).ifPresent(value -> res.header(header, value));
+                response.header(header.defaultCase()).ifPresent(value -> res.header(header, value));
             }
-            long length = response.headers().firstValueAsLong(HeaderNames.CONTENT_LENGTH.defaultCase()).orElse(-1);
+            long length = response.header(HeaderNames.CONTENT_LENGTH.defaultCase()).map(Long::parseLong).orElse(-1L);
             if (length >= 0 && length <= SENT_WHOLE) {
                 // one write: a streamed small answer would wait for the client's delayed ACK (see AggregateOutput)
                 res.send(body.readNBytes((int) length));
@@ -116,7 +113,7 @@ final class PodForwarder {
             }
             try (OutputStream out = res.outputStream()) {
                 body.transferTo(out);
-            } catch (IOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 // the status is sent already: all that is left is to cut the answer short, and say why in the log
                 LOG.log(Level.WARNING, "Passing on " + name + " from pod " + pod.podName() + " failed: "
                         + e.getClass().getSimpleName());

@@ -14,17 +14,27 @@ import java.util.Optional;
 /**
  * Calls other pods of the module with Helidon's WebClient: blocking calls on the caller's virtual thread, kept-alive
  * connections, and a body read off the socket only as the caller reads it (back-pressure: an answer not yet read
- * stays in the socket, not on the heap). It costs a third of the CPU per call of the JDK HttpClient (BENCHMARKS.md,
- * issue 4). Its timeout is per socket read; {@link Broadcast} bounds the whole call besides.
+ * stays in the socket, not on the heap). It costs less than half the CPU per call of the JDK HttpClient
+ * (BENCHMARKS.md, issue 4). Its timeout is per socket read; {@link Broadcast} bounds the whole call besides. The
+ * client is built on first use, so a pod's start does not pay for it.
  */
 public final class PeerClient implements AutoCloseable {
-    private final WebClient client;
+    private final Duration connectTimeout;
+    private WebClient client;
+    private boolean closed;
 
     public PeerClient(Duration connectTimeout) {
-        this.client = WebClient.builder()
-                .connectTimeout(connectTimeout)
-                .followRedirects(false)
-                .build();
+        this.connectTimeout = connectTimeout;
+    }
+
+    private synchronized WebClient client() {
+        if (closed) {
+            throw new IllegalStateException("the pod is stopping");
+        }
+        if (client == null) {
+            client = WebClient.builder().connectTimeout(connectTimeout).followRedirects(false).build();
+        }
+        return client;
     }
 
     /** One pod's answer, its body not read yet; closing it gives the connection back (or drops it, when unread). */
@@ -59,7 +69,7 @@ public final class PeerClient implements AutoCloseable {
      * @param timeout for the answer to start, and for each read after
      */
     public Response get(URI uri, String authorization, String accept, Duration timeout) throws IOException {
-        var request = client.get().uri(uri).readTimeout(timeout);
+        var request = client().get().uri(uri).readTimeout(timeout);
         if (authorization != null) {
             request.header(HeaderNames.AUTHORIZATION, authorization);
         }
@@ -74,7 +84,10 @@ public final class PeerClient implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        client.closeResource();
+    public synchronized void close() {
+        closed = true;
+        if (client != null) {
+            client.closeResource();
+        }
     }
 }

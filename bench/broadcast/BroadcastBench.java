@@ -1,8 +1,6 @@
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.Pod;
 import io.pylon.core.server.PodServer;
-import io.pylon.core.server.PylonModule;
 
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -27,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Broadcast benchmark, the aggregator side: `java -cp <core classpath> BroadcastBench.java latency|heap <firstPort>
+ * Broadcast benchmark, the aggregator side: `java -cp <classes>:<core classpath> BroadcastBench latency|heap <firstPort>
  * <peers> [iterations]`. The peers (BroadcastPeers.java) run in another JVM on 127.0.0.1 ports firstPort...
  * latency: `jvm` p50/p99 of one single-pod call, of a broadcast over 1, 4, 16 and 64 pods (this JVM's aggregator
  * pod plus N-1 peers) and of a sequential loop over the same pods, then a 16-pod broadcast with one more pod that
@@ -277,26 +275,5 @@ public final class BroadcastBench {
             throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + response.body());
         }
         return response.body();
-    }
-
-    static final class BenchModule implements PylonModule {
-        public String name() {
-            return "worker";
-        }
-
-        public String displayName() {
-            return "Worker";
-        }
-
-        public int defaultPort() {
-            return 8091;
-        }
-
-        public boolean servesDiagnostics() {
-            return true;
-        }
-
-        public void start(ModuleContext context) {
-        }
     }
 }

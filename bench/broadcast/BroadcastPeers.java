@@ -1,8 +1,6 @@
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.Pod;
 import io.pylon.core.server.PodServer;
-import io.pylon.core.server.PylonModule;
 
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -12,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The pods a broadcast benchmark asks: `java -cp <core classpath> BroadcastPeers.java <firstPort> <count>
+ * The pods a broadcast benchmark asks: `java -cp <classes>:<core classpath> BroadcastPeers <firstPort> <count>
  * [parkedThreads]` starts that many real diagnostics pods in this JVM on 127.0.0.1 ports firstPort.., named
  * peer-00.., each knowing only itself; the parked threads (12 frames deep) make each pod's thread dump big, as a busy
  * gateway's is. Prints READY and the size of one thread dump answer, then runs until killed.
@@ -56,28 +54,6 @@ public final class BroadcastPeers {
             latch.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** A module serving diagnostics and nothing else: the core's Worker-like pod. */
-    static final class BenchModule implements PylonModule {
-        public String name() {
-            return "worker";
-        }
-
-        public String displayName() {
-            return "Worker";
-        }
-
-        public int defaultPort() {
-            return 8091;
-        }
-
-        public boolean servesDiagnostics() {
-            return true;
-        }
-
-        public void start(ModuleContext context) {
         }
     }
 }

@@ -2,9 +2,9 @@
 # Issue 4 benchmark: broadcast diagnostics.
 #   bench/broadcast/run.sh            (from the repository root; builds the core first)
 # JVM 1 runs 64 real diagnostics pods on 127.0.0.1 (BroadcastPeers.java); JVM 2 runs the aggregator pods and the
-# client (BroadcastBench.java): `jvm` latency of a single-pod call, of broadcasts over 1/4/16/64 pods and of a
-# sequential loop over the same pods, the effect of one hung pod; then JVM 3, with a 48 MiB heap, aggregates a
-# thread dump broadcast over 65 pods answering about 1 MiB each and reports its heap growth.
+# client (BroadcastBench.java), both with BenchModule.java: `jvm` latency of a single-pod call, of broadcasts over
+# 1/4/16/64 pods and of a sequential loop over the same pods, the effect of one hung pod; then JVM 3, with a 48 MiB
+# heap, aggregates a thread dump broadcast over 65 pods answering about 1 MB each and reports its heap growth.
 # Needs a JDK >= 21 (JAVA_HOME or scripts/jdk.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -20,12 +20,14 @@ trap 'kill "${PEERS:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 ./mvnw -B -q -pl core install -DskipTests >/dev/null
 ./mvnw -B -q -pl core dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
 CP="$ROOT/core/target/classes:$(cat "$OUT/cp.txt")"
+"$JAVA_HOME/bin/javac" -d "$OUT/classes" -cp "$CP" "$BENCH"/*.java
+CP="$OUT/classes:$CP"
 PORT=${PORT:-18400}
 PEER_COUNT=${PEER_COUNT:-64}
 PARKED=${PARKED:-560}   # parked threads in the peers' JVM: each peer's thread dump is then about 1 MiB
 ITERATIONS=${ITERATIONS:-200}
 
-"$JAVA" -Xmx1g -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastPeers.java" "$PORT" "$PEER_COUNT" "$PARKED" \
+"$JAVA" -Xmx1g -Djava.util.logging.config.file=/dev/null -cp "$CP" BroadcastPeers "$PORT" "$PEER_COUNT" "$PARKED" \
   >"$OUT/peers.log" 2>&1 &
 PEERS=$!
 for _ in $(seq 1 900); do
@@ -38,6 +40,6 @@ SIZE=$(curl -s -H "Authorization: 0123456789abcdef01234567" "http://127.0.0.1:$P
 echo "one peer's threaddump answer: $SIZE bytes"
 
 echo "== latency (aggregator JVM -Xmx256m)"
-PEERS_PID=$PEERS "$JAVA" -Xmx256m -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" latency "$PORT" "$PEER_COUNT" "$ITERATIONS"
+PEERS_PID=$PEERS "$JAVA" -Xmx256m -Djava.util.logging.config.file=/dev/null -cp "$CP" BroadcastBench latency "$PORT" "$PEER_COUNT" "$ITERATIONS"
 echo "== heap (aggregator JVM -Xmx48m, serial GC)"
-"$JAVA" -Xmx48m -XX:+UseSerialGC -Djava.util.logging.config.file=/dev/null -cp "$CP" "$BENCH/BroadcastBench.java" heap "$PORT" "$PEER_COUNT"
+"$JAVA" -Xmx48m -XX:+UseSerialGC -Djava.util.logging.config.file=/dev/null -cp "$CP" BroadcastBench heap "$PORT" "$PEER_COUNT"

@@ -35,15 +35,20 @@ class GridClusterTest {
 
     static final List<Slot> SLOTS = List.of(GridTestPods.slot("127.6.0.1"), GridTestPods.slot("127.6.0.2"),
             GridTestPods.slot("127.6.0.3"));
-    static final Map<String, String> THREE = Map.of("pylon.grid.expected-members", "3");
+    /** The same HTTP port on each pod's own address, so that the pods can list each other for broadcasts. */
+    static final int HTTP_PORT = GridTestPods.slot("127.6.0.1").gridPort();
+    static final Map<String, String> CLUSTER = Map.of("pylon.grid.expected-members", "3",
+            "pylon.server.port", String.valueOf(HTTP_PORT),
+            "pylon.discovery.static", "cache-0=http://127.6.0.1:" + HTTP_PORT + ",cache-1=http://127.6.0.2:" + HTTP_PORT
+                    + ",cache-2=http://127.6.0.3:" + HTTP_PORT);
     static final List<CachePod> pods = new ArrayList<>();
     static GridClient client;
 
     @BeforeAll
     static void twoPods() {
         String members = GridTestPods.members(SLOTS);
-        pods.add(GridTestPods.start("cache-0", SLOTS.get(0), members, THREE));
-        pods.add(GridTestPods.start("cache-1", SLOTS.get(1), members, THREE));
+        pods.add(GridTestPods.start("cache-0", SLOTS.get(0), members, CLUSTER));
+        pods.add(GridTestPods.start("cache-1", SLOTS.get(1), members, CLUSTER));
         client = GridTestPods.client(SLOTS.get(0).member());
         GridTestPods.await("client connected", Duration.ofSeconds(15), () -> client.describe().get("state").equals("CONNECTED"));
     }
@@ -112,7 +117,7 @@ class GridClusterTest {
     @Test
     @Order(3)
     void aThirdPodJoinsAndEveryPodSeesThreeMembers() throws Exception {
-        pods.add(GridTestPods.start("cache-2", SLOTS.get(2), GridTestPods.members(SLOTS), THREE));
+        pods.add(GridTestPods.start("cache-2", SLOTS.get(2), GridTestPods.members(SLOTS), CLUSTER));
         for (CachePod pod : pods) {
             GridTestPods.await("three members", Duration.ofSeconds(20), () -> pod.module().member().instance().getCluster().getMembers().size() == 3);
             Map<String, Object> section = pod.section();
@@ -137,6 +142,20 @@ class GridClusterTest {
         JsonNode check = Json.MAPPER.readTree(TestPods.get(pods.get(2).pod(), "/platform/management/health").body())
                 .path("checks").path("datagrid");
         assertThat(check.path("memberCountMatches").asBoolean()).isTrue();
+
+        // the HTTP broadcast: every pod's share, and the cluster-wide totals beside pods, under the name asked for
+        for (String name : List.of("datagrid", "hazelcast")) {
+            var response = TestPods.get(pods.get(1).pod(), "/platform/diagnostics/" + name, "Authorization", TestPods.ENVIRONMENT_ID);
+            assertThat(response.statusCode()).isEqualTo(200);
+            JsonNode broadcast = Json.MAPPER.readTree(response.body());
+            assertThat(broadcast.path("pods")).hasSize(3);
+            assertThat(broadcast.path("summary").path("succeeded").asInt()).isEqualTo(3);
+            JsonNode totals = broadcast.path(name);
+            assertThat(totals.path("maps").path(GridMaps.RESPONSES).path("ownedEntryCount").asLong()).isEqualTo(RESPONSES);
+            assertThat(totals.path("maps").path(GridMaps.COUNTERS).path("ownedEntryCount").asLong()).isEqualTo(COUNTERS);
+            assertThat(totals.path("splitBrain").asBoolean()).isFalse();
+            assertThat(totals.path("totalsComplete").asBoolean()).isTrue();
+        }
     }
 
     private static Object sectionValue(CachePod pod, String key) {

@@ -43,6 +43,17 @@ public final class DatagridSection implements DiagnosticSection {
     }
 
     @Override
+    public boolean aggregates() {
+        return true;
+    }
+
+    /** In a broadcast: totals per map over every member's share, and a split-brain flag. */
+    @Override
+    public Object aggregate(java.util.List<com.fasterxml.jackson.databind.JsonNode> pods) {
+        return DatagridAggregate.summarize(pods);
+    }
+
+    @Override
     public Object collect() {
         HazelcastInstance instance = member.instance();
         Map<String, Object> section = new LinkedHashMap<>();

@@ -84,7 +84,7 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
         res.header(NO_STORE);
         AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
         try {
-            AggregateWriter writer = new AggregateWriter(out);
+            AggregateWriter writer = new AggregateWriter(out, local.aggregations(name));
             writer.start();
             broadcast.run(pods, selfName, () -> answerSelf(name, local), call, writer);
             writer.finish(Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0, discovery.mode().label(), discoveryError);

@@ -37,4 +37,22 @@ public interface DiagnosticSection {
 
     /** The section's content: anything Jackson can write (a Map, a record, a JsonNode). */
     Object collect() throws Exception;
+
+    /**
+     * Whether a broadcast adds a cluster-wide summary of this section beside {@code pods} (the data grid's totals per
+     * map, say). Only then does the broadcast read the pods' answers; otherwise it passes their bytes on untouched.
+     */
+    default boolean aggregates() {
+        return false;
+    }
+
+    /**
+     * The cluster-wide summary for a broadcast, written at the top level under the section's key.
+     *
+     * @param pods the broadcast's pod elements that answered, each holding only {@code podName} and this section
+     *             (under the key the call used: an alias's own name)
+     */
+    default Object aggregate(java.util.List<com.fasterxml.jackson.databind.JsonNode> pods) {
+        return null;
+    }
 }

@@ -92,6 +92,26 @@ public final class LocalDiagnostics {
         return node;
     }
 
+    /** A section that a broadcast of some name summarises, with the key its content has in that name's answers. */
+    public record Aggregation(String key, DiagnosticSection section) {
+    }
+
+    /** The sections a broadcast of {@code name} summarises across pods: none for most names. */
+    public List<Aggregation> aggregations(String name) {
+        List<Aggregation> aggregations = new java.util.ArrayList<>();
+        if (ALL.equals(name)) {
+            for (DiagnosticSection section : registry.all()) {
+                if (section.inAll() && section.aggregates()) {
+                    aggregations.add(new Aggregation(section.key(), section));
+                }
+            }
+        } else {
+            registry.find(name).filter(DiagnosticSection::aggregates).ifPresent(section ->
+                    aggregations.add(new Aggregation(name.equals(section.name()) ? section.key() : name, section)));
+        }
+        return aggregations;
+    }
+
     /** Streams this pod's heap dump (parameters {@code live}, {@code compress}) or answers the JSON error. */
     public void sendHeapDump(ServerRequest req, ServerResponse res) {
         heapDumper.send(req, res);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Manager UI benchmark: sign-in to a fully rendered Server Management screen in headless Chromium, with 4 pods
 # (2 Worker + 2 Cache) and 32 pods (16 + 16), all on loopback in one JVM. Needs /usr/bin/chromium and node.
-# Usage: bench/ui/run.sh [runs]   (default 7 sign-ins per size; the median goes to BENCHMARKS.md)
+# Usage: bench/ui/run.sh [runs]   (default 7 measured sign-ins per size after 3 warm-up ones; medians go to BENCHMARKS.md)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-7}"

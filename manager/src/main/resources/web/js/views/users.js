@@ -51,7 +51,7 @@ export async function render(main, session) {
       h('td', { 'data-label': 'Role' }, select),
       h('td', { 'data-label': 'State' }, state),
       h('td', { class: 'actions' },
-        btn(u.enabled === false ? 'Enable' : 'Disable', () => act(`${u.username} ${u.enabled === false ? 'enabled' : 'disabled'}.`,
+        u.username === session.me.username ? null : btn(u.enabled === false ? 'Enable' : 'Disable', () => act(`${u.username} ${u.enabled === false ? 'enabled' : 'disabled'}.`,
           () => api.send('PATCH', path(u), { enabled: u.enabled === false }))),
         u.locked ? btn('Unlock', () => act(`${u.username} unlocked.`, () => api.send('POST', path(u) + '/unlock', {}))) : null,
         btn('Set password', () => setPassword(u)),

@@ -62,9 +62,11 @@ public final class HealthRegistry {
                 selected.add(runner);
             }
         }
+        long now = System.nanoTime();
         List<CompletableFuture<CheckResult>> futures = new ArrayList<>(selected.size());
         for (Runner runner : selected) {
-            futures.add(runner.current());
+            CheckResult fresh = runner.fresh(now);
+            futures.add(fresh != null ? CompletableFuture.completedFuture(fresh) : runner.current());
         }
         Map<String, CheckResult> results = new LinkedHashMap<>();
         HealthStatus overall = HealthStatus.UP;
@@ -102,17 +104,25 @@ public final class HealthRegistry {
         private final HealthCheck check;
         private CompletableFuture<CheckResult> inFlight;
         private long startedAt;
-        private CheckResult cached;
-        private long cachedAt;
+        // Read without the lock: a fresh result is the common case, and 64 connections asking for health at once
+        // would otherwise queue on this monitor once per check and request.
+        private volatile Cached cached;
 
         Runner(HealthCheck check) {
             this.check = check;
         }
 
+        /** The cached result while it is younger than the time-to-live, else null. */
+        CheckResult fresh(long now) {
+            Cached c = cached;
+            return c != null && now - c.at() < ttlNanos ? c.result() : null;
+        }
+
         synchronized CompletableFuture<CheckResult> current() {
             long now = System.nanoTime();
-            if (cached != null && now - cachedAt < ttlNanos) {
-                return CompletableFuture.completedFuture(cached);
+            CheckResult fresh = fresh(now);
+            if (fresh != null) {
+                return CompletableFuture.completedFuture(fresh);
             }
             if (inFlight != null && !inFlight.isDone()) {
                 return inFlight;
@@ -140,12 +150,14 @@ public final class HealthRegistry {
             return future;
         }
 
-        private synchronized void remember(CheckResult result) {
-            cached = result;
-            cachedAt = System.nanoTime();
+        private void remember(CheckResult result) {
+            cached = new Cached(result, System.nanoTime());
         }
 
         CheckResult await(CompletableFuture<CheckResult> future) {
+            if (future.isDone() && !future.isCompletedExceptionally()) {
+                return future.join();
+            }
             long remaining;
             synchronized (this) {
                 remaining = timeoutNanos - (System.nanoTime() - startedAt);
@@ -164,6 +176,9 @@ public final class HealthRegistry {
                 return CheckResult.down(Map.of("error", describe(e.getCause())));
             }
         }
+    }
+
+    private record Cached(CheckResult result, long at) {
     }
 
     private static CheckResult withDuration(CheckResult result, long nanos) {

@@ -19,7 +19,8 @@ trap 'rm -rf "$WORK"' EXIT
 
 start_pod() { # module address port -> pid; timings go to $WORK
   local module=$1 addr=$2 port=$3
-  "$PYLON_JAVA" -XX:+UseSerialGC -Xms16m -Xss512k -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$CDS/$module.jsa" \
+  "$PYLON_JAVA" -XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 \
+    -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$CDS/$module.jsa" -Xlog:cds*=off \
     -cp "$LIB/*" io.pylon.distribution.PylonCli run "$module" --pod-name "bench-$module" --bind "$addr" --port "$port" \
     > "$WORK/$module.log" 2>&1 &
   echo $!

@@ -13,10 +13,10 @@ import java.util.stream.Collectors;
 final class PodProcess {
     /**
      * JVM options of a local pod unless PYLON_POD_JAVA_OPTS says otherwise: the serial collector and a small initial
-     * heap keep an idle pod near 80 MB RSS; a class-data-sharing archive per pod, written at the first exit,
+     * heap that is given back after collections keep an idle pod small; a class-data-sharing archive per pod, written at the first exit,
      * takes start-up to the first answered health check from about 1.5 s to about 0.6 s (BENCHMARKS.md, issue 2).
      */
-    static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xms16m -Xss512k";
+    static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20";
 
     private PodProcess() {
     }
@@ -28,7 +28,8 @@ final class PodProcess {
         String opts = System.getenv("PYLON_POD_JAVA_OPTS");
         if (opts == null) {
             Path archive = Files.createDirectories(stateDir.resolve("cds").toAbsolutePath()).resolve(pod.name() + ".jsa");
-            opts = DEFAULT_JAVA_OPTS + " -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive;
+            // -Xlog:cds*=off: the archive's notes on classes it skips are no news to an operator
+            opts = DEFAULT_JAVA_OPTS + " -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive + " -Xlog:cds*=off";
         }
         command.addAll(Arrays.stream(opts.split("\\s+")).filter(s -> !s.isBlank()).toList());
         command.add("-cp");

@@ -7,8 +7,6 @@ import io.pylon.core.health.HealthStatus;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.RuntimeMXBean;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,7 +20,8 @@ final class HealthSection implements DiagnosticSection {
     private final DumpDirectory dumps;
     private final RuntimeMXBean runtime = ManagementFactory.getRuntimeMXBean();
     private final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    private final String hostname = hostname();
+    // Resolved once: a slow resolver must not slow every health answer.
+    private final String hostname = io.pylon.core.server.LocalHost.name();
 
     HealthSection(HealthRegistry registry, DumpDirectory dumps) {
         this.registry = registry;
@@ -63,18 +62,5 @@ final class HealthSection implements DiagnosticSection {
         system.put("javaVendor", System.getProperty("java.vendor"));
         system.put("pid", runtime.getPid());
         return system;
-    }
-
-    // Resolved once: a slow resolver must not slow every health answer.
-    private static String hostname() {
-        String env = System.getenv("HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "unknown";
-        }
     }
 }

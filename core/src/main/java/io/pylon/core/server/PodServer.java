@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -160,11 +159,11 @@ public final class PodServer {
         String podName = settings.get(CoreSettings.POD_NAME);
         if (podName == null) {
             String suffix = port == 0 ? String.valueOf(ProcessHandle.current().pid()) : String.valueOf(port);
-            podName = (module.name() + "-" + hostName() + "-" + suffix).toLowerCase(Locale.ROOT);
+            podName = (module.name() + "-" + LocalHost.name() + "-" + suffix).toLowerCase(Locale.ROOT);
         }
         String podIp = settings.get(CoreSettings.POD_IP);
         if (podIp == null) {
-            podIp = isWildcard(bind) ? localAddress() : bind;
+            podIp = isWildcard(bind) ? LocalHost.address() : bind;
         }
         return new PodIdentity(podName, podIp, settings.get(CoreSettings.POD_NAMESPACE), settings.get(CoreSettings.NODE_NAME),
                 settings.get(CoreSettings.ENVIRONMENT_NAME), module.name(), build.version());
@@ -205,26 +204,6 @@ public final class PodServer {
 
     private static String hostForUrl(String bind, PodIdentity identity) {
         return isWildcard(bind) ? identity.podIp() : bind;
-    }
-
-    private static String hostName() {
-        String env = System.getenv("HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
-        }
-    }
-
-    private static String localAddress() {
-        try {
-            return InetAddress.getLocalHost().getHostAddress();
-        } catch (UnknownHostException e) {
-            return "127.0.0.1";
-        }
     }
 
     private static String rootMessage(Throwable t) {

@@ -3,6 +3,7 @@ package io.pylon.core.broadcast;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.http.Json;
 import io.pylon.core.server.Pod;
+import io.pylon.core.testing.FakeModule;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -59,7 +60,7 @@ class BroadcastTest {
         settings.put("pylon.server.port", String.valueOf(port));
         settings.put("pylon.discovery.static", staticPeers);
         settings.putAll(more);
-        return TestPods.start(new DiagnosticsModule(), name, settings);
+        return TestPods.start(new FakeModule("worker").servingDiagnostics(), name, settings);
     }
 
     static String staticList(Map<String, Integer> ports) {
@@ -213,7 +214,7 @@ class BroadcastTest {
 
     @Test
     void aDiscoveryFailureAnswersForThisPodAloneWithTheError() throws Exception {
-        Pod pod = TestPods.start(new DiagnosticsModule(), "d-1", Map.of("pylon.discovery.mode", "dns",
+        Pod pod = TestPods.start(new FakeModule("worker").servingDiagnostics(), "d-1", Map.of("pylon.discovery.mode", "dns",
                 "pylon.discovery.dns.service", "pylon-worker-headless.invalid"));
         extraPods.add(pod);
 

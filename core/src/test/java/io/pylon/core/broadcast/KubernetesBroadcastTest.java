@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.discovery.KubernetesMock;
 import io.pylon.core.http.Json;
 import io.pylon.core.server.Pod;
+import io.pylon.core.testing.FakeModule;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,7 +42,7 @@ class KubernetesBroadcastTest {
 
     /** A real pod with kubernetes discovery, and its Pod object in the API pointing at its loopback port. */
     private Pod startWorker(String name) {
-        Pod pod = TestPods.start(new DiagnosticsModule(), name, Map.of(
+        Pod pod = TestPods.start(new FakeModule("worker").servingDiagnostics(), name, Map.of(
                 "pylon.discovery.mode", "kubernetes",
                 "pylon.discovery.kubernetes.api-url", kubernetes.apiUrl(),
                 "pylon.pod.namespace", KubernetesMock.NAMESPACE,

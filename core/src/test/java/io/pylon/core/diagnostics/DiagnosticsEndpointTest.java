@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.Pod;
 import io.pylon.core.server.PodExecutors;
+import io.pylon.core.testing.FakeModule;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,14 +41,14 @@ class DiagnosticsEndpointTest {
         }
     }
 
-    private Pod start(DiagnosticsTestModule module, Map<String, String> settings) {
+    private Pod start(FakeModule module, Map<String, String> settings) {
         pod = TestPods.start(module, "worker-0", settings);
         return pod;
     }
 
     @Test
     void refusesCallersWithoutTheEnvironmentId() {
-        start(new DiagnosticsTestModule(), Map.of());
+        start(new FakeModule("worker").servingDiagnostics(), Map.of());
         List<HttpResponse<String>> refused = new ArrayList<>();
         refused.add(TestPods.get(pod, "/platform/diagnostics/jvm?internal=true"));
         refused.add(TestPods.get(pod, "/platform/diagnostics/jvm?internal=true", "Authorization", "guess-me-not-1234"));
@@ -66,7 +67,7 @@ class DiagnosticsEndpointTest {
 
     @Test
     void unknownNamesAnswer404ListingTheOfferedOnes() {
-        start(new DiagnosticsTestModule(), Map.of());
+        start(new FakeModule("worker").servingDiagnostics(), Map.of());
         for (String path : List.of("datagrid", "connections", "nope?internal=true", "")) {
             HttpResponse<String> response = call(pod, path);
             assertThat(response.statusCode()).as(path).isEqualTo(404);
@@ -82,7 +83,7 @@ class DiagnosticsEndpointTest {
 
     @Test
     void everyNameAnswersTheEnvelopeAsOneCompactLine() {
-        start(new DiagnosticsTestModule(), Map.of("pylon.pod.namespace", "pylon-test", "pylon.pod.node", "node-a"));
+        start(new FakeModule("worker").servingDiagnostics(), Map.of("pylon.pod.namespace", "pylon-test", "pylon.pod.node", "node-a"));
         for (String name : SHARED) {
             HttpResponse<String> response = call(pod, name + "?internal=true");
             assertThat(response.statusCode()).as(name).isEqualTo(200);
@@ -107,7 +108,7 @@ class DiagnosticsEndpointTest {
 
     @Test
     void jvmHoldsPlausibleMemoryCollectorsAndRuntime() {
-        start(new DiagnosticsTestModule(), Map.of());
+        start(new FakeModule("worker").servingDiagnostics(), Map.of());
         JsonNode jvm = internal(pod, "jvm").path("jvm");
         JsonNode heap = jvm.path("memory").path("heap");
         assertThat(heap.path("used").asLong()).isPositive().isLessThanOrEqualTo(heap.path("committed").asLong());
@@ -133,7 +134,7 @@ class DiagnosticsEndpointTest {
     @Test
     void threadsCountStatesAndShowTheRealExecutorPoolsIncludingLaterOnes() {
         AtomicReference<ModuleContext> context = new AtomicReference<>();
-        start(new DiagnosticsTestModule().onStart(context::set), Map.of());
+        start(new FakeModule("worker").servingDiagnostics().onStart(context::set), Map.of());
         ThreadPoolExecutor later = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1));
         try {
             CountDownLatch release = new CountDownLatch(1);
@@ -172,7 +173,7 @@ class DiagnosticsEndpointTest {
 
     @Test
     void threadDumpHasFullStacksOfATestThreadAndVirtualThreadsAndAnswersRawText() throws Exception {
-        start(new DiagnosticsTestModule(), Map.of());
+        start(new FakeModule("worker").servingDiagnostics(), Map.of());
         CountDownLatch release = new CountDownLatch(1);
         Thread deep = new Thread(() -> recurse(20, release), "test-deep-thread");
         deep.start();
@@ -200,7 +201,7 @@ class DiagnosticsEndpointTest {
 
     @Test
     void aDeadlockShowsInThreadsThreadDumpAndHealth() throws Exception {
-        start(new DiagnosticsTestModule(), Map.of());
+        start(new FakeModule("worker").servingDiagnostics(), Map.of());
         Deadlock deadlock = Deadlock.create("test-deadlock-a", "test-deadlock-b");
         try {
             JsonNode threads = internal(pod, "threads").path("threads");
@@ -230,7 +231,7 @@ class DiagnosticsEndpointTest {
 
     @Test
     void healthHasStatusSystemInformationChecksAndDiskSpace() {
-        start(new DiagnosticsTestModule(), Map.of());
+        start(new FakeModule("worker").servingDiagnostics(), Map.of());
         JsonNode health = internal(pod, "health").path("health");
         assertThat(health.path("status").asText()).isEqualTo("UP");
         assertThat(health.path("uptime").asLong()).isPositive();
@@ -256,7 +257,7 @@ class DiagnosticsEndpointTest {
         System.setProperty("pylon.test.url", "https://alice:wonderland@example.test/x");
         System.setProperty("pylon.test.customer", "customer-value");
         try {
-            start(new DiagnosticsTestModule(), Map.of("pylon.diagnostics.env.mask-keys", "custom[a-z]+$"));
+            start(new FakeModule("worker").servingDiagnostics(), Map.of("pylon.diagnostics.env.mask-keys", "custom[a-z]+$"));
             HttpResponse<String> response = call(pod, "env?internal=true");
             assertThat(response.body()).doesNotContain("hunter2-value", "tok-value", "wonderland", "customer-value",
                     TestPods.ENVIRONMENT_ID);
@@ -279,7 +280,7 @@ class DiagnosticsEndpointTest {
 
     @Test
     void withoutInternalThePodAnswersTheBroadcastShapeForItselfAndPodNamesOne() {
-        start(new DiagnosticsTestModule(), Map.of());
+        start(new FakeModule("worker").servingDiagnostics(), Map.of());
         JsonNode broadcast = json(call(pod, "jvm"));
         assertThat(broadcast.path("pods")).hasSize(1);
         assertThat(broadcast.path("pods").get(0).path("podName").asText()).isEqualTo("worker-0");
@@ -314,7 +315,7 @@ class DiagnosticsEndpointTest {
                 return Map.of("members", 1);
             }
         };
-        start(new DiagnosticsTestModule().onStart(c -> c.diagnostics().register(grid)), Map.of());
+        start(new FakeModule("worker").servingDiagnostics().onStart(c -> c.diagnostics().register(grid)), Map.of());
         assertThat(internal(pod, "datagrid").path("datagrid").path("members").asInt()).isEqualTo(1);
         JsonNode alias = internal(pod, "hazelcast");
         assertThat(alias.path("hazelcast").path("members").asInt()).isEqualTo(1);
@@ -342,7 +343,7 @@ class DiagnosticsEndpointTest {
                 return Map.of("released", true);
             }
         };
-        start(new DiagnosticsTestModule().onStart(c -> c.diagnostics().register(blocking)),
+        start(new FakeModule("worker").servingDiagnostics().onStart(c -> c.diagnostics().register(blocking)),
                 Map.of("pylon.diagnostics.heavy-concurrency", "1"));
         HttpRequest request = HttpRequest.newBuilder(URI.create(TestPods.baseUrl(pod) + "/platform/diagnostics/all?internal=true"))
                 .header("Authorization", TestPods.ENVIRONMENT_ID).build();

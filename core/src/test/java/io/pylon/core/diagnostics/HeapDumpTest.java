@@ -1,6 +1,7 @@
 package io.pylon.core.diagnostics;
 
 import io.pylon.core.server.Pod;
+import io.pylon.core.testing.FakeModule;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class HeapDumpTest {
 
     private void start() throws IOException {
         dumps = Files.createTempDirectory("pylon-dumps");
-        pod = TestPods.start(new DiagnosticsTestModule(), "worker-0", Map.of("pylon.diagnostics.dump-dir", dumps.toString()));
+        pod = TestPods.start(new FakeModule("worker").servingDiagnostics(), "worker-0", Map.of("pylon.diagnostics.dump-dir", dumps.toString()));
     }
 
     private HttpResponse<InputStream> download(String query) throws Exception {
@@ -138,7 +139,7 @@ class HeapDumpTest {
         Path segment = Files.writeString(dir.resolve(HeapDumper.FILE_PREFIX + "crashed.hprof.p0"), "x");
         Path threads = Files.writeString(dir.resolve(VirtualThreadDump.FILE_PREFIX + "crashed.json"), "{}");
         Path mine = Files.writeString(dir.resolve("operator-notes.txt"), "keep");
-        pod = TestPods.start(new DiagnosticsTestModule(), "worker-0", Map.of("pylon.diagnostics.dump-dir", dir.toString()));
+        pod = TestPods.start(new FakeModule("worker").servingDiagnostics(), "worker-0", Map.of("pylon.diagnostics.dump-dir", dir.toString()));
         assertThat(leftover).doesNotExist();
         assertThat(segment).doesNotExist();
         assertThat(threads).doesNotExist();

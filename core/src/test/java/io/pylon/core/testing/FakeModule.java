@@ -14,6 +14,7 @@ public final class FakeModule implements PylonModule {
     private final List<HealthCheck> checks = new ArrayList<>();
     private final List<Consumer<ModuleContext>> startActions = new ArrayList<>();
     private final List<io.pylon.core.config.Setting<?>> settings = new ArrayList<>();
+    private boolean diagnostics;
 
     public FakeModule(String name) {
         this.name = name;
@@ -26,6 +27,12 @@ public final class FakeModule implements PylonModule {
 
     public FakeModule onStart(Consumer<ModuleContext> action) {
         startActions.add(action);
+        return this;
+    }
+
+    /** Serves /<segment>/diagnostics/<name>, as Worker and Cache do. */
+    public FakeModule servingDiagnostics() {
+        diagnostics = true;
         return this;
     }
 
@@ -47,6 +54,11 @@ public final class FakeModule implements PylonModule {
     @Override
     public int defaultPort() {
         return 0;
+    }
+
+    @Override
+    public boolean servesDiagnostics() {
+        return diagnostics;
     }
 
     @Override

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 2 benchmark: per module, time from process start to the first 200 on health, RSS at idle, and health
-# requests/s with wrk (-t2 -c64) on loopback. Each pod runs exactly as `./pylon run` starts it (same JVM options,
+# requests/s with wrk (-t2 -c64) on loopback after 5 s of warm-up. Each pod runs exactly as `./pylon run` starts it (same JVM options,
 # class-data-sharing archive warmed by one earlier start), on its own 127.0.0.x address.
 # Usage: bench/startup/run.sh [seconds-of-wrk]   (needs wrk: apt-get install wrk)
 set -euo pipefail
@@ -53,6 +53,9 @@ for spec in manager:8080 worker:8091 cache:8090 integration:8092 portal:8080; do
   median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
   sleep 3
   rss=$(( $(awk '/VmRSS/{print $2}' "/proc/$pid/status") / 1024 ))
+  # 5 s of warm-up so that the JIT has compiled the request path: steady-state throughput, not the first seconds
+  wrk -t2 -c64 -d5s "$url" > /dev/null
+  wrk -t2 -c64 -d5s "${url%/health}/version" > /dev/null
   wrk -t2 -c64 -d"${DURATION}s" --latency "$url" > "$WORK/wrk-$module.txt"
   rps=$(awk '/Requests\/sec/{printf "%d", $2}' "$WORK/wrk-$module.txt")
   p99=$(awk '/ 99%/{print $2}' "$WORK/wrk-$module.txt")

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Worker gateway benchmark: wrk on loopback against the same small upstream called directly, through nginx as a
-# reverse proxy (keep-alive to the upstream) and through the Worker, in one run, one after the other.
-#   bench/worker/run.sh [duration-seconds] [connections]
+# reverse proxy (keep-alive to the upstream) and through the Worker, one after the other, repeated in rounds; the
+# summary quotes the median round (by the Worker/nginx requests/s ratio), since one round on a noisy 2-core machine
+# can be 10% off.
+#   bench/worker/run.sh [duration-seconds] [connections] [rounds]
+# WORKER_JAVA_OPTS replaces the Worker's JVM options (default: the ones a pod gets).
 # Needs wrk and nginx (apt-get install -y wrk nginx) and a JDK >= 21 (JAVA_HOME). Prints a Markdown table.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DURATION=${1:-20}
 CONNECTIONS=${2:-50}
+ROUNDS=${3:-3}
 THREADS=2
 UPSTREAM_PORT=18080
 PROXY_PORT=18081
@@ -51,7 +55,7 @@ ROUTES
 PYLON_SERVER_BIND=127.0.0.1 PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
 PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/data" \
 PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
-  "$JAVA_HOME/bin/java" -XX:+UseSerialGC -Xms16m -Xss512k -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
+  "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:--XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20} -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
 WORKER_PID=$!
 
 for i in $(seq 1 100); do
@@ -83,11 +87,7 @@ run_wrk warm-worker "http://127.0.0.1:$WORKER_PORT/" 30 # until C2 has compiled 
 run_wrk warm-nginx "http://127.0.0.1:$PROXY_PORT/" 3
 run_wrk warm-direct "http://127.0.0.1:$UPSTREAM_PORT/" 3
 
-echo "measuring ${DURATION}s each, $THREADS threads, $CONNECTIONS connections..." >&2
-run_wrk direct "http://127.0.0.1:$UPSTREAM_PORT/" "$DURATION"
-run_wrk nginx "http://127.0.0.1:$PROXY_PORT/" "$DURATION"
-run_wrk worker "http://127.0.0.1:$WORKER_PORT/" "$DURATION"
-
+echo "measuring ${DURATION}s each, $THREADS threads, $CONNECTIONS connections, $ROUNDS rounds..." >&2
 rps() { awk '/^Requests\/sec/ {print $2}' "$WORK/$1.txt"; }
 p50() { awk '$1=="50%" {print $2}' "$WORK/$1.txt"; }
 p99() { awk '$1=="99%" {print $2}' "$WORK/$1.txt"; }
@@ -95,24 +95,34 @@ errors() { awk '/Non-2xx|Socket errors/ {print}' "$WORK/$1.txt" | tr '\n' ' '; }
 ms() { # wrk latency (e.g. 812.00us, 1.20ms, 2.01s) in ms
   awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.2f", n }'
 }
-
-echo
-echo "| target | requests/s | p50 ms | p99 ms | errors |"
-echo "|---|---:|---:|---:|---|"
-for t in direct nginx worker; do
-  echo "| $t | $(rps $t) | $(ms "$(p50 $t)") | $(ms "$(p99 $t)") | $(errors $t) |"
-done
 # CPU per request in microseconds: the Worker's own; nginx's proxying = nginx in the proxy run minus nginx in the
 # direct run (in the proxy run nginx also plays the upstream). Less sensitive to other load than requests/s.
 HZ=$(getconf CLK_TCK)
 cpu_us() { # name which(1=worker,2=nginx)
   awk -v hz="$HZ" -v col="$2" -v secs="$DURATION" -v r="$(rps "$1")" '{ printf "%.1f", $col / hz * 1e6 / (r * secs) }' "$WORK/$1.cpu"
 }
+
 echo
-echo "CPU per request: Worker $(cpu_us worker 1) us; nginx proxying $(awk -v a="$(cpu_us nginx 2)" -v b="$(cpu_us direct 2)" 'BEGIN { printf "%.1f", a - b }') us (nginx total in its run $(cpu_us nginx 2) us, upstream alone $(cpu_us direct 2) us)"
-echo "Load average during the run: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
-awk -v w="$(rps worker)" -v n="$(rps nginx)" -v wp="$(ms "$(p99 worker)")" -v np="$(ms "$(p99 nginx)")" \
-  'BEGIN { printf "Worker/nginx requests/s: %.2f (target >= 0.60); Worker/nginx p99: %.2f (target <= 2.0)\n", w/n, wp/np }'
+echo "| round | direct req/s | nginx req/s | Worker req/s | Worker/nginx req/s | nginx p99 ms | Worker p99 ms | Worker/nginx p99 | Worker CPU us/req | nginx proxying CPU us/req | errors |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+: > "$WORK/rounds.txt"
+for round in $(seq 1 "$ROUNDS"); do
+  run_wrk direct "http://127.0.0.1:$UPSTREAM_PORT/" "$DURATION"
+  run_wrk nginx "http://127.0.0.1:$PROXY_PORT/" "$DURATION"
+  run_wrk worker "http://127.0.0.1:$WORKER_PORT/" "$DURATION"
+  ratio=$(awk -v w="$(rps worker)" -v n="$(rps nginx)" 'BEGIN { printf "%.2f", w/n }')
+  p99ratio=$(awk -v w="$(ms "$(p99 worker)")" -v n="$(ms "$(p99 nginx)")" 'BEGIN { printf "%.2f", w/n }')
+  proxying=$(awk -v a="$(cpu_us nginx 2)" -v b="$(cpu_us direct 2)" 'BEGIN { printf "%.1f", a - b }')
+  line="| $round | $(rps direct) | $(rps nginx) | $(rps worker) | $ratio | $(ms "$(p99 nginx)") | $(ms "$(p99 worker)") | $p99ratio | $(cpu_us worker 1) | $proxying | $(errors direct)$(errors nginx)$(errors worker) |"
+  echo "$line"
+  echo "$ratio $p99ratio $line" >> "$WORK/rounds.txt"
+done
+median=$(sort -n -k1,1 "$WORK/rounds.txt" | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2)')
+p99median=$(sort -n -k2,2 "$WORK/rounds.txt" | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2) { print $2 }')
+echo
+echo "Median round by requests/s ratio: ${median#* * }"
+echo "Worker/nginx requests/s, median of $ROUNDS rounds: ${median%% *} (target >= 0.60); Worker/nginx p99, median: $p99median (target <= 2.0)"
+echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 RSS=$(awk '/VmRSS/ {print $2}' /proc/$WORKER_PID/status)
 echo "Worker RSS after the run: $((RSS / 1024)) MiB"
 curl -s -H "Authorization: 0123456789abcdef01234567" \

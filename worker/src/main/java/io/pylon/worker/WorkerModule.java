@@ -13,6 +13,7 @@ import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
 import io.pylon.worker.proxy.ProxyHandler;
 import io.pylon.worker.proxy.ProxyStats;
+import io.pylon.worker.proxy.ResponseTimeouts;
 import io.pylon.worker.proxy.UpstreamPool;
 import io.pylon.worker.proxy.UpstreamPools;
 import io.pylon.worker.ratelimit.GridRateLimiter;
@@ -65,8 +66,7 @@ public final class WorkerModule implements PylonModule {
         Settings settings = context.settings();
         UpstreamPools pools = new UpstreamPools(new UpstreamPool.PoolSettings(
                 settings.get(WorkerSettings.UPSTREAM_MAX_TOTAL), settings.get(WorkerSettings.UPSTREAM_MAX_PER_ROUTE),
-                settings.get(WorkerSettings.UPSTREAM_CONNECT_TIMEOUT), settings.get(WorkerSettings.UPSTREAM_RESPONSE_TIMEOUT),
-                settings.get(WorkerSettings.UPSTREAM_LEASE_TIMEOUT)),
+                settings.get(WorkerSettings.UPSTREAM_CONNECT_TIMEOUT), settings.get(WorkerSettings.UPSTREAM_LEASE_TIMEOUT)),
                 settings.get(WorkerSettings.UPSTREAM_IDLE_TIMEOUT), settings.get(WorkerSettings.UPSTREAM_FAILURE_COOLDOWN));
         context.onStop(pools);
 
@@ -88,9 +88,11 @@ public final class WorkerModule implements PylonModule {
         ServerTraffic traffic = new ServerTraffic(context.port());
         ProxyStats stats = new ProxyStats();
         context.routes().routing().addFilter(traffic);
-        context.routes().routing().any(new ProxyHandler(context.segment(), routes::current, pools, rateLimiter, stats));
-
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
+        ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
+        context.routes().routing().any(new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts,
+                rateLimiter, stats));
+
         long reload = settings.get(WorkerSettings.ROUTES_RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);
         long recheck = settings.get(WorkerSettings.UPSTREAM_RECHECK_INTERVAL).toMillis();

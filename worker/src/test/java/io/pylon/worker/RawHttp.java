@@ -46,7 +46,7 @@ final class RawHttp {
         }
     }
 
-    private static String readHead(InputStream in) throws IOException {
+    static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int matched = 0;
         while (matched < 4) {

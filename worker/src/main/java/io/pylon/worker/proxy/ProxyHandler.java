@@ -20,7 +20,6 @@ import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.apache.hc.core5.http.HttpEntity;
-import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.util.Timeout;
 
 import java.io.IOException;
@@ -33,10 +32,12 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -56,14 +57,16 @@ public final class ProxyHandler implements Handler {
     private final String reservedPrefix;
     private final Supplier<RouteTable> routes;
     private final UpstreamPools pools;
+    private final ResponseTimeouts responseTimeouts;
     private final RateLimiter rateLimiter;
     private final ProxyStats stats;
 
-    public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools, RateLimiter rateLimiter,
-                        ProxyStats stats) {
+    public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools,
+                        ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, ProxyStats stats) {
         this.reservedPrefix = "/" + segment;
         this.routes = routes;
         this.pools = pools;
+        this.responseTimeouts = responseTimeouts;
         this.rateLimiter = rateLimiter;
         this.stats = stats;
     }
@@ -132,11 +135,11 @@ public final class ProxyHandler implements Handler {
         Failure failure = null;
         for (Upstream upstream : order(entry)) {
             UpstreamPool pool = pools.pool(upstream);
-            ClassicHttpRequest outbound = outbound(method, route, upstream, pool, rawPath, req, body);
-            UpstreamTimeouts timeouts = timeouts(route);
+            ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
+            ClassicHttpRequest outbound = outbound(method, route, upstream, pool, rawPath, req, body, responseTimeout);
             UpstreamExchange exchange;
             try {
-                exchange = pool.open(outbound, timeouts.connect(), timeouts.response());
+                exchange = pool.open(outbound, connectTimeout(route), responseTimeout);
             } catch (ConnectTimeoutException | ConnectException e) {
                 pools.failed(pool);
                 failure = e instanceof ConnectTimeoutException ? Failure.TIMEOUT : Failure.UNREACHABLE;
@@ -151,7 +154,7 @@ public final class ProxyHandler implements Handler {
                     stats.clientAborted.increment();
                     throw new CloseConnectionException("client went away while sending the request body", e);
                 }
-                failure = classify(e);
+                failure = responseTimeout.expired() ? Failure.TIMEOUT : classify(e);
                 if (failure == Failure.UNREACHABLE) {
                     pools.failed(pool);
                 }
@@ -220,22 +223,16 @@ public final class ProxyHandler implements Handler {
         return healthy;
     }
 
-    private record UpstreamTimeouts(Timeout connect, Timeout response) {
-    }
+    // Routes share a handful of connect timeouts; no need to build them per request.
+    private final Map<Duration, Timeout> connectTimeouts = new ConcurrentHashMap<>();
 
-    private record TimeoutKey(java.time.Duration connect, java.time.Duration response) {
-    }
-
-    // Routes share a handful of timeout pairs; no need to build them per request.
-    private final Map<TimeoutKey, UpstreamTimeouts> timeouts = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private UpstreamTimeouts timeouts(Route route) {
-        return timeouts.computeIfAbsent(new TimeoutKey(route.connectTimeout(), route.responseTimeout()),
-                key -> new UpstreamTimeouts(Timeout.of(key.connect()), Timeout.of(key.response())));
+    private Timeout connectTimeout(Route route) {
+        return connectTimeouts.computeIfAbsent(route.connectTimeout(), Timeout::of);
     }
 
     private static ClassicHttpRequest outbound(String method, Route route, Upstream upstream, UpstreamPool pool,
-                                               String rawPath, ServerRequest req, TrackedBody body) {
+                                               String rawPath, ServerRequest req, TrackedBody body,
+                                               ResponseTimeout responseTimeout) {
         String query = req.query().rawValue();
         String target = route.upstreamPath(upstream, rawPath);
         ClassicHttpRequest outbound = new BasicClassicHttpRequest(method, pool.target(),
@@ -264,7 +261,7 @@ public final class ProxyHandler implements Handler {
         req.headers().first(HeaderNames.HOST).ifPresent(host -> outbound.setHeader(X_FORWARDED_HOST.defaultCase(), host));
         if (body != null) {
             long length = req.headers().contentLength().orElse(-1);
-            outbound.setEntity(new InputStreamEntity(body, length, null));
+            outbound.setEntity(new UpstreamRequestBody(body, length, responseTimeout));
         }
         return outbound;
     }
@@ -288,14 +285,14 @@ public final class ProxyHandler implements Handler {
             } else {
                 long length = entity.getContentLength();
                 if (length >= 0 && length <= BUFFER) {
-                    if (!sendSmall(entity, (int) length, res)) {
+                    if (!sendSmall(exchange, (int) length, res)) {
                         return;
                     }
                 } else {
                     if (length >= 0) {
                         res.headers().contentLength(length);
                     }
-                    stream(entity, length, res);
+                    stream(exchange, length, res);
                 }
             }
             stats.forwarded.increment();
@@ -325,17 +322,17 @@ public final class ProxyHandler implements Handler {
      * A body no larger than the streaming buffer goes out in one write, without the streaming machinery. Nothing has
      * reached the client before the whole body is read, so an upstream that fails here still gets a clean 502.
      */
-    private boolean sendSmall(HttpEntity entity, int length, ServerResponse res) {
+    private boolean sendSmall(UpstreamExchange exchange, int length, ServerResponse res) {
         byte[] body;
         try {
-            body = entity.getContent().readNBytes(length);
+            body = exchange.body().readNBytes(length);
         } catch (IOException e) {
             body = null;
         }
         if (body == null || body.length < length) {
             stats.upstreamAborted.increment();
             res.headers().clear();
-            answerFailure(Failure.UNREACHABLE, res);
+            answerFailure(exchange.timedOut() ? Failure.TIMEOUT : Failure.UNREACHABLE, res);
             return false;
         }
         try {
@@ -347,10 +344,10 @@ public final class ProxyHandler implements Handler {
         }
     }
 
-    private void stream(HttpEntity entity, long length, ServerResponse res) throws IOException {
+    private void stream(UpstreamExchange exchange, long length, ServerResponse res) throws IOException {
         byte[] buffer = new byte[length >= 0 && length < BUFFER ? (int) Math.max(1, length) : BUFFER];
         long total = 0;
-        InputStream in = entity.getContent();
+        InputStream in = exchange.body();
         OutputStream out = res.outputStream();
         try {
             while (true) {
@@ -360,7 +357,8 @@ public final class ProxyHandler implements Handler {
                 } catch (IOException e) {
                     stats.upstreamAborted.increment();
                     LOG.log(Level.WARNING, "Upstream stopped sending a response body after " + total + " bytes ("
-                            + e.getClass().getSimpleName() + "); closing the client connection");
+                            + (exchange.timedOut() ? "silent past the response timeout" : e.getClass().getSimpleName())
+                            + "); closing the client connection");
                     // the status line is out: cutting the connection is the only way left to say the body is incomplete
                     throw new CloseConnectionException("upstream stopped sending the response body", e);
                 }

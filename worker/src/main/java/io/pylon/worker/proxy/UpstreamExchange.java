@@ -20,6 +20,7 @@ import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -45,17 +46,17 @@ final class UpstreamExchange {
     private final ClassicHttpResponse response;
     private final boolean reusable;
     private final TimeValue keepAlive;
-    private final Timeout restoreTimeout;
+    private final ResponseTimeout timeout;
     private boolean finished;
 
     private UpstreamExchange(PoolingHttpClientConnectionManager manager, ConnectionEndpoint endpoint,
-                             ClassicHttpResponse response, boolean reusable, TimeValue keepAlive, Timeout restoreTimeout) {
+                             ClassicHttpResponse response, boolean reusable, TimeValue keepAlive, ResponseTimeout timeout) {
         this.manager = manager;
         this.endpoint = endpoint;
         this.response = response;
         this.reusable = reusable;
         this.keepAlive = keepAlive;
-        this.restoreTimeout = restoreTimeout;
+        this.timeout = timeout;
     }
 
     /** Every pooled connection of the upstream is leased and none came free within the lease timeout. */
@@ -65,34 +66,37 @@ final class UpstreamExchange {
         }
     }
 
-    /** Leases (connecting when needed), sends the request and reads the response head. */
     /**
-     * @param poolTimeout the socket timeout every pooled connection carries; a different response timeout is set for
-     *                    this exchange only and put back before the connection returns to the pool
+     * Leases (connecting when needed), sends the request and reads the response head. Pooled connections read
+     * without a socket timeout; {@code timeout} watches the exchange instead (see {@link ResponseTimeouts}).
      */
     static UpstreamExchange open(PoolingHttpClientConnectionManager manager, HttpRoute route, ClassicHttpRequest request,
-                                 Timeout connectTimeout, Timeout responseTimeout, Timeout leaseTimeout,
-                                 Timeout poolTimeout) throws IOException {
-        ConnectionEndpoint endpoint = lease(manager, route, leaseTimeout);
+                                 Timeout connectTimeout, ResponseTimeout timeout, Timeout leaseTimeout)
+            throws IOException {
+        ConnectionEndpoint endpoint;
+        try {
+            endpoint = lease(manager, route, leaseTimeout);
+        } catch (IOException | RuntimeException e) {
+            timeout.finish();
+            throw e;
+        }
         try {
             HttpClientContext context = HttpClientContext.create();
             if (!endpoint.isConnected()) {
                 manager.connect(endpoint, connectTimeout, context);
             }
-            Timeout restore = null;
-            if (!responseTimeout.equals(poolTimeout)) {
-                endpoint.setSocketTimeout(responseTimeout);
-                restore = poolTimeout;
-            }
             FRAMING.process(request, request.getEntity(), context);
+            timeout.watch(endpoint);
             ClassicHttpResponse response = endpoint.execute(EXCHANGE_ID, request, EXECUTOR, context);
             boolean reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(request, response, context);
             TimeValue keepAlive = DefaultConnectionKeepAliveStrategy.INSTANCE.getKeepAliveDuration(response, context);
-            return new UpstreamExchange(manager, endpoint, response, reusable, keepAlive, restore);
+            return new UpstreamExchange(manager, endpoint, response, reusable, keepAlive, timeout);
         } catch (IOException | RuntimeException e) {
+            timeout.finish();
             discard(manager, endpoint);
             throw e;
         } catch (HttpException e) {
+            timeout.finish();
             discard(manager, endpoint);
             throw new IOException("the upstream broke the HTTP protocol", e);
         }
@@ -119,16 +123,23 @@ final class UpstreamExchange {
         return response;
     }
 
+    /** The response body as it arrives, the response timeout armed only while a read waits on the upstream. */
+    InputStream body() throws IOException {
+        return timeout.reads(response.getEntity().getContent());
+    }
+
+    /** Whether the upstream stayed silent past the response timeout (the connection was closed for it). */
+    boolean timedOut() {
+        return timeout.expired();
+    }
+
     /** The response body was read to its end: the connection goes back to the pool if the upstream keeps it alive. */
     void complete() {
         if (finished) {
             return;
         }
         finished = true;
-        if (reusable) {
-            if (restoreTimeout != null) {
-                endpoint.setSocketTimeout(restoreTimeout);
-            }
+        if (timeout.finish() && reusable) {
             manager.release(endpoint, null, keepAlive);
         } else {
             discard(manager, endpoint);
@@ -141,6 +152,7 @@ final class UpstreamExchange {
             return;
         }
         finished = true;
+        timeout.finish();
         discard(manager, endpoint);
     }
 
@@ -149,3 +161,4 @@ final class UpstreamExchange {
         manager.release(endpoint, null, TimeValue.ZERO_MILLISECONDS);
     }
 }
+

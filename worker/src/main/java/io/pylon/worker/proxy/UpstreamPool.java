@@ -3,6 +3,7 @@ package io.pylon.worker.proxy;
 import io.pylon.worker.routes.Upstream;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.TlsConfig;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpRequest;
@@ -34,7 +35,6 @@ public final class UpstreamPool implements AutoCloseable {
     private final HttpHost target;
     private final HttpRoute route;
     private final Timeout leaseTimeout;
-    private final Timeout poolTimeout;
     private final AtomicLong failedUntilNanos = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
 
@@ -48,20 +48,21 @@ public final class UpstreamPool implements AutoCloseable {
                 .setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build())
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(settings.connectTimeout()))
-                        .setSocketTimeout(Timeout.of(settings.responseTimeout()))
+                        // no read timeout on the socket: ResponseTimeouts watches every exchange instead
+                        .setSocketTimeout(Timeout.DISABLED)
                         .setValidateAfterInactivity(VALIDATE_AFTER_INACTIVITY)
                         .build())
+                // with no socket read timeout, the TLS handshake needs its own bound
+                .setDefaultTlsConfig(TlsConfig.custom().setHandshakeTimeout(Timeout.of(settings.connectTimeout())).build())
                 .build();
         HttpHost target = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
         this.target = target;
         this.route = new HttpRoute(target, null, "https".equals(upstream.scheme()));
         this.leaseTimeout = Timeout.of(settings.leaseTimeout());
-        this.poolTimeout = Timeout.of(settings.responseTimeout());
     }
 
     /** What every pool is built with; per-route timeouts are set on each request. */
-    public record PoolSettings(int maxTotal, int maxPerRoute, Duration connectTimeout, Duration responseTimeout,
-                               Duration leaseTimeout) {
+    public record PoolSettings(int maxTotal, int maxPerRoute, Duration connectTimeout, Duration leaseTimeout) {
     }
 
     public String origin() {
@@ -78,9 +79,9 @@ public final class UpstreamPool implements AutoCloseable {
     }
 
     /** Leases a connection (connecting when needed), sends the request and reads the response head. */
-    UpstreamExchange open(ClassicHttpRequest request, Timeout connectTimeout, Timeout responseTimeout) throws IOException {
-        return UpstreamExchange.open(manager, route, request, connectTimeout, responseTimeout, leaseTimeout,
-                poolTimeout);
+    UpstreamExchange open(ClassicHttpRequest request, Timeout connectTimeout, ResponseTimeout responseTimeout)
+            throws IOException {
+        return UpstreamExchange.open(manager, route, request, connectTimeout, responseTimeout, leaseTimeout);
     }
 
     public PoolStats stats() {

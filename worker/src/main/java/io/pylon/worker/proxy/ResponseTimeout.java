@@ -1,0 +1,110 @@
+package io.pylon.worker.proxy;
+
+import org.apache.hc.client5.http.io.ConnectionEndpoint;
+import org.apache.hc.core5.io.CloseMode;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The response timeout of one exchange: armed while the gateway waits on its upstream (for the response head, for
+ * each read of the response body, for each write of the request body), disarmed while it waits on the client. An
+ * armed timeout that comes due is expired by the {@link ResponseTimeouts} sweep, which closes the upstream
+ * connection; the exchange's blocked read or write then fails and {@link #expired()} says why.
+ */
+final class ResponseTimeout {
+    private static final long DISARMED = Long.MIN_VALUE;
+    private static final int WATCHING = 0;
+    private static final int EXPIRED = 1;
+    private static final int FINISHED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(ResponseTimeout.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final ResponseTimeouts owner;
+    private final long timeoutNanos;
+    private volatile long dueNanos = DISARMED;
+    private volatile int state = WATCHING;
+    private ConnectionEndpoint endpoint;
+
+    ResponseTimeout(ResponseTimeouts owner, long timeoutNanos) {
+        this.owner = owner;
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    /** Starts watching the connection the exchange runs on; armed from now. */
+    void watch(ConnectionEndpoint endpoint) {
+        this.endpoint = endpoint;
+        arm();
+        owner.add(this);
+    }
+
+    /** The gateway starts waiting on the upstream: the full timeout from now. */
+    void arm() {
+        dueNanos = System.nanoTime() + timeoutNanos;
+    }
+
+    /** The gateway waits on the client, not the upstream: that time does not count. */
+    void disarm() {
+        dueNanos = DISARMED;
+    }
+
+    /** Whether the sweep closed the connection because the upstream stayed silent too long. */
+    boolean expired() {
+        return state == EXPIRED;
+    }
+
+    /**
+     * The exchange is over and stops being watched. Returns false if the timeout had already expired, in which case
+     * the connection is closed and must not go back to the pool.
+     */
+    boolean finish() {
+        boolean finished = STATE.compareAndSet(this, WATCHING, FINISHED);
+        if (endpoint != null) {
+            owner.remove(this);
+        }
+        return finished;
+    }
+
+    /** {@code in} with this timeout armed during each read (an upstream's response body). */
+    InputStream reads(InputStream in) {
+        return new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                arm();
+                try {
+                    return super.read();
+                } finally {
+                    disarm();
+                }
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                arm();
+                try {
+                    return in.read(b, off, len);
+                } finally {
+                    disarm();
+                }
+            }
+        };
+    }
+
+    void expireIfDue(long now) {
+        long due = dueNanos;
+        if (due != DISARMED && now - due >= 0 && STATE.compareAndSet(this, WATCHING, EXPIRED)) {
+            owner.remove(this);
+            endpoint.close(CloseMode.IMMEDIATE);
+        }
+    }
+}

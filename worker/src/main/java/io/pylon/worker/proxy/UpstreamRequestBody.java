@@ -1,0 +1,68 @@
+package io.pylon.worker.proxy;
+
+import org.apache.hc.core5.http.io.entity.AbstractHttpEntity;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * The client's request body on its way to the upstream, streamed through a fixed buffer. The response timeout is
+ * armed while a chunk is written to the upstream (an upstream that stops reading blocks the write) and disarmed while
+ * the next chunk is read from the client, whose pace is not the upstream's fault.
+ */
+final class UpstreamRequestBody extends AbstractHttpEntity {
+    private static final int BUFFER = 16 * 1024;
+
+    private final InputStream in;
+    private final long length;
+    private final ResponseTimeout timeout;
+
+    UpstreamRequestBody(InputStream in, long length, ResponseTimeout timeout) {
+        super((String) null, null);
+        this.in = in;
+        this.length = length;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public long getContentLength() {
+        return length;
+    }
+
+    @Override
+    public InputStream getContent() {
+        return in;
+    }
+
+    @Override
+    public boolean isStreaming() {
+        return true;
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+
+    @Override
+    public void writeTo(OutputStream out) throws IOException {
+        byte[] buffer = new byte[length >= 0 && length < BUFFER ? (int) Math.max(1, length) : BUFFER];
+        long remaining = length;
+        try (InputStream ignored = in) {
+            while (length < 0 || remaining > 0) {
+                timeout.disarm();
+                int n = in.read(buffer, 0, length < 0 ? buffer.length : (int) Math.min(buffer.length, remaining));
+                if (n < 0) {
+                    break;
+                }
+                timeout.arm();
+                out.write(buffer, 0, n);
+                remaining -= n;
+            }
+        } finally {
+            // next: the wait for the response head
+            timeout.arm();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.pylon.worker.proxy;
+
+import org.apache.hc.client5.http.io.ConnectionEndpoint;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.impl.io.HttpRequestExecutor;
+import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.Timeout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The sweep: what it expires, what it leaves alone, and that it stops when nothing is watched. */
+class ResponseTimeoutsTest {
+    private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
+    private final ResponseTimeouts timeouts = new ResponseTimeouts(timer);
+
+    @AfterEach
+    void stop() {
+        timer.shutdownNow();
+    }
+
+    @Test
+    void armedTimeoutPastItsDueTimeClosesTheConnection() {
+        FakeEndpoint endpoint = new FakeEndpoint();
+        ResponseTimeout timeout = timeouts.create(Duration.ofMillis(50));
+        timeout.watch(endpoint);
+
+        timeouts.sweep(System.nanoTime() + Duration.ofMillis(49).toNanos());
+        assertThat(endpoint.closed).isFalse();
+        timeouts.sweep(System.nanoTime() + Duration.ofMillis(51).toNanos());
+
+        assertThat(endpoint.closed).isTrue();
+        assertThat(timeout.expired()).isTrue();
+        assertThat(timeout.finish()).as("an expired exchange's connection must not go back to the pool").isFalse();
+        assertThat(timeouts.watched()).isZero();
+    }
+
+    @Test
+    void disarmedTimeoutNeverExpires() {
+        FakeEndpoint endpoint = new FakeEndpoint();
+        ResponseTimeout timeout = timeouts.create(Duration.ofMillis(50));
+        timeout.watch(endpoint);
+        timeout.disarm();
+
+        timeouts.sweep(System.nanoTime() + Duration.ofHours(1).toNanos());
+
+        assertThat(endpoint.closed).isFalse();
+        assertThat(timeout.finish()).isTrue();
+        assertThat(timeouts.watched()).isZero();
+    }
+
+    @Test
+    void readsArmTheTimeoutOnlyWhileTheyRun() throws Exception {
+        FakeEndpoint endpoint = new FakeEndpoint();
+        ResponseTimeout timeout = timeouts.create(Duration.ofMillis(50));
+        timeout.watch(endpoint);
+        InputStream body = timeout.reads(new ByteArrayInputStream(new byte[10]));
+
+        assertThat(body.readAllBytes()).hasSize(10);
+        timeouts.sweep(System.nanoTime() + Duration.ofHours(1).toNanos());
+
+        assertThat(endpoint.closed).as("time between reads is the client's, not the upstream's").isFalse();
+        timeout.finish();
+    }
+
+    @Test
+    void sweepingStopsWhenNothingIsWatchedAndResumesWithTheNextExchange() throws Exception {
+        ResponseTimeout first = timeouts.create(Duration.ofSeconds(30));
+        first.watch(new FakeEndpoint());
+        assertThat(timer.getQueue()).hasSize(1);
+        first.finish();
+        awaitEmptyQueue();
+
+        FakeEndpoint endpoint = new FakeEndpoint();
+        timeouts.create(Duration.ofMillis(30)).watch(endpoint);
+        long deadline = System.currentTimeMillis() + 5_000;
+        while (!endpoint.closed && System.currentTimeMillis() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(endpoint.closed).as("the scheduled sweep expires the second exchange").isTrue();
+        awaitEmptyQueue();
+    }
+
+    private void awaitEmptyQueue() throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 5_000;
+        while (!timer.getQueue().isEmpty() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(timer.getQueue()).as("no sweep scheduled while nothing is watched").isEmpty();
+    }
+
+    private static final class FakeEndpoint extends ConnectionEndpoint {
+        volatile boolean closed;
+
+        @Override
+        public ClassicHttpResponse execute(String id, ClassicHttpRequest request, HttpRequestExecutor executor,
+                                           HttpContext context) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean isConnected() {
+            return !closed;
+        }
+
+        @Override
+        public void setSocketTimeout(Timeout timeout) {
+        }
+
+        @Override
+        public void close(CloseMode mode) {
+            closed = true;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+}

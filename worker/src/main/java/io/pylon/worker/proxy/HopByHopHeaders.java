@@ -1,6 +1,7 @@
 package io.pylon.worker.proxy;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -9,8 +10,8 @@ import java.util.Set;
  * header the {@code Connection} header names.
  */
 final class HopByHopHeaders {
-    private static final Set<String> FIXED = Set.of("connection", "keep-alive", "proxy-connection", "proxy-authenticate",
-            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade");
+    private static final List<String> FIXED = List.of("connection", "keep-alive", "proxy-connection",
+            "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade");
 
     private final Set<String> named;
 
@@ -40,13 +41,13 @@ final class HopByHopHeaders {
         if (name.isEmpty()) {
             return false;
         }
-        // every fixed name starts with c, k, p, t or u: most headers are settled without hashing a lower-case copy
-        char first = Character.toLowerCase(name.charAt(0));
-        boolean candidate = first == 'c' || first == 'k' || first == 'p' || first == 't' || first == 'u';
-        if (!candidate && named.isEmpty()) {
-            return false;
+        // compared in place: a lower-case copy of every forwarded header name is garbage on the hot path
+        for (int i = 0; i < FIXED.size(); i++) {
+            String fixed = FIXED.get(i);
+            if (fixed.length() == name.length() && fixed.equalsIgnoreCase(name)) {
+                return true;
+            }
         }
-        String lower = name.toLowerCase(Locale.ROOT);
-        return FIXED.contains(lower) || named.contains(lower);
+        return !named.isEmpty() && named.contains(name.toLowerCase(Locale.ROOT));
     }
 }

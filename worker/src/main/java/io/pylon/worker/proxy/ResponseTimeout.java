@@ -6,8 +6,6 @@ import org.apache.hc.core5.io.CloseMode;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
  * The response timeout of one exchange: armed while the gateway waits on its upstream (for the response head, for
@@ -20,15 +18,6 @@ final class ResponseTimeout {
     private static final int WATCHING = 0;
     private static final int EXPIRED = 1;
     private static final int FINISHED = 2;
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(ResponseTimeout.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final ResponseTimeouts owner;
     private final long timeoutNanos;
@@ -68,7 +57,15 @@ final class ResponseTimeout {
      * the connection is closed and must not go back to the pool.
      */
     boolean finish() {
-        boolean finished = STATE.compareAndSet(this, WATCHING, FINISHED);
+        boolean finished;
+        // under the lock the sweep closes with: once this returns, the sweep can no longer touch the connection,
+        // which may go back to the pool and to another request
+        synchronized (this) {
+            finished = state == WATCHING;
+            if (finished) {
+                state = FINISHED;
+            }
+        }
         if (endpoint != null) {
             owner.remove(this);
         }
@@ -102,9 +99,16 @@ final class ResponseTimeout {
 
     void expireIfDue(long now) {
         long due = dueNanos;
-        if (due != DISARMED && now - due >= 0 && STATE.compareAndSet(this, WATCHING, EXPIRED)) {
-            owner.remove(this);
+        if (due == DISARMED || now - due < 0) {
+            return;
+        }
+        synchronized (this) {
+            if (state != WATCHING) {
+                return;
+            }
+            state = EXPIRED;
             endpoint.close(CloseMode.IMMEDIATE);
         }
+        owner.remove(this);
     }
 }

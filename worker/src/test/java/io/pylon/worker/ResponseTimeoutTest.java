@@ -1,5 +1,6 @@
 package io.pylon.worker;
 
+import io.pylon.core.diagnostics.DiagnosticsContract;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -148,6 +149,28 @@ class ResponseTimeoutTest {
             sender.join(5_000);
         }
         Gateway.await("the deaf upstream's connection to be released", 5_000, () -> leasedOf(deaf.url()) == 0);
+    }
+
+    @Test
+    void maintenanceExecutorSweepsWhileRequestsWaitOnUpstreams() throws Exception {
+        long idleBefore = maintenanceTasks();
+        Thread.sleep(750);
+        long idle = maintenanceTasks() - idleBefore;
+
+        long busyBefore = maintenanceTasks();
+        HttpResponse<byte[]> response = TestPods.client().send(
+                HttpRequest.newBuilder(URI.create(gateway.url("/trickle"))).build(), HttpResponse.BodyHandlers.ofByteArray());
+        long busy = maintenanceTasks() - busyBefore;
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        // routes reload and pool maintenance run in both periods; sweeps every 20 ms only during the 750 ms request
+        assertThat(busy).as("maintenance tasks idle %d, while a request waited on its upstream %d", idle, busy)
+                .isGreaterThanOrEqualTo(idle + 15);
+    }
+
+    private static long maintenanceTasks() {
+        return DiagnosticsContract.internal(gateway.pod, "threads")
+                .path("threads").path("executorPools").path("platform-maintenance").path("completedTaskCount").asLong(-1);
     }
 
     private static Socket connect() throws IOException {

@@ -26,8 +26,6 @@ final class ThreadsSection implements DiagnosticSection {
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final PodExecutors executors;
-    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    private final ObjectName scheduler = virtualThreadScheduler();
 
     ThreadsSection(PodExecutors executors) {
         this.executors = executors;
@@ -112,11 +110,11 @@ final class ThreadsSection implements DiagnosticSection {
 
     // JDK 24+ exposes jdk.management:type=VirtualThreadScheduler; read by name so the core also runs on JDK 21.
     private Map<String, Object> virtualThreads() {
-        if (scheduler == null) {
+        if (Scheduler.NAME == null) {
             return null;
         }
         try {
-            AttributeList values = server.getAttributes(scheduler, SCHEDULER_ATTRIBUTES);
+            AttributeList values = Scheduler.SERVER.getAttributes(Scheduler.NAME, SCHEDULER_ATTRIBUTES);
             Map<String, Object> map = new LinkedHashMap<>();
             for (Attribute attribute : values.asList()) {
                 String name = attribute.getName();
@@ -128,12 +126,21 @@ final class ThreadsSection implements DiagnosticSection {
         }
     }
 
-    private ObjectName virtualThreadScheduler() {
-        try {
-            ObjectName name = new ObjectName("jdk.management:type=VirtualThreadScheduler");
-            return server.isRegistered(name) ? name : null;
-        } catch (Exception e) {
-            return null;
+    /**
+     * Looked up on the first {@code threads} call, not at start-up: the platform MBean server registers every
+     * platform MXBean when first asked for, about 0.2 s of a pod's start without a class-data-sharing archive.
+     */
+    private static final class Scheduler {
+        static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
+        static final ObjectName NAME = lookup();
+
+        private static ObjectName lookup() {
+            try {
+                ObjectName name = new ObjectName("jdk.management:type=VirtualThreadScheduler");
+                return SERVER.isRegistered(name) ? name : null;
+            } catch (Exception e) {
+                return null;
+            }
         }
     }
 }

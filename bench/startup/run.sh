@@ -19,6 +19,10 @@ trap 'rm -rf "$WORK"' EXIT
 
 start_pod() { # module address port -> pid; timings go to $WORK
   local module=$1 addr=$2 port=$3
+  # an archive older than a jar is neither used nor rewritten by the JVM: drop it (as ./pylon does)
+  if [ -f "$CDS/$module.jsa" ] && [ -n "$(find "$LIB" -name '*.jar' -newer "$CDS/$module.jsa" -print -quit)" ]; then
+    rm -f "$CDS/$module.jsa"
+  fi
   "$PYLON_JAVA" -XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 \
     -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$CDS/$module.jsa" -Xlog:cds*=off \
     -cp "$LIB/*" io.pylon.distribution.PylonCli run "$module" --pod-name "bench-$module" --bind "$addr" --port "$port" \

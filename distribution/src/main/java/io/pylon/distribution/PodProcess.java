@@ -26,14 +26,16 @@ final class PodProcess {
         List<String> command = new ArrayList<>();
         command.add(java);
         String opts = System.getenv("PYLON_POD_JAVA_OPTS");
+        String classPath = libraryClassPath();
         if (opts == null) {
             Path archive = Files.createDirectories(stateDir.resolve("cds").toAbsolutePath()).resolve(pod.name() + ".jsa");
+            ClassDataArchive.dropIfStale(archive, classPath);
             // -Xlog:cds*=off: the archive's notes on classes it skips are no news to an operator
             opts = DEFAULT_JAVA_OPTS + " -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive + " -Xlog:cds*=off";
         }
         command.addAll(Arrays.stream(opts.split("\\s+")).filter(s -> !s.isBlank()).toList());
         command.add("-cp");
-        command.add(libraryClassPath());
+        command.add(classPath);
         command.add(PylonCli.class.getName());
         command.addAll(List.of("run", pod.module(), "--pod-name", pod.name(), "--bind", pod.host(), "--port", String.valueOf(pod.port())));
 

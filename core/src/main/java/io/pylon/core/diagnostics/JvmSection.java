@@ -26,6 +26,7 @@ final class JvmSection implements DiagnosticSection {
     private final ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
     private final CompilationMXBean compilation = ManagementFactory.getCompilationMXBean();
     private final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    private final CpuLoad cpuLoad = os instanceof com.sun.management.OperatingSystemMXBean sun ? new CpuLoad(sun) : null;
 
     @Override
     public String name() {
@@ -118,8 +119,9 @@ final class JvmSection implements DiagnosticSection {
         cpu.put("availableProcessors", os.getAvailableProcessors());
         cpu.put("systemLoadAverage", os.getSystemLoadAverage());
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            cpu.put("processCpuLoad", sun.getProcessCpuLoad());
-            cpu.put("systemCpuLoad", sun.getCpuLoad());
+            CpuLoad.Sample load = cpuLoad.current();
+            cpu.put("processCpuLoad", load.process());
+            cpu.put("systemCpuLoad", load.system());
             cpu.put("processCpuTime", sun.getProcessCpuTime() / 1_000_000);
         }
         return cpu;

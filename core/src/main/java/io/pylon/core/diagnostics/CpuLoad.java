@@ -1,0 +1,38 @@
+package io.pylon.core.diagnostics;
+
+/**
+ * Process and system CPU load, sampled at most once a second. The JDK computes each load over the time since its
+ * previous call, reading {@code /proc} and the container's cgroup files every time: asked per request, that was the
+ * largest part of a {@code jvm} answer's CPU, and two calls a millisecond apart measure a millisecond. Sampled once a
+ * second, every answer costs nothing here and each figure spans about a second or more, as Actuator's
+ * {@code process.cpu.usage} does.
+ */
+final class CpuLoad {
+    private static final long REFRESH_NANOS = 1_000_000_000L;
+
+    private final com.sun.management.OperatingSystemMXBean os;
+    private volatile Sample last;
+
+    record Sample(long takenAtNanos, double process, double system) {
+    }
+
+    CpuLoad(com.sun.management.OperatingSystemMXBean os) {
+        this.os = os;
+    }
+
+    Sample current() {
+        long now = System.nanoTime();
+        Sample sample = last;
+        if (sample != null && now - sample.takenAtNanos() < REFRESH_NANOS) {
+            return sample;
+        }
+        synchronized (this) {
+            sample = last;
+            if (sample == null || now - sample.takenAtNanos() >= REFRESH_NANOS) {
+                sample = new Sample(now, os.getProcessCpuLoad(), os.getCpuLoad());
+                last = sample;
+            }
+            return sample;
+        }
+    }
+}

@@ -10,6 +10,8 @@ package io.pylon.core.diagnostics;
 final class CpuLoad {
     private static final long REFRESH_NANOS = 1_000_000_000L;
 
+    private static volatile CpuLoad shared;
+
     private final com.sun.management.OperatingSystemMXBean os;
     private volatile Sample last;
 
@@ -18,6 +20,21 @@ final class CpuLoad {
 
     CpuLoad(com.sun.management.OperatingSystemMXBean os) {
         this.os = os;
+    }
+
+    /** The process's sampler: the loads are the JVM's, whatever number of pods it runs (tests, benchmarks). */
+    static CpuLoad of(com.sun.management.OperatingSystemMXBean os) {
+        CpuLoad load = shared;
+        if (load == null) {
+            synchronized (CpuLoad.class) {
+                load = shared;
+                if (load == null) {
+                    load = new CpuLoad(os);
+                    shared = load;
+                }
+            }
+        }
+        return load;
     }
 
     Sample current() {

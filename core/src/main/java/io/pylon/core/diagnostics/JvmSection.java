@@ -26,7 +26,6 @@ final class JvmSection implements DiagnosticSection {
     private final ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
     private final CompilationMXBean compilation = ManagementFactory.getCompilationMXBean();
     private final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    private final CpuLoad cpuLoad = os instanceof com.sun.management.OperatingSystemMXBean sun ? new CpuLoad(sun) : null;
 
     @Override
     public String name() {
@@ -119,7 +118,7 @@ final class JvmSection implements DiagnosticSection {
         cpu.put("availableProcessors", os.getAvailableProcessors());
         cpu.put("systemLoadAverage", os.getSystemLoadAverage());
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            CpuLoad.Sample load = cpuLoad.current();
+            CpuLoad.Sample load = CpuLoad.of(sun).current();
             cpu.put("processCpuLoad", load.process());
             cpu.put("systemCpuLoad", load.system());
             cpu.put("processCpuTime", sun.getProcessCpuTime() / 1_000_000);

@@ -39,14 +39,14 @@ class ResponseTimeoutTest {
     @BeforeAll
     static void start() {
         echo = TestUpstream.echo("echo");
-        // 6 chunks 150 ms apart: 750 ms in all, never silent for 300 ms
+        // 8 chunks 100 ms apart: 800 ms in all, never silent for 300 ms
         trickle = TestUpstream.start(exchange -> {
-            exchange.sendResponseHeaders(200, 6 * 1000);
+            exchange.sendResponseHeaders(200, 8 * 1000);
             try (OutputStream out = exchange.getResponseBody()) {
-                for (int i = 0; i < 6; i++) {
+                for (int i = 0; i < 8; i++) {
                     out.write(new byte[1000]);
                     out.flush();
-                    Thread.sleep(150);
+                    Thread.sleep(100);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -109,8 +109,8 @@ class ResponseTimeoutTest {
         HttpResponse<byte[]> response = TestPods.client().send(
                 HttpRequest.newBuilder(URI.create(gateway.url("/trickle"))).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).hasSize(6000);
-        assertThat((System.nanoTime() - t0) / 1_000_000).isGreaterThanOrEqualTo(600);
+        assertThat(response.body()).hasSize(8000);
+        assertThat((System.nanoTime() - t0) / 1_000_000).as("well past the 300 ms timeout in all").isGreaterThanOrEqualTo(700);
     }
 
     @Test
@@ -154,7 +154,7 @@ class ResponseTimeoutTest {
     @Test
     void maintenanceExecutorSweepsWhileRequestsWaitOnUpstreams() throws Exception {
         long idleBefore = maintenanceTasks();
-        Thread.sleep(750);
+        Thread.sleep(800);
         long idle = maintenanceTasks() - idleBefore;
 
         long busyBefore = maintenanceTasks();
@@ -163,7 +163,7 @@ class ResponseTimeoutTest {
         long busy = maintenanceTasks() - busyBefore;
 
         assertThat(response.statusCode()).isEqualTo(200);
-        // routes reload and pool maintenance run in both periods; sweeps every 20 ms only during the 750 ms request
+        // routes reload and pool maintenance run in both periods; sweeps every 20 ms only during the 800 ms request
         assertThat(busy).as("maintenance tasks idle %d, while a request waited on its upstream %d", idle, busy)
                 .isGreaterThanOrEqualTo(idle + 15);
     }

@@ -48,7 +48,6 @@ import java.util.function.Supplier;
  */
 public final class ProxyHandler implements Handler {
     private static final System.Logger LOG = System.getLogger(ProxyHandler.class.getName());
-    private static final int BUFFER = 16 * 1024;
     private static final HeaderName X_FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
     private static final HeaderName X_FORWARDED_PROTO = HeaderNames.create("X-Forwarded-Proto");
     private static final HeaderName X_FORWARDED_HOST = HeaderNames.create("X-Forwarded-Host");
@@ -284,7 +283,7 @@ public final class ProxyHandler implements Handler {
                 res.send();
             } else {
                 long length = entity.getContentLength();
-                if (length >= 0 && length <= BUFFER) {
+                if (length >= 0 && length <= StreamBuffer.SIZE) {
                     if (!sendSmall(exchange, (int) length, res)) {
                         return;
                     }
@@ -345,7 +344,7 @@ public final class ProxyHandler implements Handler {
     }
 
     private void stream(UpstreamExchange exchange, long length, ServerResponse res) throws IOException {
-        byte[] buffer = new byte[length >= 0 && length < BUFFER ? (int) Math.max(1, length) : BUFFER];
+        byte[] buffer = StreamBuffer.forLength(length);
         long total = 0;
         InputStream in = exchange.body();
         OutputStream out = res.outputStream();

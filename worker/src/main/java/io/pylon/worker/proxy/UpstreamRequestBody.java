@@ -12,8 +12,6 @@ import java.io.OutputStream;
  * the next chunk is read from the client, whose pace is not the upstream's fault.
  */
 final class UpstreamRequestBody extends AbstractHttpEntity {
-    private static final int BUFFER = 16 * 1024;
-
     private final InputStream in;
     private final long length;
     private final ResponseTimeout timeout;
@@ -47,7 +45,7 @@ final class UpstreamRequestBody extends AbstractHttpEntity {
 
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        byte[] buffer = new byte[length >= 0 && length < BUFFER ? (int) Math.max(1, length) : BUFFER];
+        byte[] buffer = StreamBuffer.forLength(length);
         long remaining = length;
         try (InputStream ignored = in) {
             while (length < 0 || remaining > 0) {

@@ -31,11 +31,14 @@ class ResponseTimeoutsTest {
     void armedTimeoutPastItsDueTimeClosesTheConnection() {
         FakeEndpoint endpoint = new FakeEndpoint();
         ResponseTimeout timeout = timeouts.create(Duration.ofMillis(50));
+        long before = System.nanoTime();
         timeout.watch(endpoint);
+        long after = System.nanoTime();
 
-        timeouts.sweep(System.nanoTime() + Duration.ofMillis(49).toNanos());
+        // due between before + 50 ms and after + 50 ms, whatever this thread's pace
+        timeouts.sweep(before + Duration.ofMillis(49).toNanos());
         assertThat(endpoint.closed).isFalse();
-        timeouts.sweep(System.nanoTime() + Duration.ofMillis(51).toNanos());
+        timeouts.sweep(after + Duration.ofMillis(50).toNanos());
 
         assertThat(endpoint.closed).isTrue();
         assertThat(timeout.expired()).isTrue();

@@ -46,7 +46,8 @@ class KubernetesBroadcastTest {
                 "pylon.discovery.mode", "kubernetes",
                 "pylon.discovery.kubernetes.api-url", kubernetes.apiUrl(),
                 "pylon.pod.namespace", KubernetesMock.NAMESPACE,
-                "pylon.broadcast.pod-timeout", "1s"));
+                // long enough for a cold first answer in a busy test JVM, short enough for the hung-pod test
+                "pylon.broadcast.pod-timeout", "2s"));
         pods.add(pod);
         kubernetes.create(KubernetesMock.pod(name, "Running", "127.0.0.1", pod.port()));
         return pod;
@@ -116,10 +117,10 @@ class KubernetesBroadcastTest {
             long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
 
             assertThat(names(body)).containsExactly("worker-0", "worker-1", "worker-2", "worker-9");
-            assertThat(body.path("pods").get(1).has("jvm")).isTrue();
+            assertThat(body.path("pods").get(1).has("jvm")).as("worker-1 answers: %s", body.path("pods").get(1)).isTrue();
             assertThat(body.path("pods").get(2).path("error").path("status").asInt()).isEqualTo(502);
             assertThat(body.path("pods").get(3).path("error").path("status").asInt()).isEqualTo(504);
-            assertThat(elapsedMs).isLessThan(1800);
+            assertThat(elapsedMs).isLessThan(2800);
         }
     }
 

@@ -7,6 +7,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 . scripts/jdk.sh
+. scripts/pod-jvm.sh
 pylon_find_jdk
 DURATION=${1:-10}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
@@ -19,12 +20,8 @@ trap 'rm -rf "$WORK"' EXIT
 
 start_pod() { # module address port -> pid; timings go to $WORK
   local module=$1 addr=$2 port=$3
-  # an archive older than a jar is neither used nor rewritten by the JVM: drop it (as ./pylon does)
-  if [ -f "$CDS/$module.jsa" ] && [ -n "$(find "$LIB" -name '*.jar' -newer "$CDS/$module.jsa" -print -quit)" ]; then
-    rm -f "$CDS/$module.jsa"
-  fi
-  "$PYLON_JAVA" -XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 \
-    -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$CDS/$module.jsa" -Xlog:cds*=off \
+  # shellcheck disable=SC2046,SC2086
+  "$PYLON_JAVA" $PYLON_POD_JVM_OPTS $(pylon_pod_cds_opts "$CDS/$module.jsa" "$LIB") \
     -cp "$LIB/*" io.pylon.distribution.PylonCli run "$module" --pod-name "bench-$module" --bind "$addr" --port "$port" \
     > "$WORK/$module.log" 2>&1 &
   echo $!

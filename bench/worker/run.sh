@@ -8,6 +8,8 @@
 # Needs wrk and nginx (apt-get install -y wrk nginx) and a JDK >= 21 (JAVA_HOME). Prints a Markdown table.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/pod-jvm.sh
+. "$ROOT/scripts/pod-jvm.sh"
 DURATION=${1:-20}
 CONNECTIONS=${2:-50}
 ROUNDS=${3:-3}
@@ -55,7 +57,7 @@ ROUTES
 PYLON_SERVER_BIND=127.0.0.1 PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
 PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/data" \
 PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
-  "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:--XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20} -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
+  "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS} -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
 WORKER_PID=$!
 
 for i in $(seq 1 100); do

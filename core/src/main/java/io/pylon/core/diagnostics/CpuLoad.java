@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import java.lang.management.ManagementFactory;
+
 /**
  * Process and system CPU load, sampled at most once a second. The JDK computes each load over the time since its
  * previous call, reading {@code /proc} and the container's cgroup files every time: asked per request, that was the
@@ -9,8 +11,6 @@ package io.pylon.core.diagnostics;
  */
 final class CpuLoad {
     private static final long REFRESH_NANOS = 1_000_000_000L;
-
-    private static volatile CpuLoad shared;
 
     private final com.sun.management.OperatingSystemMXBean os;
     private volatile Sample last;
@@ -22,19 +22,14 @@ final class CpuLoad {
         this.os = os;
     }
 
-    /** The process's sampler: the loads are the JVM's, whatever number of pods it runs (tests, benchmarks). */
-    static CpuLoad of(com.sun.management.OperatingSystemMXBean os) {
-        CpuLoad load = shared;
-        if (load == null) {
-            synchronized (CpuLoad.class) {
-                load = shared;
-                if (load == null) {
-                    load = new CpuLoad(os);
-                    shared = load;
-                }
-            }
-        }
-        return load;
+    /** The JVM's sampler: the loads are the process's, whatever number of pods it runs (tests, benchmarks). */
+    static CpuLoad process() {
+        return PerJvm.LOAD;
+    }
+
+    private static final class PerJvm {
+        static final CpuLoad LOAD = new CpuLoad(
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean());
     }
 
     Sample current() {

@@ -118,7 +118,7 @@ final class JvmSection implements DiagnosticSection {
         cpu.put("availableProcessors", os.getAvailableProcessors());
         cpu.put("systemLoadAverage", os.getSystemLoadAverage());
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            CpuLoad.Sample load = CpuLoad.of(sun).current();
+            CpuLoad.Sample load = CpuLoad.process().current();
             cpu.put("processCpuLoad", load.process());
             cpu.put("systemCpuLoad", load.system());
             cpu.put("processCpuTime", sun.getProcessCpuTime() / 1_000_000);

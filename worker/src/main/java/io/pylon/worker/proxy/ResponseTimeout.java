@@ -79,7 +79,7 @@ final class ResponseTimeout {
             public int read() throws IOException {
                 arm();
                 try {
-                    return super.read();
+                    return in.read();
                 } finally {
                     disarm();
                 }

@@ -39,7 +39,7 @@ public final class ResponseTimeouts {
     }
 
     /** Exchanges currently watched (waiting on an upstream or about to). */
-    public int watched() {
+    int watched() {
         return watched.size();
     }
 
@@ -62,7 +62,6 @@ public final class ResponseTimeouts {
             sweepScheduled.set(false);
         }
     }
-
 
     void sweep(long now) {
         for (ResponseTimeout timeout : watched) {

@@ -3,7 +3,7 @@ package io.pylon.cache;
 import io.pylon.cache.GridTestPods.CachePod;
 import io.pylon.cache.GridTestPods.Slot;
 import io.pylon.cache.grid.HazelcastPools;
-import io.pylon.core.server.PodExecutors;
+import io.pylon.core.pod.PodExecutors;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.pylon.distribution;
 
 import io.pylon.core.config.InvalidSettingException;
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.CoreSettings;
+import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.Pod;
 import io.pylon.core.server.PodServer;
 import io.pylon.core.server.PylonModule;

@@ -1,7 +1,7 @@
 package io.pylon.distribution;
 
 import io.pylon.core.config.Setting;
-import io.pylon.core.server.CoreSettings;
+import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.PylonModule;
 import picocli.CommandLine.Command;
 

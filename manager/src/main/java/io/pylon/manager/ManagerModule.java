@@ -3,7 +3,7 @@ package io.pylon.manager;
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
 import io.pylon.core.http.Routes;
-import io.pylon.core.server.CoreSettings;
+import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
 import io.pylon.manager.api.ApiDocsEndpoint;

@@ -12,7 +12,7 @@ import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.core.LifecycleListener;
 import io.pylon.core.config.InvalidSettingException;
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.CoreSettings;
+import io.pylon.core.pod.CoreSettings;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -13,8 +13,8 @@ import io.pylon.cache.client.GridLogging;
 import io.pylon.cache.client.GridMaps;
 import io.pylon.cache.client.GridSerialization;
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.CoreSettings;
-import io.pylon.core.server.PodIdentity;
+import io.pylon.core.pod.CoreSettings;
+import io.pylon.core.pod.PodIdentity;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.pylon.cache.grid;
 
-import io.pylon.core.server.PodExecutors;
+import io.pylon.core.pod.PodExecutors;
 
 /**
  * Makes the member's own thread pools part of {@code threads.executorPools}. Only Hazelcast's real

@@ -11,11 +11,13 @@ import java.util.function.Supplier;
  * A bounded buffer in front of the response. Answers collect in it until it would pass its limit; only then is the
  * response opened as a stream and the buffer sent (an answer as large as the limit goes out directly), so the
  * aggregate is never held whole and a thread dump broadcast streams pod by pod. An aggregate that never passes the
- * limit (jvm, health... of dozens of pods) is sent whole, in one write with a Content-Length: a streamed response
- * writes its headers and its body separately, and Nagle's algorithm then holds the body back until the client's
- * delayed ACK (40 ms on Linux) on a kept-alive connection, since Helidon's sockets do not set TCP_NODELAY.
+ * limit (jvm, health... of dozens of pods) is sent whole, with a Content-Length, in one write of headers and body:
+ * a streamed response costs a chunked encoding and separate writes for the headers, each chunk and the last chunk.
+ * (Pods set TCP_NODELAY, so the separate writes cost system calls and packets, not a delayed-ACK stall.)
+ *
+ * <p>Not thread-safe: one broadcast writes to it from one thread.
  */
-final class AggregateOutput extends OutputStream {
+public final class AggregateOutput extends OutputStream {
     private static final int INITIAL = 16 * 1024;
 
     private final Supplier<OutputStream> stream;
@@ -30,7 +32,7 @@ final class AggregateOutput extends OutputStream {
      * @param stream opens the response as a stream, at most once
      * @param whole  sends the whole response at once, when the stream was never opened
      */
-    AggregateOutput(Supplier<OutputStream> stream, Consumer<byte[]> whole, int limit) {
+    public AggregateOutput(Supplier<OutputStream> stream, Consumer<byte[]> whole, int limit) {
         this.stream = stream;
         this.whole = whole;
         this.limit = limit;
@@ -81,7 +83,7 @@ final class AggregateOutput extends OutputStream {
      * Gives up after a failure: nothing is sent when nothing went out yet (the server can still answer an error),
      * otherwise the stream is ended where it is, and the client sees a truncated response rather than a valid one.
      */
-    void abort() {
+    public void abort() {
         if (closed) {
             return;
         }

@@ -1,10 +1,10 @@
 package io.pylon.core.broadcast;
 
-import io.helidon.common.uri.UriQuery;
-
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** The address of a diagnostics name on another pod, with the caller's query parameters passed on. */
@@ -19,7 +19,7 @@ final class PeerUri {
      * {@code <base>/<segment>/diagnostics/<name>?internal=true&<the caller's other parameters>}; with
      * {@code internal=false} (heap dumps, where it does not apply) the parameter is left out.
      */
-    static URI of(URI base, String segment, String name, UriQuery query, boolean internal) {
+    static URI of(URI base, String segment, String name, Map<String, List<String>> query, boolean internal) {
         StringBuilder uri = new StringBuilder(base.toString());
         if (uri.charAt(uri.length() - 1) == '/') {
             uri.setLength(uri.length() - 1);
@@ -30,12 +30,12 @@ final class PeerUri {
             uri.append("?internal=true");
             separator = '&';
         }
-        for (String parameter : query.names()) {
-            if (ROUTING.contains(parameter) || !isToken(parameter)) {
+        for (Map.Entry<String, List<String>> parameter : query.entrySet()) {
+            if (ROUTING.contains(parameter.getKey()) || !isToken(parameter.getKey())) {
                 continue;
             }
-            for (String value : query.all(parameter)) {
-                uri.append(separator).append(parameter).append('=')
+            for (String value : parameter.getValue()) {
+                uri.append(separator).append(parameter.getKey()).append('=')
                         .append(URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20"));
                 separator = '&';
             }

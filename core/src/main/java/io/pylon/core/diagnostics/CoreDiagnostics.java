@@ -2,8 +2,10 @@ package io.pylon.core.diagnostics;
 
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.CoreSettings;
-import io.pylon.core.server.ModuleContext;
+import io.pylon.core.health.HealthRegistry;
+import io.pylon.core.pod.CoreSettings;
+import io.pylon.core.pod.PodExecutors;
+import io.pylon.core.pod.PodIdentity;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,16 +18,20 @@ public final class CoreDiagnostics {
     private CoreDiagnostics() {
     }
 
+    /** What a pod answers diagnostics with: its sections and its heap dumps. */
+    public record PodDiagnostics(LocalDiagnostics local, HeapDumper heapDumper) {
+    }
+
     /**
-     * Prepares the dump directory (removing a crash's leftovers), registers the shared sections before the module
-     * adds its own, and returns the pod's local diagnostics.
+     * Prepares the dump directory (removing a crash's leftovers), registers the shared sections in {@code registry}
+     * before the module adds its own, and returns the pod's local diagnostics and heap dumper.
      *
      * @param settings every setting the module reads, so that the values of secret ones are masked in {@code env}
      */
-    public static LocalDiagnostics install(ModuleContext context, List<Setting<?>> settings) {
-        Settings values = context.settings();
+    public static PodDiagnostics install(Settings values, PodIdentity identity, Path dataDir, PodExecutors executors,
+                                         HealthRegistry health, DiagnosticsRegistry registry, List<Setting<?>> settings) {
         Path dir = values.get(DiagnosticsSettings.DUMP_DIR);
-        DumpDirectory dumps = new DumpDirectory(dir != null ? dir : context.dataDir().resolve("dumps"));
+        DumpDirectory dumps = new DumpDirectory(dir != null ? dir : dataDir.resolve("dumps"));
         dumps.removeLeftovers();
 
         List<String> secretKeys = new ArrayList<>();
@@ -38,14 +44,13 @@ public final class CoreDiagnostics {
         SecretMasker masker = new SecretMasker(values.get(CoreSettings.ENVIRONMENT_ID),
                 values.get(DiagnosticsSettings.MASK_KEYS), secretKeys);
 
-        DiagnosticsRegistry registry = context.diagnostics();
         registry.register(new JvmSection());
-        registry.register(new ThreadsSection(context.executors()));
+        registry.register(new ThreadsSection(executors));
         registry.register(new ThreadDumpSection(new VirtualThreadDump(dumps.path()), masker));
         registry.register(new EnvSection(masker, System::getenv));
-        registry.register(new HealthSection(context.health(), dumps));
+        registry.register(new HealthSection(health, dumps));
         ConcurrencyLimit heavy = new ConcurrencyLimit(values.get(DiagnosticsSettings.HEAVY_CONCURRENCY),
                 "thread dumps or 'all' answers", HEAVY_RETRY_AFTER_SECONDS);
-        return new LocalDiagnostics(context.identity(), registry, heavy, new HeapDumper(context.identity(), dumps));
+        return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy), new HeapDumper(identity, dumps));
     }
 }

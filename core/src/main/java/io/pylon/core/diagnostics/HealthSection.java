@@ -21,7 +21,7 @@ final class HealthSection implements DiagnosticSection {
     private final RuntimeMXBean runtime = ManagementFactory.getRuntimeMXBean();
     private final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
     // Resolved once: a slow resolver must not slow every health answer.
-    private final String hostname = io.pylon.core.server.LocalHost.name();
+    private final String hostname = io.pylon.core.pod.LocalHost.name();
 
     HealthSection(HealthRegistry registry, DumpDirectory dumps) {
         this.registry = registry;

@@ -6,7 +6,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
-import io.pylon.core.server.PodIdentity;
+import io.pylon.core.pod.PodIdentity;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +32,7 @@ import java.util.zip.GZIPOutputStream;
  * no second file on disk and no wait for a whole compression pass before the first byte. (The JVM's own
  * {@code GC.heap_dump -gz} is not reachable through the DiagnosticCommand MBean.)
  */
-final class HeapDumper {
+public final class HeapDumper {
     static final String FILE_PREFIX = "pylon-heapdump-";
     private static final System.Logger LOG = System.getLogger(HeapDumper.class.getName());
     private static final int BUFFER_SIZE = 64 * 1024;
@@ -51,7 +51,8 @@ final class HeapDumper {
         this.dumps = dumps;
     }
 
-    void send(ServerRequest req, ServerResponse res) {
+    /** Streams this pod's heap dump (parameters {@code live}, {@code compress}) or answers the JSON error. */
+    public void send(ServerRequest req, ServerResponse res) {
         Optional<Boolean> live = flag(req, "live", true);
         if (live.isEmpty()) {
             ErrorBody.send(res, Status.BAD_REQUEST_400, "invalid_request", "The query parameter 'live' must be true or false.");
@@ -72,7 +73,8 @@ final class HeapDumper {
         try {
             permit = oneAtATime.enter();
         } catch (DiagnosticsBusyException e) {
-            DiagnosticsResponses.sendBusy(res, e);
+            res.header(HeaderNames.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()));
+            ErrorBody.send(res, Status.create(429, "Too Many Requests"), "too_many_requests", e.getMessage());
             return;
         }
         try (permit) {
@@ -125,7 +127,7 @@ final class HeapDumper {
         if (!gzip) {
             res.header(HeaderNames.CONTENT_LENGTH, String.valueOf(size));
         }
-        res.header(DiagnosticsResponses.NO_STORE);
+        res.header(HeaderNames.CACHE_CONTROL, "no-store");
         byte[] buffer = new byte[BUFFER_SIZE];
         try (InputStream in = Files.newInputStream(file);
              OutputStream out = gzip ? new FastGzip(res.outputStream()) : res.outputStream()) {

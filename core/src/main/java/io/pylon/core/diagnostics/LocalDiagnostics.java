@@ -3,10 +3,8 @@ package io.pylon.core.diagnostics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
-import io.pylon.core.server.PodIdentity;
+import io.pylon.core.pod.PodIdentity;
 
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -14,8 +12,13 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * This pod's own diagnostics: the single-pod object of {@code ?internal=true} for every name, and its heap dump.
- * What a broadcast collects from each pod is exactly {@link #answer(String)}.
+ * This pod's own diagnostics: the single-pod object of {@code ?internal=true} for every name. What a broadcast
+ * collects from each pod is exactly {@link #answer(String)}. Knows nothing of HTTP; the heap dump, which is a stream
+ * rather than an object, is the {@link HeapDumper}'s.
+ *
+ * <p>Threading: called concurrently by request threads and broadcast threads; it holds no mutable state of its own
+ * (the registry and the heavy-call limit are thread-safe, and sections are called concurrently, see
+ * {@link DiagnosticSection}).
  */
 public final class LocalDiagnostics {
     public static final String ALL = "all";
@@ -26,13 +29,11 @@ public final class LocalDiagnostics {
     private final PodIdentity identity;
     private final DiagnosticsRegistry registry;
     private final ConcurrencyLimit heavy;
-    private final HeapDumper heapDumper;
 
-    LocalDiagnostics(PodIdentity identity, DiagnosticsRegistry registry, ConcurrencyLimit heavy, HeapDumper heapDumper) {
+    LocalDiagnostics(PodIdentity identity, DiagnosticsRegistry registry, ConcurrencyLimit heavy) {
         this.identity = identity;
         this.registry = registry;
         this.heavy = heavy;
-        this.heapDumper = heapDumper;
     }
 
     public PodIdentity identity() {
@@ -110,11 +111,6 @@ public final class LocalDiagnostics {
                     aggregations.add(new Aggregation(name.equals(section.name()) ? section.key() : name, section)));
         }
         return aggregations;
-    }
-
-    /** Streams this pod's heap dump (parameters {@code live}, {@code compress}) or answers the JSON error. */
-    public void sendHeapDump(ServerRequest req, ServerResponse res) {
-        heapDumper.send(req, res);
     }
 
     /** The envelope alone: who answers (podName, podIp, namespace, nodeName, envName, module, version). */

@@ -17,9 +17,9 @@ import java.util.Set;
  * stack (not the 8 frames of {@link ThreadInfo#toString()}), the lock each waits on and its owner, the monitors and
  * ownable synchronizers each holds, a deadlock section when there is one, then the virtual threads.
  */
-final class ThreadDumpSection implements DiagnosticSection {
-    static final String NAME = "threaddump";
-    static final String KEY = "threadDump";
+public final class ThreadDumpSection implements DiagnosticSection {
+    public static final String NAME = "threaddump";
+    public static final String KEY = "threadDump";
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final RuntimeMXBean runtime = ManagementFactory.getRuntimeMXBean();

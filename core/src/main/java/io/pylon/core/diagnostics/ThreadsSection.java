@@ -1,11 +1,7 @@
 package io.pylon.core.diagnostics;
 
-import io.pylon.core.server.PodExecutors;
+import io.pylon.core.pod.PodExecutors;
 
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -15,6 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadPoolExecutor;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * {@code threads}: counts, a count per state, the module's executor pools (read at each call, so pools registered

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.PodIdentity;
+import io.pylon.core.pod.PodIdentity;
 
 import java.net.URI;
 import java.nio.file.Files;

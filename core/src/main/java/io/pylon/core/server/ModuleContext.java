@@ -1,8 +1,12 @@
 package io.pylon.core.server;
 
 import io.pylon.core.config.Settings;
+import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.http.Routes;
+import io.pylon.core.pod.PodExecutors;
+import io.pylon.core.pod.PodIdentity;
+import io.pylon.core.version.BuildInfo;
 
 import java.nio.file.Path;
 
@@ -26,10 +30,10 @@ public interface ModuleContext {
     PodExecutors executors();
 
     /** The pod's diagnostic sections; Worker and Cache serve them at /<segment>/diagnostics/<name>. */
-    io.pylon.core.diagnostics.DiagnosticsRegistry diagnostics();
+    DiagnosticsRegistry diagnostics();
 
     /** The build facts of this module. */
-    io.pylon.core.version.BuildInfo buildInfo();
+    BuildInfo buildInfo();
 
     /** Closed when the pod stops, after the server stopped accepting requests, in reverse order of registration. */
     void onStop(AutoCloseable resource);

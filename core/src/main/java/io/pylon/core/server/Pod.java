@@ -3,6 +3,7 @@ package io.pylon.core.server;
 import io.helidon.webserver.WebServer;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.ShutdownCheck;
+import io.pylon.core.pod.PodIdentity;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;

@@ -3,9 +3,20 @@ package io.pylon.core.server;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
+import io.pylon.core.broadcast.BroadcastLimits;
+import io.pylon.core.broadcast.BroadcastSettings;
+import io.pylon.core.broadcast.DiagnosticsBroadcast;
 import io.pylon.core.config.InvalidSettingException;
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
+import io.pylon.core.diagnostics.CoreDiagnostics;
+import io.pylon.core.diagnostics.DiagnosticsRegistry;
+import io.pylon.core.diagnostics.DiagnosticsSettings;
+import io.pylon.core.diagnostics.EnvironmentIdGuard;
+import io.pylon.core.diagnostics.web.DiagnosticsEndpoint;
+import io.pylon.core.discovery.Discoveries;
+import io.pylon.core.discovery.DiscoverySettings;
+import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.health.DeadlockCheck;
 import io.pylon.core.health.HealthEndpoint;
 import io.pylon.core.health.HealthRegistry;
@@ -13,6 +24,10 @@ import io.pylon.core.health.MemoryCheck;
 import io.pylon.core.health.ShutdownCheck;
 import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.Routes;
+import io.pylon.core.pod.CoreSettings;
+import io.pylon.core.pod.LocalHost;
+import io.pylon.core.pod.PodExecutors;
+import io.pylon.core.pod.PodIdentity;
 import io.pylon.core.version.BuildInfo;
 import io.pylon.core.version.VersionEndpoint;
 
@@ -44,9 +59,9 @@ public final class PodServer {
     public static List<Setting<?>> settingsOf(PylonModule module) {
         List<Setting<?>> all = new ArrayList<>(CoreSettings.all(module.defaultPort()));
         if (module.servesDiagnostics()) {
-            all.addAll(io.pylon.core.diagnostics.DiagnosticsSettings.all());
-            all.addAll(io.pylon.core.discovery.DiscoverySettings.all());
-            all.addAll(io.pylon.core.broadcast.BroadcastSettings.all());
+            all.addAll(DiagnosticsSettings.all());
+            all.addAll(DiscoverySettings.all());
+            all.addAll(BroadcastSettings.all());
         }
         all.addAll(module.settings());
         return all;
@@ -83,13 +98,10 @@ public final class PodServer {
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
 
         Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
-                new io.pylon.core.diagnostics.DiagnosticsRegistry(), build, resources, port);
+                new DiagnosticsRegistry(), build, resources, port);
         try {
             if (module.servesDiagnostics()) {
-                io.pylon.core.diagnostics.LocalDiagnostics local = io.pylon.core.diagnostics.CoreDiagnostics.install(context, settingsOf(module));
-                new io.pylon.core.diagnostics.DiagnosticsEndpoint(
-                        new io.pylon.core.diagnostics.EnvironmentIdGuard(settings.get(CoreSettings.ENVIRONMENT_ID)),
-                        local, diagnosticsFanOut(context)).register(routes, segment);
+                installDiagnostics(context, settingsOf(module));
             }
             module.start(context);
         } catch (InvalidSettingException e) {
@@ -134,11 +146,16 @@ public final class PodServer {
         return pod;
     }
 
-    /** Who answers diagnostics calls without {@code internal=true} (and those naming a pod): the one place to choose. */
-    private static io.pylon.core.diagnostics.PodFanOut diagnosticsFanOut(ModuleContext context) {
-        io.pylon.core.broadcast.BroadcastFanOut fanOut = io.pylon.core.broadcast.BroadcastFanOut.create(context);
-        context.onStop(fanOut);
-        return fanOut;
+    /** Worker and Cache pods: the shared sections, the heap dump, and the endpoint with its broadcast. */
+    private static void installDiagnostics(ModuleContext context, List<Setting<?>> settings) {
+        CoreDiagnostics.PodDiagnostics diagnostics = CoreDiagnostics.install(context.settings(), context.identity(),
+                context.dataDir(), context.executors(), context.health(), context.diagnostics(), settings);
+        PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
+        DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
+                context.segment());
+        context.onStop(broadcast);
+        new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
+                diagnostics.local(), diagnostics.heapDumper(), broadcast).register(context.routes(), context.segment());
     }
 
     // Helidon logs a failed bind instead of throwing; checking first gives the operator one clear message.
@@ -226,7 +243,7 @@ public final class PodServer {
 
     private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
                            HealthRegistry health, PodExecutors executors,
-                           io.pylon.core.diagnostics.DiagnosticsRegistry diagnostics, BuildInfo buildInfo,
+                           DiagnosticsRegistry diagnostics, BuildInfo buildInfo,
                            Deque<AutoCloseable> resources, int port) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {

@@ -2,7 +2,7 @@ package io.pylon.core.discovery;
 
 import io.pylon.core.config.InvalidSettingException;
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.PodIdentity;
+import io.pylon.core.pod.PodIdentity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package io.pylon.core.server;
+package io.pylon.core.pod;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,39 +1,30 @@
 package io.pylon.core.broadcast;
 
-import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.Header;
-import io.helidon.http.Status;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.diagnostics.DiagnosticsBusyException;
 import io.pylon.core.diagnostics.LocalDiagnostics;
-import io.pylon.core.diagnostics.PodFanOut;
 import io.pylon.core.diagnostics.SectionFailedException;
-import io.pylon.core.discovery.Discoveries;
 import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.Json;
-import io.pylon.core.server.ModuleContext;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 
 /**
- * Broadcast diagnostics: a call without {@code internal=true} asks every pod that discovery finds (this one
+ * Diagnostics across the pods of a module, free of HTTP: a broadcast asks every pod that discovery finds (this one
  * in-process, the others over HTTP with {@code internal=true} and the caller's Authorization, so a peer never
- * broadcasts again) and answers {@code {"pods":[...],"summary":{...},"responseTime":..,"discovery":{...}}}.
- * {@code pod=<name>} routes the call to one pod instead. Heap dumps never broadcast.
+ * broadcasts again) and writes {@code {"pods":[...],"summary":{...},"responseTime":..,"discovery":{...}}} to an
+ * output; a forward opens one named pod's answer for the caller to pass on.
+ *
+ * <p>Threading: one instance per pod, called concurrently by request threads; it holds no per-call state (each
+ * {@link Broadcast} run has its own threads), and the peer client and discovery it owns are thread-safe.
  */
-public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(BroadcastFanOut.class.getName());
-    private static final Header NO_STORE = HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store");
-    /** Aggregates up to this size leave in one write; larger ones stream in pieces of about this size. */
-    private static final int OUTPUT_BUFFER = 1024 * 1024;
+public final class DiagnosticsBroadcast implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(DiagnosticsBroadcast.class.getName());
 
     private final PodDiscovery discovery;
     private final PeerClient client;
@@ -41,7 +32,7 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
     private final Broadcast broadcast;
     private final PodForwarder forwarder;
 
-    public BroadcastFanOut(PodDiscovery discovery, BroadcastLimits limits, String segment) {
+    public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment) {
         this.discovery = discovery;
         this.client = new PeerClient(limits.connectTimeout());
         this.segment = segment;
@@ -49,23 +40,14 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
         this.forwarder = new PodForwarder(discovery, client, limits, segment);
     }
 
-    /** The fan-out of a pod, with the discovery its settings choose. */
-    public static BroadcastFanOut create(ModuleContext context) {
-        PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
-        return new BroadcastFanOut(discovery, BroadcastLimits.from(context.settings()), context.segment());
-    }
-
-    @Override
-    public void answer(String name, ServerRequest req, ServerResponse res, LocalDiagnostics local) throws Exception {
-        Optional<String> target = req.query().first("pod").asOptional();
-        if (target.isPresent()) {
-            forwarder.answer(target.get(), name, req, res, local);
-            return;
-        }
-        if (LocalDiagnostics.HEAPDUMP.equals(name)) {
-            local.sendHeapDump(req, res);
-            return;
-        }
+    /**
+     * Asks every pod for {@code name} and writes the aggregate, sorted by podName, to {@code out}, which it closes.
+     * When discovery fails the pod answers for itself alone and says why under {@code discovery.error}.
+     *
+     * @param query the caller's query parameters, passed on to every peer ({@code pod} and {@code internal} are not)
+     */
+    public void run(String name, String authorization, Map<String, List<String>> query, LocalDiagnostics local,
+                    AggregateOutput out) throws IOException {
         long t0 = System.nanoTime();
         String selfName = local.identity().podName();
         List<DiscoveredPod> pods;
@@ -77,12 +59,8 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
             LOG.log(Level.WARNING, discovery.mode().label() + " discovery failed, answering for this pod alone: " + discoveryError);
             pods = List.of(DiscoveredPod.callable(selfName, local.identity().podIp(), null));
         }
-        String authorization = req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
-        Broadcast.Call call = new Broadcast.Call(name, authorization, pod -> PeerUri.of(pod.baseUrl(), segment, name, req.query(), true));
-        res.status(Status.OK_200);
-        res.header(Json.CONTENT_TYPE_JSON);
-        res.header(NO_STORE);
-        AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
+        Broadcast.Call call = new Broadcast.Call(name, authorization,
+                pod -> PeerUri.of(pod.baseUrl(), segment, name, query, true));
         try {
             AggregateWriter writer = new AggregateWriter(out, local.aggregations(name));
             writer.start();
@@ -93,6 +71,17 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
             out.abort();
             throw e;
         }
+    }
+
+    /**
+     * Opens another pod's answer to {@code name} as it would answer the caller (a heap dump too), to be passed on.
+     *
+     * @throws PodFailedException with 404 for a pod discovery does not know, 503 for one that cannot be called or
+     *                            when discovery fails, 502/504 when the pod cannot be reached in time
+     */
+    public PeerClient.Response forward(String target, String name, String authorization, String accept,
+                                       Map<String, List<String>> query, String selfName) throws PodFailedException {
+        return forwarder.open(target, name, authorization, accept, query, selfName);
     }
 
     private static byte[] answerSelf(String name, LocalDiagnostics local) throws PodFailedException {

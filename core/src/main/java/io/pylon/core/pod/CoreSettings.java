@@ -1,4 +1,4 @@
-package io.pylon.core.server;
+package io.pylon.core.pod;
 
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.SettingType;

@@ -1,4 +1,4 @@
-package io.pylon.core.server;
+package io.pylon.core.pod;
 
 /** Who and where this pod is: the envelope of every diagnostics answer. */
 public record PodIdentity(String podName, String podIp, String namespace, String nodeName, String envName,

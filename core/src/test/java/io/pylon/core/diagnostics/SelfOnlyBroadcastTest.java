@@ -3,9 +3,15 @@ package io.pylon.core.diagnostics;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
+import io.pylon.core.broadcast.BroadcastLimits;
+import io.pylon.core.broadcast.DiagnosticsBroadcast;
+import io.pylon.core.config.Settings;
+import io.pylon.core.diagnostics.web.DiagnosticsEndpoint;
+import io.pylon.core.discovery.DiscoveredPod;
+import io.pylon.core.discovery.SelfDiscovery;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
-import io.pylon.core.server.PodIdentity;
+import io.pylon.core.pod.PodIdentity;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,9 +25,10 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The one-pod fan-out behind the endpoint on a real server: the broadcast shape for itself, pod= routing. */
-class SelfOnlyFanOutTest {
+/** A pod that discovers no other pod, on a real server: the broadcast shape for itself alone, pod= routing. */
+class SelfOnlyBroadcastTest {
     private WebServer server;
+    private DiagnosticsBroadcast broadcast;
 
     @BeforeEach
     void start() throws Exception {
@@ -38,11 +45,13 @@ class SelfOnlyFanOutTest {
                 return Map.of("value", 7);
             }
         });
-        LocalDiagnostics local = new LocalDiagnostics(identity, registry, new ConcurrencyLimit(1, "answers", 2),
-                new HeapDumper(identity, new DumpDirectory(Files.createTempDirectory("pylon-solo"))));
+        LocalDiagnostics local = new LocalDiagnostics(identity, registry, new ConcurrencyLimit(1, "answers", 2));
+        HeapDumper heapDumper = new HeapDumper(identity, new DumpDirectory(Files.createTempDirectory("pylon-solo")));
+        broadcast = new DiagnosticsBroadcast(new SelfDiscovery(DiscoveredPod.callable("solo-0", "127.0.0.1", null)),
+                BroadcastLimits.from(Settings.of(Map.of())), "platform");
         HttpRouting.Builder routing = HttpRouting.builder();
         Routes routes = new Routes(routing);
-        new DiagnosticsEndpoint(new EnvironmentIdGuard(TestPods.ENVIRONMENT_ID), local, new SelfOnlyFanOut())
+        new DiagnosticsEndpoint(new EnvironmentIdGuard(TestPods.ENVIRONMENT_ID), local, heapDumper, broadcast)
                 .register(routes, "platform");
         routes.finish();
         server = WebServer.builder().host("127.0.0.1").port(0).routing(routing).build().start();
@@ -51,6 +60,7 @@ class SelfOnlyFanOutTest {
     @AfterEach
     void stop() {
         server.stop();
+        broadcast.close();
     }
 
     private HttpResponse<String> get(String path) {

@@ -1,22 +1,26 @@
-package io.pylon.core.diagnostics;
+package io.pylon.core.diagnostics.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.common.media.type.MediaTypes;
+import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
-import io.helidon.http.Header;
 import io.helidon.http.HttpMediaType;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.diagnostics.DiagnosticsBusyException;
+import io.pylon.core.diagnostics.LocalDiagnostics;
+import io.pylon.core.diagnostics.SectionFailedException;
+import io.pylon.core.diagnostics.ThreadDumpSection;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 
 import java.util.List;
 
-/** The ways a diagnostics response is written, shared by the endpoint and every {@link PodFanOut}. */
-public final class DiagnosticsResponses {
+/** The ways the diagnostics endpoint writes its answers. */
+final class DiagnosticsResponses {
     private static final Header TEXT = HeaderValues.createCached(HeaderNames.CONTENT_TYPE, "text/plain; charset=UTF-8");
     static final Header NO_STORE = HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store");
     private static final Status TOO_MANY_REQUESTS = Status.create(429, "Too Many Requests");
@@ -28,7 +32,7 @@ public final class DiagnosticsResponses {
      * This pod's single-pod answer: JSON, or for {@code threaddump} with {@code Accept: text/plain} the raw dump.
      * Busy: 429 with Retry-After; a failed section: 500; both as JSON error bodies.
      */
-    public static void sendLocal(String name, ServerRequest req, ServerResponse res, LocalDiagnostics local) {
+    static void sendLocal(String name, ServerRequest req, ServerResponse res, LocalDiagnostics local) {
         ObjectNode answer;
         try {
             answer = local.answer(name);
@@ -49,25 +53,27 @@ public final class DiagnosticsResponses {
         Json.send(res, answer);
     }
 
-    public static void sendBusy(ServerResponse res, DiagnosticsBusyException e) {
+    static void sendBusy(ServerResponse res, DiagnosticsBusyException e) {
         res.header(HeaderNames.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()));
         ErrorBody.send(res, TOO_MANY_REQUESTS, "too_many_requests", e.getMessage());
     }
 
+    /** An error of this pod standing between the caller and another pod (404, 502, 503, 504). */
+    static void sendGatewayError(ServerResponse res, int status, String description) {
+        String error = switch (status) {
+            case 404 -> "not_found";
+            case 503 -> "service_unavailable";
+            case 504 -> "gateway_timeout";
+            default -> "bad_gateway";
+        };
+        ErrorBody.send(res, Status.create(status), error, description);
+    }
+
     /** 404 for a name the pod does not offer, listing the ones it does. */
-    public static void sendUnknown(ServerResponse res, String name, List<String> offered) {
+    static void sendUnknown(ServerResponse res, String name, List<String> offered) {
         String shown = name == null || name.isEmpty() ? "No diagnostics name given" : "No diagnostics named '" + clip(name) + "' on this module";
         new ErrorBody("not_found", shown + "; available: " + String.join(", ", offered) + ".",
                 java.util.Map.of("available", offered)).send(res, Status.NOT_FOUND_404);
-    }
-
-    /** The element of {@code pods} for a pod that could not answer: who it is and an {@code error} object. */
-    public static ObjectNode failedPod(LocalDiagnostics local, int status, String message) {
-        ObjectNode node = Json.MAPPER.createObjectNode();
-        node.put("podName", local.identity().podName());
-        node.put("podIp", local.identity().podIp());
-        node.putObject("error").put("status", status).put("message", message);
-        return node;
     }
 
     static boolean prefersText(ServerRequest req) {

@@ -1,0 +1,175 @@
+package io.pylon.core.diagnostics.web;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.broadcast.AggregateOutput;
+import io.pylon.core.broadcast.DiagnosticsBroadcast;
+import io.pylon.core.broadcast.PeerClient;
+import io.pylon.core.broadcast.PodFailedException;
+import io.pylon.core.diagnostics.EnvironmentIdGuard;
+import io.pylon.core.diagnostics.HeapDumper;
+import io.pylon.core.diagnostics.LocalDiagnostics;
+import io.pylon.core.http.ErrorBody;
+import io.pylon.core.http.Json;
+import io.pylon.core.http.Routes;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code GET /<segment>/diagnostics/<name>}, the one place that decides how a diagnostics call is answered:
+ * <ol>
+ *   <li>the environment ID is checked (401), then the name (404 listing the names offered);</li>
+ *   <li>{@code heapdump}: this pod's dump is streamed, or with {@code pod=<other>} the other pod's is passed on;
+ *       a heap dump is never broadcast, and HEAD is refused (it would have to write a whole dump);</li>
+ *   <li>{@code internal=true}: this pod's own single-pod object (what peers are asked during a broadcast);</li>
+ *   <li>{@code pod=<name>}: that pod's single-pod object, through this pod when it is another one;</li>
+ *   <li>otherwise: a broadcast over every pod of the module.</li>
+ * </ol>
+ * Everything below this class takes plain values: the local answer ({@link LocalDiagnostics}), the broadcast and the
+ * forward ({@link DiagnosticsBroadcast}) know nothing of Helidon's request and response.
+ */
+public final class DiagnosticsEndpoint {
+    private static final Header CHALLENGE = HeaderValues.createCached(HeaderNames.WWW_AUTHENTICATE,
+            "EnvironmentId realm=\"diagnostics\"");
+    /** Aggregates up to this size leave in one write; larger ones stream in pieces of about this size. */
+    private static final int OUTPUT_BUFFER = 1024 * 1024;
+
+    private final EnvironmentIdGuard guard;
+    private final LocalDiagnostics local;
+    private final HeapDumper heapDumper;
+    private final DiagnosticsBroadcast broadcast;
+
+    public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
+                               DiagnosticsBroadcast broadcast) {
+        this.guard = guard;
+        this.local = local;
+        this.heapDumper = heapDumper;
+        this.broadcast = broadcast;
+    }
+
+    public void register(Routes routes, String segment) {
+        String base = "/" + segment + "/diagnostics";
+        routes.get(base, (req, res) -> unnamed(req, res));
+        routes.get(base + "/", (req, res) -> unnamed(req, res));
+        routes.get(base + "/{name}", this::answer);
+    }
+
+    private void unnamed(ServerRequest req, ServerResponse res) {
+        if (authorised(req, res)) {
+            DiagnosticsResponses.sendUnknown(res, null, local.names());
+        }
+    }
+
+    private void answer(ServerRequest req, ServerResponse res) throws IOException {
+        if (!authorised(req, res)) {
+            return;
+        }
+        String name = req.path().pathParameters().get("name").toLowerCase(Locale.ROOT);
+        if (!local.offers(name)) {
+            DiagnosticsResponses.sendUnknown(res, name, local.names());
+            return;
+        }
+        Optional<String> pod = req.query().first("pod").asOptional();
+        boolean other = pod.isPresent() && !pod.get().equals(local.identity().podName());
+        if (LocalDiagnostics.HEAPDUMP.equals(name)) {
+            if (req.prologue().method() == Method.HEAD) {
+                res.header(HeaderNames.ALLOW, "GET");
+                ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
+                        "A heap dump is only served to GET.");
+            } else if (other) {
+                forward(pod.get(), name, req, res);
+            } else {
+                heapDumper.send(req, res);
+            }
+            return;
+        }
+        Optional<Boolean> internal = internal(req, res);
+        if (internal.isEmpty()) {
+            return;
+        }
+        if (internal.get() || pod.isPresent() && !other) {
+            DiagnosticsResponses.sendLocal(name, req, res, local);
+        } else if (other) {
+            forward(pod.get(), name, req, res);
+        } else {
+            broadcast(name, req, res);
+        }
+    }
+
+    private void broadcast(String name, ServerRequest req, ServerResponse res) throws IOException {
+        res.status(Status.OK_200);
+        res.header(Json.CONTENT_TYPE_JSON);
+        res.header(DiagnosticsResponses.NO_STORE);
+        AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
+        broadcast.run(name, authorization(req), query(req), local, out);
+    }
+
+    private void forward(String target, String name, ServerRequest req, ServerResponse res) throws IOException {
+        PeerClient.Response answer;
+        try {
+            answer = broadcast.forward(target, name, authorization(req),
+                    req.headers().first(HeaderNames.ACCEPT).orElse(null), query(req), local.identity().podName());
+        } catch (PodFailedException e) {
+            DiagnosticsResponses.sendGatewayError(res, e.failure().status(), e.failure().message());
+            return;
+        }
+        ForwardedAnswer.relay(answer, name, target, res);
+    }
+
+    private static String authorization(ServerRequest req) {
+        return req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
+    }
+
+    private static Map<String, List<String>> query(ServerRequest req) {
+        Map<String, List<String>> query = new LinkedHashMap<>();
+        for (String name : req.query().names()) {
+            query.put(name, req.query().all(name));
+        }
+        return query;
+    }
+
+    private boolean authorised(ServerRequest req, ServerResponse res) {
+        Optional<String> presented = req.headers().first(HeaderNames.AUTHORIZATION);
+        if (guard.accepts(presented.orElse(null))) {
+            return true;
+        }
+        String description;
+        if (!guard.configured()) {
+            description = "This pod has no environment ID configured, so it refuses every diagnostics call.";
+        } else if (presented.isEmpty()) {
+            description = "The Authorization header with the environment ID is missing.";
+        } else {
+            description = "The Authorization header does not carry this pod's environment ID.";
+        }
+        res.header(CHALLENGE);
+        ErrorBody.send(res, Status.UNAUTHORIZED_401, "unauthorized", description);
+        return false;
+    }
+
+    private static Optional<Boolean> internal(ServerRequest req, ServerResponse res) {
+        Optional<String> raw = req.query().first("internal").asOptional();
+        if (raw.isEmpty() || raw.get().isEmpty()) {
+            return Optional.of(false);
+        }
+        switch (raw.get().toLowerCase(Locale.ROOT)) {
+            case "true":
+                return Optional.of(true);
+            case "false":
+                return Optional.of(false);
+            default:
+                ErrorBody.send(res, Status.BAD_REQUEST_400, "invalid_request",
+                        "The query parameter 'internal' must be true or false.");
+                return Optional.empty();
+        }
+    }
+}

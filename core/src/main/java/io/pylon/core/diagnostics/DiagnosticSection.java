@@ -6,6 +6,14 @@ import java.util.Set;
  * One section of a pod's diagnostics answer: {@code jvm}, {@code threads}, {@code connections} (Worker),
  * {@code datagrid} (Cache)... Served at {@code GET /<segment>/diagnostics/<name>} under the JSON key {@link #key()},
  * and part of {@code all} unless {@link #inAll()} says otherwise.
+ *
+ * <p>Threading contract: a section is registered once at start-up and then called <em>concurrently</em>, from request
+ * virtual threads (a pod's own answers) and from broadcast virtual threads (this pod's element of a broadcast), with
+ * no lock held by the caller. {@link #collect()} must therefore be safe to run in parallel with itself: read shared
+ * state through thread-safe objects (MXBeans, concurrent counters, the grid's own API) and build a fresh result per
+ * call. It runs on a virtual thread, so it may block on I/O, but CPU-heavy work should be marked {@link #heavy()} so
+ * the pod's limit of concurrent heavy answers bounds it. {@link #aggregate(java.util.List)} is called by one broadcast
+ * thread at a time per broadcast, but several broadcasts may aggregate at once.
  */
 public interface DiagnosticSection {
 

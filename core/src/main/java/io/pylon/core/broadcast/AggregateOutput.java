@@ -11,9 +11,8 @@ import java.util.function.Supplier;
  * A bounded buffer in front of the response. Answers collect in it until it would pass its limit; only then is the
  * response opened as a stream and the buffer sent (an answer as large as the limit goes out directly), so the
  * aggregate is never held whole and a thread dump broadcast streams pod by pod. An aggregate that never passes the
- * limit (jvm, health... of dozens of pods) is sent whole, in one write with a Content-Length: a streamed response
- * writes its headers and its body separately, and Nagle's algorithm then holds the body back until the client's
- * delayed ACK (40 ms on Linux) on a kept-alive connection, since Helidon's sockets do not set TCP_NODELAY.
+ * limit (jvm, health... of dozens of pods) is sent whole, in one write with a Content-Length, rather than as a
+ * chunked stream whose headers and body go out in separate writes.
  */
 final class AggregateOutput extends OutputStream {
     private static final int INITIAL = 16 * 1024;

@@ -107,7 +107,7 @@ final class PodForwarder {
             }
             long length = response.header(HeaderNames.CONTENT_LENGTH.defaultCase()).map(Long::parseLong).orElse(-1L);
             if (length >= 0 && length <= SENT_WHOLE) {
-                // one write: a streamed small answer would wait for the client's delayed ACK (see AggregateOutput)
+                // a small answer goes out as the pod sent it: one write with its Content-Length, not re-chunked
                 res.send(body.readNBytes((int) length));
                 return;
             }

@@ -90,7 +90,7 @@ public final class WorkerModule implements PylonModule {
         }
         GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
-        ServerTraffic traffic = new ServerTraffic(context.port());
+        ServerTraffic traffic = new ServerTraffic(context::port);
         ProxyStats stats = new ProxyStats();
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();

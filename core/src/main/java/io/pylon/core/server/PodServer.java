@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Starts one pod of a module: validates settings, builds the routes, binds the server. */
 public final class PodServer {
@@ -83,7 +84,7 @@ public final class PodServer {
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
 
         Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
-                new io.pylon.core.diagnostics.DiagnosticsRegistry(), build, resources, port);
+                new io.pylon.core.diagnostics.DiagnosticsRegistry(), build, resources, new AtomicInteger(port));
         try {
             if (module.servesDiagnostics()) {
                 io.pylon.core.diagnostics.LocalDiagnostics local = io.pylon.core.diagnostics.CoreDiagnostics.install(context, settingsOf(module));
@@ -126,6 +127,7 @@ public final class PodServer {
             closeAll(resources);
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
         }
+        context.listeningPort.set(server.port());
         Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
         LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d/%s (started in %d ms)",
@@ -227,10 +229,15 @@ public final class PodServer {
     private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
                            HealthRegistry health, PodExecutors executors,
                            io.pylon.core.diagnostics.DiagnosticsRegistry diagnostics, BuildInfo buildInfo,
-                           Deque<AutoCloseable> resources, int port) implements ModuleContext {
+                           Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {
             resources.push(resource);
+        }
+
+        @Override
+        public int port() {
+            return listeningPort.get();
         }
     }
 }

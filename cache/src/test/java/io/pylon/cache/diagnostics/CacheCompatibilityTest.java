@@ -8,9 +8,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,23 +23,22 @@ class CacheCompatibilityTest {
     private static Pod second;
 
     @BeforeAll
-    static void start() throws IOException {
-        int port0 = freePort();
-        int port1 = freePort();
-        int gone = freePort();
+    static void start() {
+        int port0 = TestPods.freePort();
+        int port1 = TestPods.freePort();
+        int gone = TestPods.freePort();
         String peers = "cache-0=http://127.0.0.1:" + port0 + ",cache-1=http://127.0.0.1:" + port1
                 + ",cache-gone=http://127.0.0.1:" + gone;
-        first = TestPods.start(new CacheModule(), "cache-0", settings(port0, freePort(), peers));
-        second = TestPods.start(new CacheModule(), "cache-1", settings(port1, freePort(), peers));
+        first = TestPods.start(new CacheModule(), "cache-0", settings(port0, TestPods.freePort(), peers));
+        second = TestPods.start(new CacheModule(), "cache-1", settings(port1, TestPods.freePort(), peers));
     }
 
     @AfterAll
     static void stop() {
-        if (first != null) {
-            first.stop();
-        }
-        if (second != null) {
-            second.stop();
+        for (Pod pod : new Pod[] {first, second}) {
+            if (pod != null) {
+                pod.stop();
+            }
         }
     }
 
@@ -63,11 +59,5 @@ class CacheCompatibilityTest {
         settings.put("pylon.grid.members", "127.0.0.1:" + gridPort);
         settings.put("pylon.discovery.static", peers);
         return settings;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -10,8 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -33,9 +31,9 @@ class WorkerCompatibilityTest {
 
     @BeforeAll
     static void start() throws IOException {
-        int port0 = freePort();
-        int port1 = freePort();
-        int gone = freePort();
+        int port0 = TestPods.freePort();
+        int port1 = TestPods.freePort();
+        int gone = TestPods.freePort();
         Path routes = Files.createTempDirectory("pylon-contract").resolve("routes.yaml");
         Files.writeString(routes, "routes:\n  - {name: app, pathPrefix: /app, upstreams: [http://127.0.0.1:" + gone + "]}\n");
         Map<String, String> settings = new HashMap<>();
@@ -50,11 +48,10 @@ class WorkerCompatibilityTest {
 
     @AfterAll
     static void stop() {
-        if (first != null) {
-            first.stop();
-        }
-        if (second != null) {
-            second.stop();
+        for (Pod pod : new Pod[] {first, second}) {
+            if (pod != null) {
+                pod.stop();
+            }
         }
     }
 
@@ -77,11 +74,5 @@ class WorkerCompatibilityTest {
                 Set.of("datagrid"));
         assertThatThrownBy(() -> contract.assertSingle(first)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("jvm.uptimeMs");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -14,7 +14,7 @@ final class PodProcess {
     /**
      * JVM options of a local pod unless PYLON_POD_JAVA_OPTS says otherwise: the serial collector and a small initial
      * heap that is given back after collections keep an idle pod small; a class-data-sharing archive per pod, written at the first exit,
-     * takes start-up to the first answered health check from about 1.5 s to about 0.6 s (BENCHMARKS.md, issue 2).
+     * takes start-up to the first answered health check from about 1.5 s to about 0.6 s (BENCHMARKS.md, Start-up and memory).
      */
     static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20";
 

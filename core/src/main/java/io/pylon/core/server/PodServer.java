@@ -42,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Starts one pod of a module: validates settings, builds the routes, binds the server. */
 public final class PodServer {
@@ -98,7 +99,7 @@ public final class PodServer {
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
 
         Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
-                new DiagnosticsRegistry(), build, resources, port);
+                new DiagnosticsRegistry(), build, resources, new AtomicInteger(port));
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -138,6 +139,7 @@ public final class PodServer {
             closeAll(resources);
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
         }
+        context.listeningPort.set(server.port());
         Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
         LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d/%s (started in %d ms)",
@@ -244,10 +246,15 @@ public final class PodServer {
     private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
                            HealthRegistry health, PodExecutors executors,
                            DiagnosticsRegistry diagnostics, BuildInfo buildInfo,
-                           Deque<AutoCloseable> resources, int port) implements ModuleContext {
+                           Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {
             resources.push(resource);
+        }
+
+        @Override
+        public int port() {
+            return listeningPort.get();
         }
     }
 }

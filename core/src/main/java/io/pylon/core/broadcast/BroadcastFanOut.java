@@ -15,6 +15,7 @@ import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.ModuleContext;
 
 import java.io.IOException;
@@ -37,16 +38,16 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
 
     private final PodDiscovery discovery;
     private final PeerClient client;
-    private final String segment;
+    private final PodPaths paths;
     private final Broadcast broadcast;
     private final PodForwarder forwarder;
 
     public BroadcastFanOut(PodDiscovery discovery, BroadcastLimits limits, String segment) {
         this.discovery = discovery;
         this.client = new PeerClient(limits.connectTimeout());
-        this.segment = segment;
+        this.paths = PodPaths.of(segment);
         this.broadcast = new Broadcast(client, limits);
-        this.forwarder = new PodForwarder(discovery, client, limits, segment);
+        this.forwarder = new PodForwarder(discovery, client, limits, paths);
     }
 
     /** The fan-out of a pod, with the discovery its settings choose. */
@@ -78,7 +79,7 @@ public final class BroadcastFanOut implements PodFanOut, AutoCloseable {
             pods = List.of(DiscoveredPod.callable(selfName, local.identity().podIp(), null));
         }
         String authorization = req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
-        Broadcast.Call call = new Broadcast.Call(name, authorization, pod -> PeerUri.of(pod.baseUrl(), segment, name, req.query(), true));
+        Broadcast.Call call = new Broadcast.Call(name, authorization, pod -> PeerUri.of(pod.baseUrl(), paths, name, req.query(), true));
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(NO_STORE);

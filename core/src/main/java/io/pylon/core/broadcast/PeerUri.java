@@ -1,6 +1,7 @@
 package io.pylon.core.broadcast;
 
 import io.helidon.common.uri.UriQuery;
+import io.pylon.core.http.PodPaths;
 
 import java.net.URI;
 import java.net.URLEncoder;
@@ -19,12 +20,12 @@ final class PeerUri {
      * {@code <base>/<segment>/diagnostics/<name>?internal=true&<the caller's other parameters>}; with
      * {@code internal=false} (heap dumps, where it does not apply) the parameter is left out.
      */
-    static URI of(URI base, String segment, String name, UriQuery query, boolean internal) {
+    static URI of(URI base, PodPaths paths, String name, UriQuery query, boolean internal) {
         StringBuilder uri = new StringBuilder(base.toString());
         if (uri.charAt(uri.length() - 1) == '/') {
             uri.setLength(uri.length() - 1);
         }
-        uri.append('/').append(segment).append("/diagnostics/").append(name);
+        uri.append(paths.diagnostics(name));
         char separator = '?';
         if (internal) {
             uri.append("?internal=true");

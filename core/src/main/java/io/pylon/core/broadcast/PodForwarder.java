@@ -10,6 +10,7 @@ import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
+import io.pylon.core.http.PodPaths;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,13 +40,13 @@ final class PodForwarder {
     private final PodDiscovery discovery;
     private final PeerClient client;
     private final BroadcastLimits limits;
-    private final String segment;
+    private final PodPaths paths;
 
-    PodForwarder(PodDiscovery discovery, PeerClient client, BroadcastLimits limits, String segment) {
+    PodForwarder(PodDiscovery discovery, PeerClient client, BroadcastLimits limits, PodPaths paths) {
         this.discovery = discovery;
         this.client = client;
         this.limits = limits;
-        this.segment = segment;
+        this.paths = paths;
     }
 
     void answer(String target, String name, ServerRequest req, ServerResponse res, LocalDiagnostics local) throws IOException {
@@ -88,7 +89,7 @@ final class PodForwarder {
 
     private void forward(DiscoveredPod pod, String name, ServerRequest req, ServerResponse res) throws IOException {
         boolean heapDump = LocalDiagnostics.HEAPDUMP.equals(name);
-        URI uri = PeerUri.of(pod.baseUrl(), segment, name, req.query(), !heapDump);
+        URI uri = PeerUri.of(pod.baseUrl(), paths, name, req.query(), !heapDump);
         Duration timeout = limits.podTimeout(name);
         PeerClient.Response response;
         try {

@@ -8,6 +8,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
 
 import java.util.Locale;
@@ -33,10 +34,10 @@ public final class DiagnosticsEndpoint {
     }
 
     public void register(Routes routes, String segment) {
-        String base = "/" + segment + "/diagnostics";
-        routes.get(base, (req, res) -> unnamed(req, res));
-        routes.get(base + "/", (req, res) -> unnamed(req, res));
-        routes.get(base + "/{name}", this::answer);
+        PodPaths paths = PodPaths.of(segment);
+        routes.get(paths.diagnostics(), (req, res) -> unnamed(req, res));
+        routes.get(paths.diagnostics() + "/", (req, res) -> unnamed(req, res));
+        routes.get(paths.diagnostics("{name}"), this::answer);
     }
 
     private void unnamed(ServerRequest req, ServerResponse res) {

@@ -128,8 +128,8 @@ public final class PodServer {
         }
         Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
-        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d/%s (started in %d ms)",
-                module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), segment,
+        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d%s (started in %d ms)",
+                module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), io.pylon.core.http.PodPaths.of(segment).root(),
                 (System.nanoTime() - t0) / 1_000_000));
         return pod;
     }

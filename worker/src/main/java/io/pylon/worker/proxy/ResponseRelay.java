@@ -21,7 +21,9 @@ import java.util.List;
  * The relay stage: the upstream's response to the client. Status and end-to-end headers are copied (hop-by-hop ones,
  * and those the upstream's {@code Connection} names, are not); a body no larger than the streaming buffer goes out in
  * one write, a larger or unsized one is streamed through the buffer and flushed whenever the upstream pauses. The
- * exchange is completed (its connection back to the pool) only when the whole body went out, else aborted. Stateless
+ * exchange is completed (its connection back to the pool) as soon as the upstream's body was read to its end, before
+ * the last write to the client, so the connection is back by the time the client has the whole response; an exchange
+ * that ends any other way is aborted (closed, never reused). Stateless
  * apart from the counters; called concurrently by request threads, each with its own exchange.
  */
 final class ResponseRelay {
@@ -48,6 +50,7 @@ final class ResponseRelay {
                 res.headers().add(HeaderValues.create(header.getName(), header.getValue()));
             }
             if (entity == null) {
+                exchange.complete();
                 res.send();
             } else {
                 long length = entity.getContentLength();
@@ -102,6 +105,7 @@ final class ResponseRelay {
             (exchange.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE).answer(stats).send(res);
             return false;
         }
+        exchange.complete();
         try {
             res.send(body);
             return true;
@@ -130,6 +134,7 @@ final class ResponseRelay {
                     throw new CloseConnectionException("upstream stopped sending the response body", e);
                 }
                 if (n < 0) {
+                    exchange.complete();
                     break;
                 }
                 total += n;

@@ -77,7 +77,8 @@ class ResponseRelayTest {
         assertThat(response.header("Keep-Alive")).isNull();
         assertThat(response.header("Upgrade")).isNull();
         assertThat(response.body()).isEqualTo("created");
-        assertThat(stats.describe()).containsEntry("forwarded", 1L);
+        // counted once the write to the client returned, which may be a moment after the client has it all
+        Gateway.await("the request counted", 5000, () -> stats.describe().get("forwarded").equals(1L));
     }
 
     @Test
@@ -102,12 +103,14 @@ class ResponseRelayTest {
     }
 
     @Test
-    void theUpstreamConnectionGoesBackToThePoolAfterACompleteResponse() throws IOException {
+    void theUpstreamConnectionIsBackInThePoolWhenTheClientHasTheResponse() throws IOException {
         UpstreamPool pool = pools.pool(new Upstream("http", "127.0.0.1", upstream.getLocalPort(), ""));
         assertThat(get("/headers").status()).isEqualTo(201);
-        // released after the last byte went to the client, so possibly a moment after the client has it
-        Gateway.await("the connection back in the pool", 5000, () -> pool.stats().getAvailable() == 1);
-        assertThat(get("/headers").status()).isEqualTo(201);
+        // released once the upstream's body was read, before the client got the end of the response
+        assertThat(pool.stats().getAvailable()).isEqualTo(1);
+        assertThat(pool.stats().getLeased()).isZero();
+        assertThat(get("/large").status()).isEqualTo(200);
+        // streamed: the last bytes may leave before the relay has read the upstream's end
         Gateway.await("the connection back in the pool", 5000, () -> pool.stats().getAvailable() == 1);
 
         assertThat(accepted.get()).isEqualTo(1);

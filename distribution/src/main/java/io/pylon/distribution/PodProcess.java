@@ -1,5 +1,7 @@
 package io.pylon.distribution;
 
+import io.pylon.core.http.PodPaths;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +23,7 @@ final class PodProcess {
     private PodProcess() {
     }
 
-    static Process start(LocalPod pod, List<LocalPod> all, LocalEnvironment environment, Path stateDir) throws IOException {
+    static Process start(LocalPod pod, List<LocalPod> all, LocalEnvironment environment, PodPaths paths, Path stateDir) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -46,6 +48,8 @@ final class PodProcess {
         env.put("PYLON_DATA_DIR", dataDir.toString());
         env.put("PYLON_ENVIRONMENT_NAME", environment.name());
         env.put("PYLON_ENVIRONMENT_ID", environment.id());
+        // the segment `pylon up` waits on, even when it came from a system property the child would not see
+        env.put("PYLON_PATH_SEGMENT", paths.segment());
         env.putAll(moduleEnvironment(pod, all, environment));
         return builder.start();
     }

@@ -23,6 +23,7 @@ import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.MemoryCheck;
 import io.pylon.core.health.ShutdownCheck;
 import io.pylon.core.http.ErrorHandling;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.pod.LocalHost;
@@ -142,8 +143,8 @@ public final class PodServer {
         context.listeningPort.set(server.port());
         Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
-        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d/%s (started in %d ms)",
-                module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), segment,
+        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d%s (started in %d ms)",
+                module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), PodPaths.of(segment).root(),
                 (System.nanoTime() - t0) / 1_000_000));
         return pod;
     }

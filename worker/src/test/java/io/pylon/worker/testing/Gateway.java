@@ -1,6 +1,7 @@
-package io.pylon.worker;
+package io.pylon.worker.testing;
 
 import io.pylon.core.server.Pod;
+import io.pylon.worker.WorkerModule;
 import io.pylon.core.testing.TestPods;
 
 import java.io.IOException;
@@ -12,10 +13,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** A Worker pod started on a routes file the test writes, for gateway tests. */
-final class Gateway implements AutoCloseable {
-    final Pod pod;
-    final WorkerModule module;
-    final Path routesFile;
+public final class Gateway implements AutoCloseable {
+    public final Pod pod;
+    public final WorkerModule module;
+    public final Path routesFile;
 
     private Gateway(Pod pod, WorkerModule module, Path routesFile) {
         this.pod = pod;
@@ -23,7 +24,7 @@ final class Gateway implements AutoCloseable {
         this.routesFile = routesFile;
     }
 
-    static Gateway start(String podName, String routesYaml, Map<String, String> extra) {
+    public static Gateway start(String podName, String routesYaml, Map<String, String> extra) {
         Path file = writeTemp(routesYaml);
         Map<String, String> settings = new HashMap<>();
         settings.put("pylon.worker.routes-file", file.toString());
@@ -34,11 +35,11 @@ final class Gateway implements AutoCloseable {
         return new Gateway(TestPods.start(module, podName, settings), module, file);
     }
 
-    static Gateway start(String routesYaml) {
+    public static Gateway start(String routesYaml) {
         return start("worker-test", routesYaml, Map.of());
     }
 
-    static Path writeTemp(String content) {
+    public static Path writeTemp(String content) {
         try {
             Path dir = Files.createTempDirectory("pylon-routes");
             Path file = dir.resolve("routes.yaml");
@@ -50,7 +51,7 @@ final class Gateway implements AutoCloseable {
     }
 
     /** Replaces the routes file the way a deployment tool does: write aside, then rename over it. */
-    void rewrite(String content) {
+    public void rewrite(String content) {
         try {
             Path next = routesFile.resolveSibling("routes.next");
             Files.writeString(next, content);
@@ -60,16 +61,16 @@ final class Gateway implements AutoCloseable {
         }
     }
 
-    String url(String path) {
+    public String url(String path) {
         return TestPods.baseUrl(pod) + path;
     }
 
     @SuppressWarnings("unchecked")
-    Map<String, Object> connections() {
+    public Map<String, Object> connections() {
         return module.connections().collect();
     }
 
-    long leased() {
+    public long leased() {
         return ((Number) connections().get("active")).longValue();
     }
 
@@ -79,7 +80,7 @@ final class Gateway implements AutoCloseable {
         TestPods.deleteTree(routesFile.getParent());
     }
 
-    static void await(String what, long timeoutMillis, java.util.function.BooleanSupplier condition) {
+    public static void await(String what, long timeoutMillis, java.util.function.BooleanSupplier condition) {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         while (!condition.getAsBoolean()) {
             if (System.currentTimeMillis() > deadline) {

@@ -1,7 +1,10 @@
-package io.pylon.worker;
+package io.pylon.worker.proxy;
 
 import io.pylon.core.diagnostics.DiagnosticsContract;
 import io.pylon.core.testing.TestPods;
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.RawHttp;
+import io.pylon.worker.testing.TestUpstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

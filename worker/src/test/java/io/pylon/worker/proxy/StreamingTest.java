@@ -1,6 +1,8 @@
-package io.pylon.worker;
+package io.pylon.worker.proxy;
 
 import io.pylon.core.testing.TestPods;
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.TestUpstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.pylon.worker;
+package io.pylon.worker.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -16,14 +16,14 @@ import java.util.TreeMap;
 import java.util.concurrent.Executors;
 
 /** A real HTTP server on loopback standing in for a service behind the gateway. */
-final class TestUpstream implements AutoCloseable {
+public final class TestUpstream implements AutoCloseable {
     private final HttpServer server;
 
     private TestUpstream(HttpServer server) {
         this.server = server;
     }
 
-    static TestUpstream start(HttpHandler handler) {
+    public static TestUpstream start(HttpHandler handler) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 100);
             server.createContext("/", handler);
@@ -36,7 +36,7 @@ final class TestUpstream implements AutoCloseable {
     }
 
     /** Answers 200 with "name method path?query" and the request headers as {@code x-seen-<name>} headers. */
-    static TestUpstream echo(String name) {
+    public static TestUpstream echo(String name) {
         return start(exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             for (Map.Entry<String, List<String>> header : new TreeMap<>(exchange.getRequestHeaders()).entrySet()) {
@@ -50,7 +50,7 @@ final class TestUpstream implements AutoCloseable {
         });
     }
 
-    static void send(HttpExchange exchange, int status, byte[] body) throws IOException {
+    public static void send(HttpExchange exchange, int status, byte[] body) throws IOException {
         boolean head = exchange.getRequestMethod().equals("HEAD");
         exchange.sendResponseHeaders(status, head ? -1 : (body.length == 0 ? -1 : body.length));
         if (!head) {
@@ -59,16 +59,16 @@ final class TestUpstream implements AutoCloseable {
         exchange.close();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    int port() {
+    public int port() {
         return server.getAddress().getPort();
     }
 
     /** A loopback port nothing listens on: connections to it are refused. */
-    static int refusedPort() {
+    public static int refusedPort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             return socket.getLocalPort();
         } catch (IOException e) {

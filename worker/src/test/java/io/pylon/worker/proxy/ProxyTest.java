@@ -1,6 +1,10 @@
-package io.pylon.worker;
+package io.pylon.worker.proxy;
 
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.testing.TestPods;
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.RawHttp;
+import io.pylon.worker.testing.TestUpstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -170,10 +174,10 @@ class ProxyTest {
     @Test
     void platformPathsAreNeverRouted() {
         // the catch-all route "/" exists, yet the platform's own endpoints answer
-        HttpResponse<String> health = send(to("/platform/management/health").GET());
+        HttpResponse<String> health = send(to(PodPaths.defaults().health()).GET());
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).contains("\"connections\"", "\"activeConnections\"");
-        HttpResponse<String> unknown = send(to("/platform/nothing-here").GET());
+        HttpResponse<String> unknown = send(to(PodPaths.defaults().root() + "/nothing-here").GET());
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(unknown.body()).doesNotStartWith("b ");
     }

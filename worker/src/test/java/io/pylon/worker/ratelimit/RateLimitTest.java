@@ -1,8 +1,11 @@
-package io.pylon.worker;
+package io.pylon.worker.ratelimit;
 
 import io.pylon.cache.CacheModule;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.Pod;
 import io.pylon.core.testing.TestPods;
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.TestUpstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,13 +114,13 @@ class RateLimitTest {
             for (int i = 0; i < 10; i++) {
                 assertThat(TestPods.get(isolated.pod, "/lenient/x").statusCode()).isEqualTo(200);
             }
-            HttpResponse<String> health = TestPods.get(isolated.pod, "/platform/management/health");
+            HttpResponse<String> health = TestPods.get(isolated.pod, PodPaths.defaults().health());
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.body()).contains("\"cache\":{\"status\":\"UP\"").contains("\"degraded\":true");
         } finally {
             isolated.close();
         }
-        HttpResponse<String> healthy = TestPods.get(worker0.pod, "/platform/management/health");
+        HttpResponse<String> healthy = TestPods.get(worker0.pod, PodPaths.defaults().health());
         assertThat(healthy.body()).contains("\"degraded\":false");
     }
 

@@ -1,4 +1,4 @@
-package io.pylon.worker;
+package io.pylon.worker.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,18 +13,18 @@ import java.util.Locale;
 import java.util.Map;
 
 /** HTTP/1.1 over a plain socket, for headers that java.net.http refuses to send (Connection, Upgrade, TE...). */
-final class RawHttp {
+public final class RawHttp {
     private RawHttp() {
     }
 
-    record Response(int status, Map<String, List<String>> headers, String body) {
-        String header(String name) {
+    public record Response(int status, Map<String, List<String>> headers, String body) {
+        public String header(String name) {
             List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
             return values == null ? null : String.join(",", values);
         }
     }
 
-    static Response exchange(String host, int port, String request) throws IOException {
+    public static Response exchange(String host, int port, String request) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), 5000);
             socket.setSoTimeout(10_000);
@@ -46,7 +46,7 @@ final class RawHttp {
         }
     }
 
-    static String readHead(InputStream in) throws IOException {
+    public static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int matched = 0;
         while (matched < 4) {

@@ -1,8 +1,11 @@
-package io.pylon.worker;
+package io.pylon.worker.routes;
 
-import io.pylon.core.server.PodServer;
 import io.pylon.core.config.Settings;
+import io.pylon.core.server.PodServer;
 import io.pylon.core.testing.TestPods;
+import io.pylon.worker.WorkerModule;
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.TestUpstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,9 @@
-package io.pylon.worker;
+package io.pylon.worker.proxy;
 
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.testing.TestPods;
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.TestUpstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -256,7 +259,7 @@ class ProxyFailureTest {
         Gateway.await(n + " requests to reach the upstream", 10_000, () -> HELD.get() - before >= n);
         assertThat(leasedOf(slow.url())).isEqualTo(n);
         assertThat(gateway.leased()).isEqualTo(n);
-        HttpResponse<String> health = TestPods.get(gateway.pod, "/platform/management/health");
+        HttpResponse<String> health = TestPods.get(gateway.pod, PodPaths.defaults().health());
         assertThat(health.body()).contains("\"activeConnections\":" + n);
         RELEASE.countDown();
         for (CompletableFuture<HttpResponse<String>> call : calls) {

@@ -14,9 +14,12 @@ import io.pylon.manager.audit.AuditLog;
 import io.pylon.manager.auth.Accounts;
 import io.pylon.manager.auth.BearerAuth;
 import io.pylon.manager.auth.FirstAdmin;
+import io.pylon.manager.auth.HashingPool;
 import io.pylon.manager.auth.PasswordHasher;
 import io.pylon.manager.auth.PersonalTokenEndpoints;
 import io.pylon.manager.auth.SessionEndpoints;
+import io.pylon.manager.auth.SignInSettings;
+import io.pylon.manager.auth.SignInThrottle;
 import io.pylon.manager.auth.TokenEndpoint;
 import io.pylon.manager.auth.TokenRepository;
 import io.pylon.manager.auth.TokenService;
@@ -32,6 +35,7 @@ import io.pylon.manager.environments.EnvironmentStore;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -61,7 +65,9 @@ public final class ManagerModule implements PylonModule {
 
     @Override
     public List<Setting<?>> settings() {
-        return ManagerSettings.all();
+        List<Setting<?>> all = new ArrayList<>(ManagerSettings.all());
+        all.addAll(SignInSettings.all());
+        return List.copyOf(all);
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
@@ -81,9 +87,16 @@ public final class ManagerModule implements PylonModule {
         AuditLog audit = new AuditLog(jdbc, clock);
         TokenService tokens = new TokenService(new TokenRepository(jdbc), settings.get(ManagerSettings.TOKEN_LIFETIME),
                 settings.get(ManagerSettings.TOKEN_CHECK_CACHE), clock);
+        HashingPool hashing = new HashingPool(SignInSettings.hashThreads(settings),
+                settings.get(SignInSettings.HASH_QUEUE));
+        context.onStop(hashing);
         PasswordHasher hasher = new PasswordHasher(settings.get(ManagerSettings.ARGON2_MEMORY),
-                settings.get(ManagerSettings.ARGON2_ITERATIONS), settings.get(ManagerSettings.ARGON2_PARALLELISM));
-        Accounts accounts = new Accounts(new UserRepository(jdbc), tokens, hasher, audit, clock,
+                settings.get(ManagerSettings.ARGON2_ITERATIONS), settings.get(ManagerSettings.ARGON2_PARALLELISM),
+                hashing);
+        SignInThrottle throttle = new SignInThrottle(settings.get(SignInSettings.SOURCE_MAX_FAILURES),
+                settings.get(SignInSettings.ACCOUNT_SOURCE_MAX_FAILURES), settings.get(SignInSettings.FAILURE_WINDOW),
+                clock);
+        Accounts accounts = new Accounts(new UserRepository(jdbc), tokens, hasher, audit, throttle, clock,
                 settings.get(ManagerSettings.MAX_FAILURES), settings.get(ManagerSettings.LOCK_DURATION));
         EnvironmentStore environments = new EnvironmentStore(jdbc);
         BearerAuth auth = new BearerAuth(tokens);

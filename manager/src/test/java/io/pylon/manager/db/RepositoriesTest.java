@@ -63,9 +63,12 @@ class RepositoriesTest {
 
         assertThat(users.insert(name, "$argon2id$hash", Role.VIEWER, now)).isTrue();
         assertThat(users.insert(name, "$argon2id$other", Role.ADMIN, now)).isFalse();
-        assertThat(users.recordFailure(name)).isEqualTo(1);
-        assertThat(users.recordFailure(name)).isEqualTo(2);
-        users.lock(name, now.plusSeconds(60));
+        Instant until = now.plusSeconds(60);
+        assertThat(users.recordFailure(name, now, 3, until)).isEqualTo(UserRepository.Failure.COUNTED);
+        assertThat(users.recordFailure(name, now, 3, until)).isEqualTo(UserRepository.Failure.COUNTED);
+        assertThat(users.find(name).orElseThrow().failedAttempts()).isEqualTo(2);
+        assertThat(users.recordFailure(name, now, 3, until)).isEqualTo(UserRepository.Failure.LOCKED);
+        assertThat(users.recordFailure(name, now, 3, until)).isEqualTo(UserRepository.Failure.NOT_COUNTED);
         User locked = users.find(name).orElseThrow();
         assertThat(locked.lockedAt(now)).isTrue();
         assertThat(locked.lockedUntil()).isEqualTo(now.plusSeconds(60));
@@ -83,6 +86,46 @@ class RepositoriesTest {
         assertThat(users.list()).extracting(User::username).contains(name);
         assertThat(users.delete(name)).isTrue();
         assertThat(users.find(name)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}", autoCloseArguments = false)
+    @MethodSource("databases")
+    void concurrentFailuresAreCountedOneByOneAndLockTheAccountOnce(String product, Database database) throws Exception {
+        UserRepository users = new UserRepository(new Jdbc(database.dataSource()));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        String counted = "c-" + System.nanoTime();
+        String locked = "l-" + System.nanoTime();
+        users.insert(counted, "$argon2id$hash", Role.VIEWER, now);
+        users.insert(locked, "$argon2id$hash", Role.VIEWER, now);
+
+        List<UserRepository.Failure> below = concurrently(12, () -> users.recordFailure(counted, now, 100, now.plusSeconds(60)));
+        List<UserRepository.Failure> past = concurrently(12, () -> users.recordFailure(locked, now, 5, now.plusSeconds(60)));
+
+        assertThat(below).containsOnly(UserRepository.Failure.COUNTED);
+        assertThat(users.find(counted).orElseThrow().failedAttempts()).isEqualTo(12);
+        assertThat(past).filteredOn(f -> f == UserRepository.Failure.COUNTED).hasSize(4);
+        assertThat(past).filteredOn(f -> f == UserRepository.Failure.LOCKED).hasSize(1);
+        assertThat(past).filteredOn(f -> f == UserRepository.Failure.NOT_COUNTED).hasSize(7);
+        assertThat(users.find(locked).orElseThrow().lockedAt(now)).isTrue();
+    }
+
+    /** Runs the task on that many threads released together, and returns every result. */
+    private static <T> List<T> concurrently(int threads, java.util.concurrent.Callable<T> task) throws Exception {
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        try (var executor = java.util.concurrent.Executors.newFixedThreadPool(threads)) {
+            List<java.util.concurrent.Future<T>> futures = new java.util.ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                futures.add(executor.submit(() -> {
+                    start.await();
+                    return task.call();
+                }));
+            }
+            List<T> results = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<T> future : futures) {
+                results.add(future.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            }
+            return results;
+        }
     }
 
     @ParameterizedTest(name = "{0}", autoCloseArguments = false)

@@ -2,7 +2,8 @@
 # Issue 12 benchmark: a 20 s flood of wrong-password token requests from 16 clients against a real Manager pod started
 # by `./pylon run manager`, with /platform/management/health/live and /apiops/test/healthcheck probed every 250 ms.
 #   bench/hostile/login-flood.sh            (from anywhere; builds the distribution through ./pylon when needed)
-# Two scenarios, ROUNDS rounds each, a fresh pod (and database) per round:
+# Three scenarios, ROUNDS rounds each, a fresh pod (and database) per round:
+#   no-flood     the probes alone: the baseline of this machine at this moment
 #   defaults     the shipped settings: per-address and per-account throttles act, most of the flood is 429
 #   no-throttle  per-address thresholds set out of reach: every request reaches the Argon2id pool (worst case)
 # Each round prints probe p50/p99/max, the flood's status counts and the pod's RSS before and at its peak (VmHWM).
@@ -21,7 +22,7 @@ SECONDS_FLOOD=${SECONDS_FLOOD:-20}
 CLIENTS=${CLIENTS:-16}
 SOURCES=${SOURCES:-16}
 ROUNDS=${ROUNDS:-3}
-SCENARIOS=${SCENARIOS:-"defaults no-throttle"}
+SCENARIOS=${SCENARIOS:-"no-flood defaults no-throttle"}
 PORT=${PORT:-$(python3 -c "import socket; s=socket.socket(); s.bind(('$HOST', 0)); print(s.getsockname()[1])")}
 PASSWORD="bench-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 
@@ -45,7 +46,9 @@ rss_mb() { awk -v k="$1:" '$1 == k {printf "%.0f", $2 / 1024}' "/proc/$POD/statu
 echo "== $(date -u +%FT%TZ) load average:$(uptime | sed 's/.*load average://'), $(nproc) cores"
 for scenario in $SCENARIOS; do
   for round in $(seq 1 "$ROUNDS"); do
+    clients=$CLIENTS
     case $scenario in
+      no-flood) start_pod; clients=0 ;;
       defaults) start_pod ;;
       no-throttle) start_pod PYLON_MANAGER_SIGNIN_SOURCE_MAX_FAILURES=1000000 \
                              PYLON_MANAGER_SIGNIN_ACCOUNT_SOURCE_MAX_FAILURES=1000000 ;;
@@ -55,7 +58,7 @@ for scenario in $SCENARIOS; do
       "http://$HOST:$PORT/apiops/auth/token" | sed 's/.*"access_token":"\([^"]*\)".*/\1/')
     before=$(rss_mb VmRSS)
     echo "-- $scenario round $round (load average:$(uptime | sed 's/.*load average://'))"
-    "$PYLON_JAVA" "$BENCH/LoginFlood.java" "$HOST" "$PORT" "$SECONDS_FLOOD" "$CLIENTS" 127.0.11 "$SOURCES"
+    "$PYLON_JAVA" "$BENCH/LoginFlood.java" "$HOST" "$PORT" "$SECONDS_FLOOD" "$clients" 127.0.11 "$SOURCES"
     me=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "http://$HOST:$PORT/apiops/auth/me")
     echo "rss before=${before}MB peak=$(rss_mb VmHWM)MB after=$(rss_mb VmRSS)MB; token from before the flood: $me"
     stop_pod

@@ -1,18 +1,19 @@
 package io.pylon.manager.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pylon.core.http.Json;
 import io.pylon.core.server.Pod;
 import io.pylon.core.testing.TestPods;
+import io.pylon.manager.Concurrently;
 import io.pylon.manager.ManagerClient;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -59,7 +60,7 @@ class SignInUnderAttackTest {
             ManagerClient manager = new ManagerClient(pod);
             long start = System.nanoTime();
 
-            List<Timed> answers = concurrently(6, () -> {
+            List<Timed> answers = Concurrently.run(6, () -> {
                 HttpResponse<String> response = manager.login("nobody", "wrong-password");
                 return new Timed(response, (System.nanoTime() - start) / 1_000_000);
             });
@@ -164,8 +165,8 @@ class SignInUnderAttackTest {
             String admin = withVictim(manager);
             manager.createUser(admin, "counted", "Counted-password-1", "viewer");
 
-            List<Integer> below = concurrently(4, () -> manager.login("counted", "wrong-password").statusCode());
-            List<Integer> past = concurrently(12, () -> manager.login(VICTIM, "wrong-password").statusCode());
+            List<Integer> below = Concurrently.run(4, () -> manager.login("counted", "wrong-password").statusCode());
+            List<Integer> past = Concurrently.run(12, () -> manager.login(VICTIM, "wrong-password").statusCode());
 
             assertThat(below).containsOnly(401);
             assertThat(past).containsOnly(401);
@@ -237,28 +238,10 @@ class SignInUnderAttackTest {
         }
     }
 
-    private static <T> List<T> concurrently(int threads, Callable<T> task) throws Exception {
-        CyclicBarrier start = new CyclicBarrier(threads);
-        try (ExecutorService executor = Executors.newFixedThreadPool(threads)) {
-            List<Future<T>> futures = new ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                futures.add(executor.submit(() -> {
-                    start.await();
-                    return task.call();
-                }));
-            }
-            List<T> results = new ArrayList<>();
-            for (Future<T> future : futures) {
-                results.add(future.get(60, TimeUnit.SECONDS));
-            }
-            return results;
-        }
-    }
-
     private static JsonNode parseJson(String body) {
         try {
-            return io.pylon.core.http.Json.MAPPER.readTree(body);
-        } catch (java.io.IOException e) {
+            return Json.MAPPER.readTree(body);
+        } catch (IOException e) {
             throw new AssertionError("not JSON: " + body, e);
         }
     }

@@ -1,5 +1,6 @@
 package io.pylon.manager.db;
 
+import io.pylon.manager.Concurrently;
 import io.pylon.manager.audit.AuditEvent;
 import io.pylon.manager.audit.AuditLog;
 import io.pylon.manager.auth.Role;
@@ -98,8 +99,8 @@ class RepositoriesTest {
         users.insert(counted, "$argon2id$hash", Role.VIEWER, now);
         users.insert(locked, "$argon2id$hash", Role.VIEWER, now);
 
-        List<UserRepository.Failure> below = concurrently(12, () -> users.recordFailure(counted, now, 100, now.plusSeconds(60)));
-        List<UserRepository.Failure> past = concurrently(12, () -> users.recordFailure(locked, now, 5, now.plusSeconds(60)));
+        List<UserRepository.Failure> below = Concurrently.run(12, () -> users.recordFailure(counted, now, 100, now.plusSeconds(60)));
+        List<UserRepository.Failure> past = Concurrently.run(12, () -> users.recordFailure(locked, now, 5, now.plusSeconds(60)));
 
         assertThat(below).containsOnly(UserRepository.Failure.COUNTED);
         assertThat(users.find(counted).orElseThrow().failedAttempts()).isEqualTo(12);
@@ -107,25 +108,6 @@ class RepositoriesTest {
         assertThat(past).filteredOn(f -> f == UserRepository.Failure.LOCKED).hasSize(1);
         assertThat(past).filteredOn(f -> f == UserRepository.Failure.NOT_COUNTED).hasSize(7);
         assertThat(users.find(locked).orElseThrow().lockedAt(now)).isTrue();
-    }
-
-    /** Runs the task on that many threads released together, and returns every result. */
-    private static <T> List<T> concurrently(int threads, java.util.concurrent.Callable<T> task) throws Exception {
-        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
-        try (var executor = java.util.concurrent.Executors.newFixedThreadPool(threads)) {
-            List<java.util.concurrent.Future<T>> futures = new java.util.ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                futures.add(executor.submit(() -> {
-                    start.await();
-                    return task.call();
-                }));
-            }
-            List<T> results = new java.util.ArrayList<>();
-            for (java.util.concurrent.Future<T> future : futures) {
-                results.add(future.get(30, java.util.concurrent.TimeUnit.SECONDS));
-            }
-            return results;
-        }
     }
 
     @ParameterizedTest(name = "{0}", autoCloseArguments = false)

@@ -6,7 +6,8 @@
 #   no-flood     the probes alone: the baseline of this machine at this moment
 #   defaults     the shipped settings: per-address and per-account throttles act, most of the flood is 429
 #   no-throttle  per-address thresholds set out of reach: every request reaches the Argon2id pool (worst case)
-# Each round prints probe p50/p99/max, the flood's status counts and the pod's RSS before and at its peak (VmHWM).
+# Each round prints probe p50/p99/max, the flood's status counts, the pod's RSS before and at its peak (VmHWM), the
+# pod's CPU time during the flood, and whether a token issued before the flood still works.
 # Addresses: the pod binds 127.0.11.1; flood clients send from 127.0.11.10-25 (SOURCES of them).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -42,6 +43,7 @@ start_pod() { # extra environment for the pod
 }
 stop_pod() { kill "$POD"; wait "$POD" 2>/dev/null || true; POD=; }
 rss_mb() { awk -v k="$1:" '$1 == k {printf "%.0f", $2 / 1024}' "/proc/$POD/status"; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$POD/stat"; }   # user + system time of the pod, in clock ticks
 
 echo "== $(date -u +%FT%TZ) load average:$(uptime | sed 's/.*load average://'), $(nproc) cores"
 for scenario in $SCENARIOS; do
@@ -57,10 +59,13 @@ for scenario in $SCENARIOS; do
     TOKEN=$(curl -s -d grant_type=client_credentials -d client_id=admin -d client_secret="$PASSWORD" \
       "http://$HOST:$PORT/apiops/auth/token" | sed 's/.*"access_token":"\([^"]*\)".*/\1/')
     before=$(rss_mb VmRSS)
+    ticks=$(cpu_ticks)
     echo "-- $scenario round $round (load average:$(uptime | sed 's/.*load average://'))"
     "$PYLON_JAVA" "$BENCH/LoginFlood.java" "$HOST" "$PORT" "$SECONDS_FLOOD" "$clients" 127.0.11 "$SOURCES"
     me=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "http://$HOST:$PORT/apiops/auth/me")
-    echo "rss before=${before}MB peak=$(rss_mb VmHWM)MB after=$(rss_mb VmRSS)MB; token from before the flood: $me"
+    cpu=$(awk -v t="$(( $(cpu_ticks) - ticks ))" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / hz}')
+    echo "rss before=${before}MB peak=$(rss_mb VmHWM)MB after=$(rss_mb VmRSS)MB; pod CPU during the flood ${cpu}s;" \
+      "token from before the flood: $me"
     stop_pod
   done
 done

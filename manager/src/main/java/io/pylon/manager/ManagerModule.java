@@ -16,11 +16,14 @@ import io.pylon.manager.auth.Accounts;
 import io.pylon.manager.auth.BearerAuth;
 import io.pylon.manager.auth.FirstAdmin;
 import io.pylon.manager.auth.FirstAdminSettings;
+import io.pylon.manager.auth.HashingPool;
 import io.pylon.manager.auth.LockoutSettings;
 import io.pylon.manager.auth.PasswordHasher;
 import io.pylon.manager.auth.PasswordSettings;
 import io.pylon.manager.auth.PersonalTokenEndpoints;
 import io.pylon.manager.auth.SessionEndpoints;
+import io.pylon.manager.auth.SignInSettings;
+import io.pylon.manager.auth.SignInThrottle;
 import io.pylon.manager.auth.TokenEndpoint;
 import io.pylon.manager.auth.TokenRepository;
 import io.pylon.manager.auth.TokenService;
@@ -72,11 +75,12 @@ public final class ManagerModule implements PylonModule {
         List<Setting<?>> all = new ArrayList<>(DatabaseSettings.all());
         all.addAll(TokenSettings.all());
         all.addAll(LockoutSettings.all());
+        all.addAll(SignInSettings.all());
         all.addAll(PasswordSettings.all());
         all.addAll(FirstAdminSettings.all());
         all.addAll(BootstrapSettings.all());
         all.addAll(AuditSettings.all());
-        return all;
+        return List.copyOf(all);
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
@@ -96,9 +100,16 @@ public final class ManagerModule implements PylonModule {
         AuditLog audit = new AuditLog(jdbc, clock);
         TokenService tokens = new TokenService(new TokenRepository(jdbc), settings.get(TokenSettings.LIFETIME),
                 settings.get(TokenSettings.CHECK_CACHE), clock);
+        HashingPool hashing = new HashingPool(SignInSettings.hashThreads(settings),
+                settings.get(SignInSettings.HASH_QUEUE));
+        context.onStop(hashing);
         PasswordHasher hasher = new PasswordHasher(settings.get(PasswordSettings.ARGON2_MEMORY),
-                settings.get(PasswordSettings.ARGON2_ITERATIONS), settings.get(PasswordSettings.ARGON2_PARALLELISM));
-        Accounts accounts = new Accounts(new UserRepository(jdbc), tokens, hasher, audit, clock,
+                settings.get(PasswordSettings.ARGON2_ITERATIONS), settings.get(PasswordSettings.ARGON2_PARALLELISM),
+                hashing);
+        SignInThrottle throttle = new SignInThrottle(settings.get(SignInSettings.SOURCE_MAX_FAILURES),
+                settings.get(SignInSettings.ACCOUNT_SOURCE_MAX_FAILURES), settings.get(SignInSettings.FAILURE_WINDOW),
+                clock);
+        Accounts accounts = new Accounts(new UserRepository(jdbc), tokens, hasher, audit, throttle, clock,
                 settings.get(LockoutSettings.MAX_FAILURES), settings.get(LockoutSettings.LOCK_DURATION));
         EnvironmentStore environments = new EnvironmentStore(jdbc);
         BearerAuth auth = new BearerAuth(tokens);

@@ -40,7 +40,7 @@ public final class Secured {
             try {
                 handler.handle(req, res, principal.get());
             } catch (ApiException e) {
-                ErrorBody.send(res, e.status(), e.error(), e.getMessage());
+                e.send(res);
             }
         };
     }

@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * The Bearer check of every {@code /apiops/**} endpoint (RFC 6750). Without credentials: 401 with
  * {@code WWW-Authenticate: Bearer realm="pylon"}; with a token that is unknown, expired, revoked or whose account is
- * disabled or locked: 401 with {@code error="invalid_token"}; with a role below the minimum: 403 with
+ * disabled: 401 with {@code error="invalid_token"}; with a role below the minimum: 403 with
  * {@code error="insufficient_scope"}. On failure the response is already written.
  */
 public final class BearerAuth {
@@ -38,7 +38,7 @@ public final class BearerAuth {
             res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"" + REALM
                     + "\", error=\"invalid_token\", error_description=\"The token is unknown, expired or revoked\"");
             ErrorBody.send(res, Status.UNAUTHORIZED_401, "invalid_token",
-                    "The access token is unknown, expired or revoked, or its account is disabled or locked.");
+                    "The access token is unknown, expired or revoked, or its account is disabled.");
             return Optional.empty();
         }
         if (!principal.get().role().allows(minimum)) {

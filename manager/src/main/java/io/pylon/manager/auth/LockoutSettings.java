@@ -12,10 +12,12 @@ public final class LockoutSettings {
     }
 
     public static final Setting<Integer> MAX_FAILURES = Setting.of("pylon.manager.auth.max-failures",
-            "Consecutive failed logins after which an account is locked.", 5, SettingType.intRange(1, 1000));
+            "Consecutive failed logins to an account, from all addresses and replicas, after which its password "
+                    + "sign-in is locked (its tokens keep working). Above pylon.manager.signin.account-source-max-failures, "
+                    + "so that one address alone cannot lock an account.", 20, SettingType.intRange(1, 1000));
 
     public static final Setting<Duration> LOCK_DURATION = Setting.of("pylon.manager.auth.lock-duration",
-            "How long a locked account stays locked (an admin may unlock it earlier).",
+            "How long a locked account refuses password sign-in (an admin may unlock it earlier).",
             Duration.ofMinutes(15), SettingType.DURATION_TYPE);
 
     public static List<Setting<?>> all() {

@@ -75,7 +75,7 @@ public final class TokenEndpoint {
             body.put("expires_in", tokens.accessLifetimeSeconds());
             Json.send(res, body);
         } catch (ApiException e) {
-            ErrorBody.send(res, e.status(), e.error(), e.getMessage());
+            e.send(res);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "Token request failed: " + e.getClass().getName() + ": " + e.getMessage());
             ErrorBody.send(res, Status.INTERNAL_SERVER_ERROR_500, "server_error",

@@ -93,7 +93,7 @@ public final class TokenService {
         return tokens.listPersonal(username);
     }
 
-    /** The account changed (role, enabled, locked, deleted): its cached checks must be redone. */
+    /** The account changed (role, enabled, deleted): its cached checks must be redone. */
     public void accountChanged(String username) {
         cache.forgetUser(username);
     }

@@ -76,6 +76,7 @@ public final class PodServer {
         health.register(shutdown);
 
         HttpRouting.Builder routing = HttpRouting.builder();
+        io.pylon.core.http.ConnectionGuard.install(routing, chunkedPaths(module, segment));
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
         Routes routes = new Routes(routing);
@@ -102,18 +103,21 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
+        Http1Config http1 = Http1Config.builder()
+                .maxPrologueLength(MAX_REQUEST_LINE)
+                .maxHeadersSize(4 * MAX_HEADERS)
+                .build();
         WebServer server = WebServer.builder()
                 .host(bind)
                 .port(port)
                 .shutdownHook(false)
                 .shutdownGracePeriod(settings.get(CoreSettings.SHUTDOWN_GRACE))
                 .directHandlers(ErrorHandling.directHandlers())
+                .errorHandling(io.helidon.webserver.ErrorHandling.builder().logAllMessages(true).build()) // ParserFailures
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
                 .connectionOptions(options -> options.tcpNoDelay(true))
-                .addProtocol(Http1Config.builder()
-                        .maxPrologueLength(MAX_REQUEST_LINE)
-                        .maxHeadersSize(4 * MAX_HEADERS)
-                        .build())
+                .addProtocol(http1)
+                .addConnectionSelector(new io.pylon.core.http.Http10Selector(http1))
                 .routing(routing)
                 .build();
         try {
@@ -139,6 +143,11 @@ public final class PodServer {
         io.pylon.core.broadcast.BroadcastFanOut fanOut = io.pylon.core.broadcast.BroadcastFanOut.create(context);
         context.onStop(fanOut);
         return fanOut;
+    }
+
+    private static java.util.function.Predicate<String> chunkedPaths(PylonModule module, String segment) {
+        String own = "/" + segment + "/";
+        return path -> module.acceptsChunkedRequests() && !path.startsWith(own);
     }
 
     // Helidon logs a failed bind instead of throwing; checking first gives the operator one clear message.

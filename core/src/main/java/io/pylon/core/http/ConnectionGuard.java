@@ -68,7 +68,7 @@ public final class ConnectionGuard implements Filter {
             try {
                 chain.proceed();
             } catch (CloseConnectionException e) {
-                throw e;
+                throw e; // also a failed write to a client that went away (ServerConnectionException)
             } catch (RuntimeException e) {
                 if (res.isSent()) {
                     throw e;

@@ -126,7 +126,7 @@ public final class ErrorHandling {
     }
 
     // Helidon reports an oversized prologue as 400 or 414 and an oversized header block as 400; answer 414 and 431
-    // as RFC 9110 and RFC 6585 say.
+    // as RFC 9110 and RFC 6585 say. The message is Helidon's or the parser's reason; it is never sent.
     private static Status effectiveStatus(Status status, String message) {
         if (status.code() == 400 && message != null) {
             String m = message.toLowerCase(java.util.Locale.ROOT);
@@ -136,6 +136,13 @@ public final class ErrorHandling {
             if (m.contains("header size exceeded")) {
                 return HEADERS_TOO_LARGE;
             }
+        }
+        // Before routing, Helidon answers bytes its parser chokes on (a NUL in the method, an unknown transfer
+        // coding, an unsupported version) with 500, 501 or 505: a request that cannot be parsed is the client's error.
+        // 503 stays: it is the server's overload answer, not a verdict on the request.
+        if (status.code() >= 500 && status.code() != 503) {
+            LOG.log(Level.DEBUG, () -> "Unparsable request answered 400 instead of " + status.code() + ": " + message);
+            return Status.BAD_REQUEST_400;
         }
         return status;
     }

@@ -34,7 +34,7 @@ public final class PodServer {
 
     /** Largest request line (method, path, query) accepted; longer ones get 414. */
     public static final int MAX_REQUEST_LINE = 8 * 1024;
-    /** Largest header block accepted; larger ones get 431 (beyond four times this, the parser's plain 400). */
+    /** Largest header block accepted; larger ones get 431 (beyond four times this the parser stops reading: 431 too). */
     public static final int MAX_HEADERS = 16 * 1024;
 
     private PodServer() {

@@ -34,7 +34,6 @@ class MalformedRequestTest {
             "GET\u00cd-api\u00ecps/me HTTP/1.1\r\n\u0003ost: pod\r\n\r\n",
             "POST /platform/x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
             "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
-            "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n",
             "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
             "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\nabc",
             "GET /platform/management/health HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n",

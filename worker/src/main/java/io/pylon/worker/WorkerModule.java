@@ -57,6 +57,12 @@ public final class WorkerModule implements PylonModule {
         return true;
     }
 
+    /** Gateway routes stream request bodies of any framing to the upstream APIs. */
+    @Override
+    public boolean acceptsChunkedRequests() {
+        return true;
+    }
+
     @Override
     public List<Setting<?>> settings() {
         List<Setting<?>> all = new ArrayList<>(RoutesSettings.all());

@@ -51,7 +51,7 @@ public final class PodServer {
 
     /** Largest request line (method, path, query) accepted; longer ones get 414. */
     public static final int MAX_REQUEST_LINE = 8 * 1024;
-    /** Largest header block accepted; larger ones get 431 (beyond four times this, the parser's plain 400). */
+    /** Largest header block accepted; larger ones get 431 (beyond four times this the parser stops reading: 431 too). */
     public static final int MAX_HEADERS = 16 * 1024;
 
     private PodServer() {
@@ -93,6 +93,7 @@ public final class PodServer {
         health.register(shutdown);
 
         HttpRouting.Builder routing = HttpRouting.builder();
+        io.pylon.core.http.ConnectionGuard.install(routing, chunkedPaths(module, segment));
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
         Routes routes = new Routes(routing);
@@ -116,18 +117,21 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
+        Http1Config http1 = Http1Config.builder()
+                .maxPrologueLength(MAX_REQUEST_LINE)
+                .maxHeadersSize(4 * MAX_HEADERS)
+                .build();
         WebServer server = WebServer.builder()
                 .host(bind)
                 .port(port)
                 .shutdownHook(false)
                 .shutdownGracePeriod(settings.get(CoreSettings.SHUTDOWN_GRACE))
                 .directHandlers(ErrorHandling.directHandlers())
+                .errorHandling(io.helidon.webserver.ErrorHandling.builder().logAllMessages(true).build()) // ParserFailures
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
                 .connectionOptions(options -> options.tcpNoDelay(true))
-                .addProtocol(Http1Config.builder()
-                        .maxPrologueLength(MAX_REQUEST_LINE)
-                        .maxHeadersSize(4 * MAX_HEADERS)
-                        .build())
+                .addProtocol(http1)
+                .addConnectionSelector(new io.pylon.core.http.Http10Selector(http1))
                 .routing(routing)
                 .build();
         try {
@@ -159,6 +163,11 @@ public final class PodServer {
         context.onStop(broadcast);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
                 diagnostics.local(), diagnostics.heapDumper(), broadcast).register(context.routes(), context.segment());
+    }
+
+    private static java.util.function.Predicate<String> chunkedPaths(PylonModule module, String segment) {
+        String own = "/" + segment + "/";
+        return path -> module.acceptsChunkedRequests() && !path.startsWith(own);
     }
 
     // Helidon logs a failed bind instead of throwing; checking first gives the operator one clear message.

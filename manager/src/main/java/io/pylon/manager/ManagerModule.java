@@ -7,13 +7,13 @@ import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
 import io.pylon.manager.api.ApiDocsEndpoint;
+import io.pylon.manager.api.BearerAuth;
 import io.pylon.manager.api.NoStoreFilter;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.audit.AuditEndpoint;
 import io.pylon.manager.audit.AuditLog;
 import io.pylon.manager.audit.AuditSettings;
 import io.pylon.manager.auth.Accounts;
-import io.pylon.manager.auth.BearerAuth;
 import io.pylon.manager.auth.FirstAdmin;
 import io.pylon.manager.auth.FirstAdminSettings;
 import io.pylon.manager.auth.HashingPool;
@@ -112,7 +112,7 @@ public final class ManagerModule implements PylonModule {
         Accounts accounts = new Accounts(new UserRepository(jdbc), tokens, hasher, audit, throttle, clock,
                 settings.get(LockoutSettings.MAX_FAILURES), settings.get(LockoutSettings.LOCK_DURATION));
         EnvironmentStore environments = new EnvironmentStore(jdbc);
-        BearerAuth auth = new BearerAuth(tokens);
+        BearerAuth auth = new BearerAuth(tokens::authenticate);
 
         FirstAdmin.ensure(accounts, settings.get(FirstAdminSettings.USERNAME),
                 settings.get(FirstAdminSettings.PASSWORD), System.out);

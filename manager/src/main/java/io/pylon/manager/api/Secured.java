@@ -4,9 +4,6 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
-import io.pylon.manager.auth.BearerAuth;
-import io.pylon.manager.auth.Principal;
-import io.pylon.manager.auth.Role;
 
 import java.util.Optional;
 

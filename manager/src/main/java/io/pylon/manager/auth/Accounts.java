@@ -1,6 +1,7 @@
 package io.pylon.manager.auth;
 
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.Role;
 import io.pylon.manager.audit.AuditLog;
 
 import java.time.Clock;

@@ -8,6 +8,7 @@ import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.BearerAuth;
 import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;

@@ -1,5 +1,6 @@
 package io.pylon.manager.auth;
 
+import io.pylon.manager.api.Role;
 import io.pylon.manager.db.Jdbc;
 
 import java.sql.ResultSet;

@@ -1,5 +1,7 @@
 package io.pylon.manager.auth;
 
+import io.pylon.manager.api.Principal;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -9,7 +9,7 @@ import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
-import io.pylon.manager.auth.Principal;
+import io.pylon.manager.api.Principal;
 import io.pylon.manager.environments.Environment;
 
 import java.io.IOException;

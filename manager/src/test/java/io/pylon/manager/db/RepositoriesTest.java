@@ -1,16 +1,16 @@
 package io.pylon.manager.db;
 
+import io.pylon.core.testing.TestPods;
 import io.pylon.manager.Concurrently;
+import io.pylon.manager.api.Role;
 import io.pylon.manager.audit.AuditEvent;
 import io.pylon.manager.audit.AuditLog;
-import io.pylon.manager.auth.Role;
 import io.pylon.manager.auth.StoredToken;
 import io.pylon.manager.auth.TokenRepository;
 import io.pylon.manager.auth.User;
 import io.pylon.manager.auth.UserRepository;
 import io.pylon.manager.environments.Environment;
 import io.pylon.manager.environments.EnvironmentStore;
-import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package io.pylon.manager.auth;
+package io.pylon.manager.api;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -18,9 +18,9 @@ public final class BearerAuth {
     public static final String REALM = "pylon";
     private static final String PREFIX = "bearer ";
 
-    private final TokenService tokens;
+    private final TokenAuthenticator tokens;
 
-    public BearerAuth(TokenService tokens) {
+    public BearerAuth(TokenAuthenticator tokens) {
         this.tokens = tokens;
     }
 

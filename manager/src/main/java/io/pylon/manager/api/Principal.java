@@ -1,4 +1,4 @@
-package io.pylon.manager.auth;
+package io.pylon.manager.api;
 
 /** Who sent a request, as proven by its Bearer token. */
 public record Principal(String username, Role role, String tokenId) {

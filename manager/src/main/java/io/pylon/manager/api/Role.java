@@ -1,4 +1,4 @@
-package io.pylon.manager.auth;
+package io.pylon.manager.api;
 
 import java.util.Locale;
 import java.util.Optional;

@@ -20,8 +20,9 @@ public final class DiagnosticsSettings {
 
     public static final Setting<List<Pattern>> MASK_KEYS = Setting.of("pylon.diagnostics.env.mask-keys",
             "Extra key patterns whose values 'env' diagnostics mask: comma-separated regular expressions, "
-                    + "case-insensitive, matched anywhere in the key (besides the built-in password, secret, token, key, "
-                    + "credential, private, auth).", List.of(), patterns());
+                    + "case-insensitive, matched anywhere in the key (besides the built-in ones: password, passwd, passphrase, "
+                    + "secret, credential anywhere; token, key, apikey, private, auth, authorization as a whole segment of the "
+                    + "name; pw, pwd, pass as its last segment).", List.of(), patterns());
 
     public static final Setting<Path> DUMP_DIR = Setting.of("pylon.diagnostics.dump-dir",
             "Directory for the temporary files of heap and thread dumps (deleted after each answer; leftovers at "

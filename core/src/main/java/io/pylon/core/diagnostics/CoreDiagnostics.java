@@ -46,6 +46,7 @@ public final class CoreDiagnostics {
         registry.register(new HealthSection(context.health(), dumps));
         ConcurrencyLimit heavy = new ConcurrencyLimit(values.get(DiagnosticsSettings.HEAVY_CONCURRENCY),
                 "thread dumps or 'all' answers", HEAVY_RETRY_AFTER_SECONDS);
-        return new LocalDiagnostics(context.identity(), registry, heavy, new HeapDumper(context.identity(), dumps));
+        return new LocalDiagnostics(context.identity(), registry, heavy, new HeapDumper(context.identity(), dumps,
+                values.get(DiagnosticsSettings.HEAP_DUMP_STALL_TIMEOUT)));
     }
 }

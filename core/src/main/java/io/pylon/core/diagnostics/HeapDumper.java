@@ -16,6 +16,7 @@ import java.lang.System.Logger.Level;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -31,6 +32,11 @@ import java.util.zip.GZIPOutputStream;
  * {@code compress=gzip} compresses while streaming (fastest level, chunked transfer, no {@code Content-Length}):
  * no second file on disk and no wait for a whole compression pass before the first byte. (The JVM's own
  * {@code GC.heap_dump -gz} is not reachable through the DiagnosticCommand MBean.)
+ *
+ * <p>A download that makes no progress for the stall timeout is aborted ({@link StallWatchdog}), so a client that
+ * stops reading cannot keep the permit and the file. The file is deleted and the permit released as soon as its last
+ * byte has been handed to the response, before the final flush: a client that asks again right after it received the
+ * last byte finds the permit free.
  */
 final class HeapDumper {
     static final String FILE_PREFIX = "pylon-heapdump-";
@@ -45,10 +51,12 @@ final class HeapDumper {
     private final DumpDirectory dumps;
     private final ConcurrencyLimit oneAtATime = new ConcurrencyLimit(1, "heap dump", RETRY_AFTER_SECONDS);
     private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
+    private final Duration stallTimeout;
 
-    HeapDumper(PodIdentity identity, DumpDirectory dumps) {
+    HeapDumper(PodIdentity identity, DumpDirectory dumps, Duration stallTimeout) {
         this.identity = identity;
         this.dumps = dumps;
+        this.stallTimeout = stallTimeout;
     }
 
     void send(ServerRequest req, ServerResponse res) {
@@ -76,11 +84,11 @@ final class HeapDumper {
             return;
         }
         try (permit) {
-            dumpAndSend(res, live.get(), gzip);
+            dumpAndSend(res, live.get(), gzip, permit);
         }
     }
 
-    private void dumpAndSend(ServerResponse res, boolean live, boolean gzip) {
+    private void dumpAndSend(ServerResponse res, boolean live, boolean gzip, ConcurrencyLimit.Permit permit) {
         long required = dumps.heapDumpRequirement();
         long free;
         try {
@@ -108,7 +116,7 @@ final class HeapDumper {
             long size = Files.size(file);
             LOG.log(Level.INFO, String.format(Locale.ROOT, "Heap dump of %d MiB written in %d ms; sending it",
                     size / (1024 * 1024), (System.nanoTime() - t0) / 1_000_000));
-            stream(res, file, size, gzip);
+            stream(res, file, size, gzip, permit);
         } catch (IOException | UncheckedIOException e) {
             // The client went away mid-download (or the file vanished): nothing to answer, only to clean up.
             LOG.log(Level.INFO, "Heap dump download ended early: " + e.getClass().getSimpleName());
@@ -117,7 +125,8 @@ final class HeapDumper {
         }
     }
 
-    private void stream(ServerResponse res, Path file, long size, boolean gzip) throws IOException {
+    private void stream(ServerResponse res, Path file, long size, boolean gzip, ConcurrencyLimit.Permit permit)
+            throws IOException {
         String filename = safe(identity.podName()) + "-" + STAMP.format(Instant.now()) + (gzip ? ".hprof.gz" : ".hprof");
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "application/octet-stream");
@@ -127,11 +136,25 @@ final class HeapDumper {
         }
         res.header(DiagnosticsResponses.NO_STORE);
         byte[] buffer = new byte[BUFFER_SIZE];
-        try (InputStream in = Files.newInputStream(file);
-             OutputStream out = gzip ? new FastGzip(res.outputStream()) : res.outputStream()) {
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, read);
+        long t0 = System.nanoTime();
+        try (StallWatchdog watchdog = new StallWatchdog(stallTimeout)) {
+            try (OutputStream out = gzip ? new FastGzip(res.outputStream()) : res.outputStream()) {
+                try (InputStream in = Files.newInputStream(file)) {
+                    int read;
+                    while ((read = in.read(buffer)) >= 0) {
+                        out.write(buffer, 0, read);
+                        watchdog.progress();
+                    }
+                }
+                delete(file);
+                permit.close();
+            } catch (IOException | UncheckedIOException e) {
+                if (watchdog.fired()) {
+                    LOG.log(Level.WARNING, String.format(Locale.ROOT,
+                            "Heap dump download aborted after %d ms: the client read nothing for %d ms",
+                            (System.nanoTime() - t0) / 1_000_000, stallTimeout.toMillis()));
+                }
+                throw e;
             }
         }
     }

@@ -39,7 +39,8 @@ class SelfOnlyFanOutTest {
             }
         });
         LocalDiagnostics local = new LocalDiagnostics(identity, registry, new ConcurrencyLimit(1, "answers", 2),
-                new HeapDumper(identity, new DumpDirectory(Files.createTempDirectory("pylon-solo"))));
+                new HeapDumper(identity, new DumpDirectory(Files.createTempDirectory("pylon-solo")),
+                        java.time.Duration.ofSeconds(60)));
         HttpRouting.Builder routing = HttpRouting.builder();
         Routes routes = new Routes(routing);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(TestPods.ENVIRONMENT_ID), local, new SelfOnlyFanOut())

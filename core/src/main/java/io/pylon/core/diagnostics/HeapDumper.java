@@ -148,11 +148,12 @@ final class HeapDumper {
                 }
                 delete(file);
                 permit.close();
-            } catch (IOException | UncheckedIOException e) {
+            } catch (IOException | RuntimeException e) {
+                // Helidon may wrap the interrupted write in its own runtime exception: whatever it is, it ends here.
                 if (watchdog.fired()) {
                     LOG.log(Level.WARNING, String.format(Locale.ROOT,
-                            "Heap dump download aborted after %d ms: the client read nothing for %d ms",
-                            (System.nanoTime() - t0) / 1_000_000, stallTimeout.toMillis()));
+                            "Heap dump download aborted after %d ms: the client read nothing for %d ms (%s)",
+                            (System.nanoTime() - t0) / 1_000_000, stallTimeout.toMillis(), e.getClass().getSimpleName()));
                 }
                 throw e;
             }

@@ -23,6 +23,7 @@ final class DiagnosticsPodProcess implements AutoCloseable {
 
     private final Process process;
     private final String baseUrl;
+    private final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private DiagnosticsPodProcess(Process process, String baseUrl) {
         this.process = process;
@@ -48,8 +49,9 @@ final class DiagnosticsPodProcess implements AutoCloseable {
         StringBuilder seen = new StringBuilder();
         for (String line = out.readLine(); line != null; line = out.readLine()) {
             if (line.startsWith(READY)) {
-                Thread.ofVirtual().start(() -> drain(out));
-                return new DiagnosticsPodProcess(process, line.substring(READY.length()));
+                DiagnosticsPodProcess pod = new DiagnosticsPodProcess(process, line.substring(READY.length()));
+                Thread.ofVirtual().start(() -> pod.keep(out));
+                return pod;
             }
             seen.append(line).append('\n');
         }
@@ -57,14 +59,23 @@ final class DiagnosticsPodProcess implements AutoCloseable {
         throw new IOException("the pod process ended before it was ready:\n" + seen);
     }
 
-    private static void drain(BufferedReader out) {
+    // Keeps the child's output (the last 10,000 lines) and keeps it from filling the pipe.
+    private void keep(BufferedReader out) {
         try {
-            while (out.readLine() != null) {
-                // the child's log lines are not needed, only kept from filling the pipe
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                log.add(line);
+                if (log.size() > 10_000) {
+                    log.removeFirst();
+                }
             }
         } catch (IOException ignored) {
             // the process ended
         }
+    }
+
+    /** What the pod process wrote to its standard output and error since it was ready. */
+    List<String> log() {
+        return log;
     }
 
     String baseUrl() {

@@ -64,6 +64,8 @@ class HeapDumpStallTest {
 
                 stalled.setSoTimeout(10_000);
                 assertThat(drainUntilClosed(in)).as("bytes the stalled client could still read").isLessThan(length * 2);
+                assertThat(pod.log()).anyMatch(line -> line.contains("Heap dump download aborted after")
+                        && line.contains("the client read nothing for 2000 ms"));
             }
         }
     }

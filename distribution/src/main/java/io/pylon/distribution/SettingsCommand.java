@@ -2,6 +2,7 @@ package io.pylon.distribution;
 
 import io.pylon.core.config.Setting;
 import io.pylon.core.server.CoreSettings;
+import io.pylon.core.server.PodServer;
 import io.pylon.core.server.PylonModule;
 import picocli.CommandLine.Command;
 
@@ -27,7 +28,11 @@ final class SettingsCommand implements Callable<Integer> {
             rows.put(setting.key(), new Row(setting, "all", def));
         }
         for (PylonModule module : Modules.all()) {
-            for (Setting<?> setting : module.settings()) {
+            // every setting the pod reads: the diagnostics, discovery and broadcast ones of Worker and Cache too
+            for (Setting<?> setting : PodServer.settingsOf(module)) {
+                if (rows.containsKey(setting.key()) && rows.get(setting.key()).modules.equals("all")) {
+                    continue;
+                }
                 rows.merge(setting.key(), new Row(setting, module.name(), show(setting.defaultValue())),
                         (a, b) -> new Row(a.setting, a.modules + ", " + b.modules, a.defaultValue));
             }

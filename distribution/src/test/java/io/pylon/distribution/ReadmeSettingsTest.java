@@ -19,4 +19,14 @@ class ReadmeSettingsTest {
                 .as("README settings table; regenerate it from `./pylon settings`")
                 .isEqualTo(SettingsCommand.table());
     }
+
+    @Test
+    void everySettingAPodReadsIsInTheTable() {
+        String table = SettingsCommand.table();
+        for (io.pylon.core.server.PylonModule module : Modules.all()) {
+            for (io.pylon.core.config.Setting<?> setting : io.pylon.core.server.PodServer.settingsOf(module)) {
+                assertThat(table).as(module.name() + " reads " + setting.key()).contains("| `" + setting.envName() + "` |");
+            }
+        }
+    }
 }

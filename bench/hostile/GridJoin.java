@@ -118,6 +118,10 @@ public final class GridJoin {
                 out.write(("GET /platform/diagnostics/heapdump?live=false HTTP/1.1\r\nHost: x\r\nAuthorization: " + ENV_ID
                         + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 InputStream in = stalled.getInputStream();
+                String status = new String(in.readNBytes(12), StandardCharsets.US_ASCII);
+                if (!status.equals("HTTP/1.1 200")) {
+                    throw new IllegalStateException("round " + round + ": the stalling reader's dump got " + status);
+                }
                 in.readNBytes(4096);
                 long stalledAt = System.nanoTime();
                 while (true) {

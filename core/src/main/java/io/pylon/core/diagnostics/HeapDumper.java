@@ -34,9 +34,9 @@ import java.util.zip.GZIPOutputStream;
  * {@code GC.heap_dump -gz} is not reachable through the DiagnosticCommand MBean.)
  *
  * <p>A download that makes no progress for the stall timeout is aborted ({@link StallWatchdog}), so a client that
- * stops reading cannot keep the permit and the file. The file is deleted and the permit released as soon as its last
- * byte has been handed to the response, before the final flush: a client that asks again right after it received the
- * last byte finds the permit free.
+ * stops reading cannot keep the permit and the file. The file is deleted and the permit released once its last chunk
+ * has been read into memory, before that chunk is written: a client that asks again the moment it received the last
+ * byte finds the permit free.
  */
 final class HeapDumper {
     static final String FILE_PREFIX = "pylon-heapdump-";
@@ -140,8 +140,15 @@ final class HeapDumper {
         try (StallWatchdog watchdog = new StallWatchdog(stallTimeout)) {
             try (OutputStream out = gzip ? new FastGzip(res.outputStream()) : res.outputStream()) {
                 try (InputStream in = Files.newInputStream(file)) {
+                    long unread = size;
                     int read;
                     while ((read = in.read(buffer)) >= 0) {
+                        unread -= read;
+                        if (unread <= 0) {
+                            // The last chunk is in memory: free the file and the permit before the client can have it.
+                            delete(file);
+                            permit.close();
+                        }
                         out.write(buffer, 0, read);
                         watchdog.progress();
                     }

@@ -69,7 +69,7 @@ class GridClusterTest {
             Map<String, Object> section = pod.section();
             assertThat(section.get("memberCount")).isEqualTo(2);
             assertThat(section.get("clusterState")).isEqualTo("ACTIVE");
-            assertThat((String) section.get("clusterName")).startsWith("pylon-test-").doesNotContain(TestPods.ENVIRONMENT_ID);
+            assertThat((String) section.get("clusterLabel")).startsWith("pylon-test-").doesNotContain(TestPods.ENVIRONMENT_ID);
             assertThat(section.get("partitionCount")).isEqualTo(271);
         }
         var ready = TestPods.get(pods.get(0).pod(), PodPaths.defaults().ready());
@@ -193,7 +193,7 @@ class GridClusterTest {
         try {
             Map<String, Object> section = stranger.section();
             assertThat(section.get("memberCount")).isEqualTo(1);
-            assertThat(section.get("clusterName")).isNotEqualTo(pods.get(1).section().get("clusterName"));
+            assertThat(section.get("clusterLabel")).isNotEqualTo(pods.get(1).section().get("clusterLabel"));
             assertThat(pods.get(1).section().get("memberCount")).isEqualTo(2);
             assertThat(stranger.module().member().instance().getMap(GridMaps.RESPONSES).size()).isZero();
         } finally {

@@ -73,7 +73,7 @@ public final class ErrorHandling {
     }
 
     /** Whether {@code t} was thrown while Helidon's HTTP/1 connection read the request body off the socket. */
-    static boolean isMalformedBody(Throwable t) {
+    public static boolean isMalformedBody(Throwable t) {
         for (Throwable cause = t; cause != null; cause = cause.getCause()) {
             for (StackTraceElement frame : cause.getStackTrace()) {
                 if (frame.getClassName().equals(HTTP1_CONNECTION) && frame.getMethodName().startsWith("read")) {

@@ -5,6 +5,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
+import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
@@ -78,7 +79,10 @@ public final class TokenEndpoint {
         } catch (ApiException e) {
             e.send(res);
         } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "Token request failed: " + e.getClass().getName() + ": " + e.getMessage());
+            if (ErrorHandling.isMalformedBody(e)) {
+                throw e; // a body the client broke off or mis-chunked: the edge answers 400 and logs it at FINE
+            }
+            LOG.log(Level.ERROR, "Token request failed: " + e.getClass().getName());
             ErrorBody.send(res, Status.INTERNAL_SERVER_ERROR_500, "server_error",
                     "An unexpected error occurred while issuing the token.");
         }

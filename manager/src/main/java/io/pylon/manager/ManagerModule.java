@@ -24,6 +24,7 @@ import io.pylon.manager.auth.UserEndpoints;
 import io.pylon.manager.auth.UserRepository;
 import io.pylon.manager.db.Database;
 import io.pylon.manager.db.DatabaseCheck;
+import io.pylon.manager.db.DatabaseSettings;
 import io.pylon.manager.db.Jdbc;
 import io.pylon.manager.environments.BootstrapEnvironment;
 import io.pylon.manager.environments.EnvironmentEndpoints;
@@ -34,6 +35,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** The Manager: management API (tokens, accounts, environments) and the System / Server Management screen. */
 public final class ManagerModule implements PylonModule {
@@ -61,7 +63,7 @@ public final class ManagerModule implements PylonModule {
 
     @Override
     public List<Setting<?>> settings() {
-        return ManagerSettings.all();
+        return Stream.concat(ManagerSettings.all().stream(), DatabaseSettings.all().stream()).toList();
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
@@ -77,7 +79,7 @@ public final class ManagerModule implements PylonModule {
         context.onStop(database);
         context.health().register(new DatabaseCheck(database));
 
-        Jdbc jdbc = new Jdbc(database.dataSource());
+        Jdbc jdbc = database.jdbc();
         AuditLog audit = new AuditLog(jdbc, clock);
         TokenService tokens = new TokenService(new TokenRepository(jdbc), settings.get(ManagerSettings.TOKEN_LIFETIME),
                 settings.get(ManagerSettings.TOKEN_CHECK_CACHE), clock);

@@ -11,15 +11,18 @@ import java.nio.file.Path;
 
 /**
  * The Manager's connection pool, migrated by Flyway on start. Without a configured URL the database is an H2 file
- * under the data directory; with one (PostgreSQL in production) several Manager replicas share it.
+ * under the data directory; with one (PostgreSQL in production) several Manager replicas share it. Every write made
+ * through {@link #jdbc()} is durable when it returns (see {@link CommitSync} and docs/security.md).
  */
 public final class Database implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final String product;
+    private final Jdbc jdbc;
 
-    private Database(HikariDataSource dataSource) {
+    private Database(HikariDataSource dataSource, boolean h2Sync) {
         this.dataSource = dataSource;
         this.product = productOf(dataSource.getJdbcUrl());
+        this.jdbc = new Jdbc(dataSource, product.equals("h2") && h2Sync ? CommitSync.H2_FORCE_TO_DISK : CommitSync.NONE);
     }
 
     public static Database open(Settings settings, Path dataDir) {
@@ -31,14 +34,26 @@ public final class Database implements AutoCloseable {
             user = user == null ? "pylon" : user;
             password = password == null ? "" : password;
         }
-        return open(url, user, password, settings.get(ManagerSettings.DB_POOL_SIZE));
+        return open(url, user, password, settings.get(ManagerSettings.DB_POOL_SIZE),
+                settings.get(DatabaseSettings.H2_SYNC));
     }
 
+    /**
+     * The embedded database. WRITE_DELAY=0: H2's default (500 ms) keeps committed changes in the JVM's memory until
+     * a background thread writes them, so a killed process lost writes it had acknowledged; with 0 every commit is
+     * written to the file before it returns.
+     */
     public static String h2Url(Path dataDir) {
-        return "jdbc:h2:file:" + dataDir.resolve("manager").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE";
+        return "jdbc:h2:file:" + dataDir.resolve("manager").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
     }
 
+    /** A pool on the given URL, H2 commits forced to the disk. */
     public static Database open(String url, String user, String password, int poolSize) {
+        return open(url, user, password, poolSize, true);
+    }
+
+    /** A pool on the given URL; {@code h2Sync}: whether a write to an H2 database is forced to the disk. */
+    public static Database open(String url, String user, String password, int poolSize, boolean h2Sync) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("manager-db");
         config.setJdbcUrl(url);
@@ -60,7 +75,12 @@ public final class Database implements AutoCloseable {
             dataSource.close();
             throw e;
         }
-        return new Database(dataSource);
+        return new Database(dataSource, h2Sync);
+    }
+
+    /** The way every store reads and writes this database. */
+    public Jdbc jdbc() {
+        return jdbc;
     }
 
     public DataSource dataSource() {

@@ -45,6 +45,7 @@ public final class ManagerModule implements PylonModule {
     private static final Duration TOKEN_GRACE = Duration.ofDays(1);
 
     private volatile ManagementApi api;
+    private volatile Routes routes;
 
     @Override
     public String name() {
@@ -64,6 +65,11 @@ public final class ManagerModule implements PylonModule {
     @Override
     public List<Setting<?>> settings() {
         return Stream.concat(ManagerSettings.all().stream(), DatabaseSettings.all().stream()).toList();
+    }
+
+    /** Every route of the started pod, extensions' included, as {@code "METHOD /path"} (see {@link Routes#registered}). */
+    public List<String> registeredRoutes() {
+        return routes.registered();
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
@@ -114,6 +120,7 @@ public final class ManagerModule implements PylonModule {
         for (ManagerExtension extension : java.util.ServiceLoader.load(ManagerExtension.class)) {
             extension.start(context, api);
         }
+        this.routes = routes;
     }
 
     private static void purge(TokenService tokens, AuditLog audit, Clock clock, Duration retention) {

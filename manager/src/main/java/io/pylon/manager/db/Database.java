@@ -8,6 +8,8 @@ import org.flywaydb.core.Flyway;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 
 /**
  * The Manager's connection pool, migrated by Flyway on start. Without a configured URL the database is an H2 file
@@ -19,10 +21,10 @@ public final class Database implements AutoCloseable {
     private final String product;
     private final Jdbc jdbc;
 
-    private Database(HikariDataSource dataSource, boolean h2Sync) {
+    private Database(HikariDataSource dataSource, CommitSync commitSync) {
         this.dataSource = dataSource;
         this.product = productOf(dataSource.getJdbcUrl());
-        this.jdbc = new Jdbc(dataSource, product.equals("h2") && h2Sync ? CommitSync.H2_FORCE_TO_DISK : CommitSync.NONE);
+        this.jdbc = new Jdbc(dataSource, commitSync);
     }
 
     public static Database open(Settings settings, Path dataDir) {
@@ -65,17 +67,30 @@ public final class Database implements AutoCloseable {
         config.setValidationTimeout(2_000);
         config.setInitializationFailTimeout(30_000);
         HikariDataSource dataSource = new HikariDataSource(config);
+        CommitSync commitSync = h2Sync && productOf(url).equals("h2") ? CommitSync.H2_FORCE_TO_DISK : CommitSync.NONE;
         try {
             Flyway.configure()
                     .dataSource(dataSource)
                     .locations("classpath:db/migration")
                     .load()
                     .migrate();
+            checkCommitSync(dataSource, commitSync);
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
         }
-        return new Database(dataSource, h2Sync);
+        return new Database(dataSource, commitSync);
+    }
+
+    /** CHECKPOINT SYNC needs an H2 admin: better a clear refusal at start than every write failing later. */
+    private static void checkCommitSync(DataSource dataSource, CommitSync commitSync) {
+        try (Connection connection = dataSource.getConnection()) {
+            commitSync.afterCommit(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot force the H2 database to the disk (CHECKPOINT SYNC, SQL state "
+                    + e.getSQLState() + "; it needs an H2 admin user). Use an admin user or set "
+                    + DatabaseSettings.H2_SYNC.key() + "=false.", e);
+        }
     }
 
     /** The way every store reads and writes this database. */

@@ -151,7 +151,7 @@ public final class Kill9Client {
 
     private static HttpRequest json(String method, String url, String bearer, String body) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + bearer)
-                .timeout(Duration.ofSeconds(10));
+                .timeout(Duration.ofSeconds(60));
         if (body == null) {
             return builder.method(method, HttpRequest.BodyPublishers.noBody()).build();
         }

@@ -26,7 +26,8 @@ MODES=${MODES:-before nosync after}
 PASSWORD="kill9-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 OUT=$(mktemp -d)
 POD=
-trap '[ -n "$POD" ] && kill -9 "$POD" 2>/dev/null; rm -rf "$OUT"' EXIT
+# the pid file, not $POD: the latency rounds start pods in a pipeline's subshell
+trap '[ -s "$OUT/pod.pid" ] && kill -9 "$(cat "$OUT/pod.pid")" 2>/dev/null; rm -rf "$OUT"' EXIT
 
 ./pylon settings >/dev/null # builds the distribution if needed, outside the measurements
 JAVAC="$(dirname "$PYLON_JAVA")/javac"
@@ -50,6 +51,7 @@ start_pod() { # mode, data dir
   esac
   env "${env[@]}" ./pylon run manager --pod-name kill9 --bind "$BIND" --port "$PORT" >"$OUT/pod.log" 2>&1 &
   POD=$!
+  echo "$POD" >"$OUT/pod.pid"
   for _ in $(seq 1 600); do
     grep -q "listening on" "$OUT/pod.log" 2>/dev/null && return 0
     kill -0 "$POD" 2>/dev/null || break

@@ -59,7 +59,7 @@ start_pod() { # mode, data dir
   done
   cat "$OUT/pod.log"; exit 1
 }
-stop_pod() { kill "$POD" 2>/dev/null || true; wait "$POD" 2>/dev/null || true; POD=; }
+stop_pod() { kill "$POD" 2>/dev/null || true; wait "$POD" 2>/dev/null || true; POD=; : >"$OUT/pod.pid"; }
 base() { echo "http://$BIND:$PORT"; }
 
 echo "uptime: $(uptime)"
@@ -79,7 +79,7 @@ for mode in $MODES; do
       sleep 0.05
     done
     sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 1 + 2 * r / 32767 }')"
-    kill -9 "$POD"; wait "$POD" 2>/dev/null || true; POD=
+    kill -9 "$POD"; wait "$POD" 2>/dev/null || true; POD=; : >"$OUT/pod.pid"
     wait "$writer" || true
     start_pod "$mode" "$data"
     result=$("${CLIENT[@]}" check "$(base)" "$PASSWORD" "$OUT/acks") || { echo "check failed; pod log:"; cat "$OUT/pod.log"; exit 1; }

@@ -54,6 +54,7 @@ public final class ManagerModule implements PylonModule {
     private static final Duration TOKEN_GRACE = Duration.ofDays(1);
 
     private volatile ManagementApi api;
+    private volatile Routes routes;
 
     @Override
     public String name() {
@@ -83,6 +84,11 @@ public final class ManagerModule implements PylonModule {
         return List.copyOf(all);
     }
 
+    /** Every route of the started pod, extensions' included, as {@code "METHOD /path"} (see {@link Routes#registered}). */
+    public List<String> registeredRoutes() {
+        return routes.registered();
+    }
+
     /** The management API of the started pod: the seams other code on the Manager uses. */
     public ManagementApi api() {
         return api;
@@ -96,7 +102,7 @@ public final class ManagerModule implements PylonModule {
         context.onStop(database);
         context.health().register(new DatabaseCheck(database));
 
-        Jdbc jdbc = new Jdbc(database.dataSource());
+        Jdbc jdbc = database.jdbc();
         AuditLog audit = new AuditLog(jdbc, clock);
         TokenService tokens = new TokenService(new TokenRepository(jdbc), settings.get(TokenSettings.LIFETIME),
                 settings.get(TokenSettings.CHECK_CACHE), clock);
@@ -138,6 +144,7 @@ public final class ManagerModule implements PylonModule {
         for (ManagerExtension extension : java.util.ServiceLoader.load(ManagerExtension.class)) {
             extension.start(context, api);
         }
+        this.routes = routes;
     }
 
     private static void purge(TokenService tokens, AuditLog audit, Clock clock, Duration retention) {

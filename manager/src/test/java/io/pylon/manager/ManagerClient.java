@@ -30,12 +30,17 @@ public final class ManagerClient {
 
     /** A Manager with a known admin password and cheap (but real) Argon2id parameters; the given settings win. */
     public static Pod start(String podName, Map<String, String> settings) {
+        return start(new ManagerModule(), podName, settings);
+    }
+
+    /** The same with a module instance the caller keeps (to ask it about the started pod). */
+    public static Pod start(ManagerModule module, String podName, Map<String, String> settings) {
         Map<String, String> all = new LinkedHashMap<>();
         all.put("pylon.manager.admin.password", ADMIN_PASSWORD);
         all.put("pylon.manager.password.argon2-memory", "4096");
         all.put("pylon.manager.password.argon2-iterations", "1");
         all.putAll(settings);
-        return TestPods.start(new ManagerModule(), podName, all);
+        return TestPods.start(module, podName, all);
     }
 
     public Pod pod() {

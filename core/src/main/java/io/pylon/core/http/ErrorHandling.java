@@ -15,7 +15,8 @@ import java.lang.System.Logger.Level;
 /**
  * Errors never carry a stack trace or internals: an unexpected exception is logged (type and stack, on the server)
  * and answered 500 with a generic JSON body; protocol errors that happen before routing (oversized request line or
- * headers, malformed requests) are answered with a JSON body and the right status.
+ * headers, malformed requests) are answered with a JSON body and the right status. Every error answer, also those
+ * written before routing, carries {@code Cache-Control: no-store} (see {@link ErrorBody}).
  */
 public final class ErrorHandling {
     private static final System.Logger LOG = System.getLogger(ErrorHandling.class.getName());
@@ -113,16 +114,27 @@ public final class ErrorHandling {
         public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
                                         ServerResponseHeaders headers, String message) {
             String reason = ParserFailures.take();
-            Status effective = effectiveStatus(status, message != null ? message : reason);
+            Status effective = effectiveStatus(unreadableRequest(request, status), message != null ? message : reason);
             byte[] body = Json.bytes(ErrorBody.of(errorCode(effective), effective.reasonPhrase()));
             return TransportResponse.builder()
                     .status(effective)
                     .headers(headers)
                     .header(Json.CONTENT_TYPE_JSON)
+                    .header(ErrorBody.NO_STORE)
                     .keepAlive(false)
                     .entity(body)
                     .build();
         }
+    }
+
+    /**
+     * Helidon answers some malformed requests with 500: a method with a character no HTTP token may hold ({@code G@T})
+     * fails in {@code Method.create}, and the HTTP/1 connection turns any exception that escapes its parsing into an
+     * internal error without the request (it could not read one). Routes cannot be the cause (their failures reach
+     * {@link #install}'s handlers), so such an answer is about the client's bytes: 400. Helidon still logs the cause.
+     */
+    private static Status unreadableRequest(DirectHandler.TransportRequest request, Status status) {
+        return status.code() == 500 && request == DirectHandler.TransportRequest.empty() ? Status.BAD_REQUEST_400 : status;
     }
 
     // Helidon reports an oversized prologue as 400 or 414 and an oversized header block as 400; answer 414 and 431

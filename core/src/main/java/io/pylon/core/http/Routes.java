@@ -61,6 +61,14 @@ public final class Routes {
         return this;
     }
 
+    /**
+     * Every route registered so far as {@code "METHOD /path/{param}"}, in registration order (HEAD twins of GET
+     * routes not listed): what a test compares with a module's published API description. Read it after start-up.
+     */
+    public List<String> registered() {
+        return entries.stream().map(e -> e.method().text() + " " + e.path()).toList();
+    }
+
     /** Direct access for what this class does not wrap (filters, services); such routes get no 405 help. */
     public HttpRouting.Builder routing() {
         return routing;

@@ -7,18 +7,23 @@ import org.flywaydb.core.Flyway;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 
 /**
  * The Manager's connection pool, migrated by Flyway on start. Without a configured URL the database is an H2 file
- * under the data directory; with one (PostgreSQL in production) several Manager replicas share it.
+ * under the data directory; with one (PostgreSQL in production) several Manager replicas share it. Every write made
+ * through {@link #jdbc()} is durable when it returns (see {@link CommitSync} and docs/security.md).
  */
 public final class Database implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final String product;
+    private final Jdbc jdbc;
 
-    private Database(HikariDataSource dataSource) {
+    private Database(HikariDataSource dataSource, CommitSync commitSync) {
         this.dataSource = dataSource;
         this.product = productOf(dataSource.getJdbcUrl());
+        this.jdbc = new Jdbc(dataSource, commitSync);
     }
 
     public static Database open(Settings settings, Path dataDir) {
@@ -30,14 +35,26 @@ public final class Database implements AutoCloseable {
             user = user == null ? "pylon" : user;
             password = password == null ? "" : password;
         }
-        return open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE));
+        return open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE),
+                settings.get(DatabaseSettings.H2_SYNC));
     }
 
+    /**
+     * The embedded database. WRITE_DELAY=0: H2's default (500 ms) keeps committed changes in the JVM's memory until
+     * a background thread writes them, so a killed process lost writes it had acknowledged; with 0 every commit is
+     * written to the file before it returns.
+     */
     public static String h2Url(Path dataDir) {
-        return "jdbc:h2:file:" + dataDir.resolve("manager").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE";
+        return "jdbc:h2:file:" + dataDir.resolve("manager").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0";
     }
 
+    /** A pool on the given URL, H2 commits forced to the disk. */
     public static Database open(String url, String user, String password, int poolSize) {
+        return open(url, user, password, poolSize, true);
+    }
+
+    /** A pool on the given URL; {@code h2Sync}: whether a write to an H2 database is forced to the disk. */
+    public static Database open(String url, String user, String password, int poolSize, boolean h2Sync) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("manager-db");
         config.setJdbcUrl(url);
@@ -49,17 +66,35 @@ public final class Database implements AutoCloseable {
         config.setValidationTimeout(2_000);
         config.setInitializationFailTimeout(30_000);
         HikariDataSource dataSource = new HikariDataSource(config);
+        CommitSync commitSync = h2Sync && productOf(url).equals("h2") ? CommitSync.H2_FORCE_TO_DISK : CommitSync.NONE;
         try {
             Flyway.configure()
                     .dataSource(dataSource)
                     .locations("classpath:db/migration")
                     .load()
                     .migrate();
+            checkCommitSync(dataSource, commitSync);
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
         }
-        return new Database(dataSource);
+        return new Database(dataSource, commitSync);
+    }
+
+    /** CHECKPOINT SYNC needs an H2 admin: better a clear refusal at start than every write failing later. */
+    private static void checkCommitSync(DataSource dataSource, CommitSync commitSync) {
+        try (Connection connection = dataSource.getConnection()) {
+            commitSync.afterCommit(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot force the H2 database to the disk (CHECKPOINT SYNC, SQL state "
+                    + e.getSQLState() + "; it needs an H2 admin user). Use an admin user or set "
+                    + DatabaseSettings.H2_SYNC.key() + "=false.", e);
+        }
+    }
+
+    /** The way every store reads and writes this database. */
+    public Jdbc jdbc() {
+        return jdbc;
     }
 
     public DataSource dataSource() {

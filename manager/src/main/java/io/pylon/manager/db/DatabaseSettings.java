@@ -5,7 +5,7 @@ import io.pylon.core.config.SettingType;
 
 import java.util.List;
 
-/** Where the Manager keeps its data and how many connections one pod opens. */
+/** Where the Manager keeps its data, how many connections one pod opens, and how writes reach the disk. */
 public final class DatabaseSettings {
     private DatabaseSettings() {
     }
@@ -24,7 +24,13 @@ public final class DatabaseSettings {
     public static final Setting<Integer> POOL_SIZE = Setting.of("pylon.manager.db.pool-size",
             "Largest number of database connections of one Manager pod.", 10, SettingType.intRange(1, 200));
 
+    public static final Setting<Boolean> H2_SYNC = Setting.of("pylon.manager.db.h2-sync",
+            "Embedded H2 only: force every committed write to the disk (fsync) before the request is answered, so "
+                    + "acknowledged writes survive power loss and an OS crash, not only a killed Manager. false: "
+                    + "they still survive kill -9, but a power loss may undo the last few seconds of writes.",
+            true, SettingType.BOOLEAN);
+
     public static List<Setting<?>> all() {
-        return List.of(URL, USER, PASSWORD, POOL_SIZE);
+        return List.of(URL, USER, PASSWORD, POOL_SIZE, H2_SYNC);
     }
 }

@@ -12,12 +12,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The few JDBC moves every store makes; SQL failures become {@link DataAccessException}. */
+/**
+ * The few JDBC moves every store makes; SQL failures become {@link DataAccessException}. A write ({@link #update},
+ * {@link #inTransaction}) returns only after its {@link CommitSync}, so what a caller acknowledges is durable.
+ * Immutable; used concurrently, each call on its own pooled connection.
+ */
 public final class Jdbc {
     private final DataSource dataSource;
+    private final CommitSync commitSync;
 
+    /** Writes without a sync of their own: for a database that makes commits durable itself (PostgreSQL). */
     public Jdbc(DataSource dataSource) {
+        this(dataSource, CommitSync.NONE);
+    }
+
+    public Jdbc(DataSource dataSource, CommitSync commitSync) {
         this.dataSource = dataSource;
+        this.commitSync = commitSync;
     }
 
     @FunctionalInterface
@@ -30,8 +41,15 @@ public final class Jdbc {
         T run(Connection connection) throws SQLException;
     }
 
+    /** One statement in its own transaction (auto-commit), durable when it returns. */
     public int update(String sql, Object... params) {
-        return inConnection(c -> update(c, sql, params));
+        return inConnection(c -> {
+            int count = update(c, sql, params);
+            if (count > 0) {
+                commitSync.afterCommit(c);
+            }
+            return count;
+        });
     }
 
     public static int update(Connection connection, String sql, Object... params) throws SQLException {
@@ -79,6 +97,7 @@ public final class Jdbc {
             try {
                 T result = work.run(connection);
                 connection.commit();
+                commitSync.afterCommit(connection);
                 return result;
             } catch (SQLException | RuntimeException e) {
                 connection.rollback();

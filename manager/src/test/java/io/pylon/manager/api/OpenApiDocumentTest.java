@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.pylon.core.server.Pod;
 import io.pylon.manager.ManagerClient;
+import io.pylon.manager.ManagerModule;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,18 +18,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The served OpenAPI document parses and matches the server: each operation exists, and needs a token unless open. */
 class OpenApiDocumentTest {
     private static final Set<String> METHODS = Set.of("get", "post", "put", "patch", "delete");
+    private static final ManagerModule MODULE = new ManagerModule();
     private static Pod pod;
     private static ManagerClient manager;
 
     @BeforeAll
     static void start() {
-        pod = ManagerClient.start("manager-openapi", Map.of());
+        pod = ManagerClient.start(MODULE, "manager-openapi", Map.of());
         manager = new ManagerClient(pod);
     }
 
@@ -71,6 +74,30 @@ class OpenApiDocumentTest {
         }
         assertThat(checked).hasSizeGreaterThanOrEqualTo(22)
                 .contains("POST /apiops/auth/token", "GET /apiops/test/healthcheck", "GET /apiops/audit");
+    }
+
+    /** The other direction: a route someone registers under /apiops/ (the console's too) must be documented. */
+    @Test
+    void everyRegisteredManagementRouteIsDocumented() throws Exception {
+        JsonNode document = new ObjectMapper(new YAMLFactory()).readTree(
+                manager.get("/apiops/openapi.yaml", manager.adminToken()).body());
+        Set<String> documented = new TreeSet<>();
+        document.get("paths").fields().forEachRemaining(path -> path.getValue().fieldNames().forEachRemaining(method -> {
+            if (METHODS.contains(method)) {
+                documented.add(method.toUpperCase(Locale.ROOT) + " " + anyParameter(path.getKey()));
+            }
+        }));
+        List<String> registered = MODULE.registeredRoutes().stream()
+                .filter(route -> route.substring(route.indexOf(' ') + 1).startsWith("/apiops/"))
+                .map(OpenApiDocumentTest::anyParameter).toList();
+
+        assertThat(registered).contains("GET /apiops/environments/{}/modules",
+                "GET /apiops/environments/{}/diagnostics/{}/{}", "POST /apiops/users");
+        assertThat(documented).containsAll(registered);
+    }
+
+    private static String anyParameter(String route) {
+        return route.replaceAll("\\{[^}]+}", "{}");
     }
 
     @Test

@@ -48,6 +48,7 @@ public final class PodServer {
             all.addAll(io.pylon.core.discovery.DiscoverySettings.all());
             all.addAll(io.pylon.core.broadcast.BroadcastSettings.all());
         }
+        all.addAll(ConnectionLimits.settings());
         all.addAll(module.settings());
         return all;
     }
@@ -76,6 +77,8 @@ public final class PodServer {
         health.register(shutdown);
 
         HttpRouting.Builder routing = HttpRouting.builder();
+        PodTraffic traffic = new PodTraffic();
+        traffic.install(routing);
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
         Routes routes = new Routes(routing);
@@ -102,20 +105,27 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
-        WebServer server = WebServer.builder()
+        ConnectionLimits limits = ConnectionLimits.from(settings);
+        ConnectionGuard guard = new ConnectionGuard(limits, executors.maintenance());
+        resources.push(guard);
+        Http1Config http1 = guard.listenTo(Http1Config.builder()
+                        .maxPrologueLength(MAX_REQUEST_LINE)
+                        .maxHeadersSize(4 * MAX_HEADERS))
+                .build();
+        java.util.function.IntFunction<WebServer> servers = listenPort -> WebServer.builder()
                 .host(bind)
-                .port(port)
+                .port(listenPort)
                 .shutdownHook(false)
                 .shutdownGracePeriod(settings.get(CoreSettings.SHUTDOWN_GRACE))
                 .directHandlers(ErrorHandling.directHandlers())
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
                 .connectionOptions(options -> options.tcpNoDelay(true))
-                .addProtocol(Http1Config.builder()
-                        .maxPrologueLength(MAX_REQUEST_LINE)
-                        .maxHeadersSize(4 * MAX_HEADERS)
-                        .build())
+                .maxTcpConnections(limits.maxConnections())
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(guard.selector(http1))
                 .routing(routing)
                 .build();
+        WebServer server = servers.apply(port);
         try {
             server.start();
         } catch (RuntimeException e) {
@@ -126,11 +136,19 @@ public final class PodServer {
             closeAll(resources);
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
         }
-        Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
+        PodListener listener = new PodListener(server, servers, bind);
+        health.register(new ListenerCheck(listener, guard, limits.maxConnections()));
+        executors.maintenance().scheduleWithFixedDelay(listener::check, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+        Pod pod = new Pod(module, identity, listener, traffic, guard, health, shutdown, resources,
+                settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
         LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d/%s (started in %d ms)",
                 module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), segment,
                 (System.nanoTime() - t0) / 1_000_000));
+        LOG.log(Level.INFO, String.format(Locale.ROOT, "At most %d connections (descriptor limit %s); timeouts: "
+                        + "idle %s, headers %s, body %s", limits.maxConnections(),
+                ConnectionLimits.descriptorLimit().stream().mapToObj(String::valueOf).findFirst().orElse("unknown"),
+                limits.idleTimeout(), limits.headerTimeout(), limits.bodyTimeout()));
         return pod;
     }
 

@@ -1,6 +1,7 @@
 package io.pylon.core.server;
 
 import io.helidon.common.buffers.BufferData;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.Status;
@@ -39,7 +40,7 @@ final class ConnectionGuard implements AutoCloseable {
     /** How often connections are checked: the precision of every timeout. */
     static final Duration SWEEP_PERIOD = Duration.ofMillis(250);
     /** While stopping, how long a connection may wait for a request before it is closed. */
-    static final Duration DRAIN_IDLE = Duration.ofSeconds(1);
+    static final Duration DRAIN_IDLE = Duration.ofSeconds(2);
 
     private final ConnectionLimits limits;
     private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
@@ -202,6 +203,9 @@ final class ConnectionGuard implements AutoCloseable {
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
             if (ctx instanceof GuardedConnection c) {
+                if (headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+                    c.closeAfterResponse();
+                }
                 c.headersRead();
             }
         }
@@ -212,6 +216,13 @@ final class ConnectionGuard implements AutoCloseable {
         public void status(ConnectionContext ctx, Status status) {
             if (ctx instanceof GuardedConnection c) {
                 c.enter(Phase.AWAITING_REQUEST);
+            }
+        }
+
+        @Override
+        public void headers(ConnectionContext ctx, Headers headers) {
+            if (ctx instanceof GuardedConnection c && headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+                c.closeAfterResponse();
             }
         }
     }

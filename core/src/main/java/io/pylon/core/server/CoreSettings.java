@@ -88,8 +88,11 @@ public final class CoreSettings {
             "Set by ./pylon up: the pod exits when this process is gone.", null, SettingType.longRange(1, Long.MAX_VALUE));
 
     public static List<Setting<?>> all(int defaultPort) {
-        return List.of(BIND, port(defaultPort), PATH_SEGMENT, POD_NAME, POD_IP, POD_NAMESPACE, NODE_NAME, ENVIRONMENT_NAME,
+        List<Setting<?>> all = new java.util.ArrayList<>(List.of(BIND, port(defaultPort)));
+        all.addAll(ConnectionLimits.settings());
+        all.addAll(List.of(PATH_SEGMENT, POD_NAME, POD_IP, POD_NAMESPACE, NODE_NAME, ENVIRONMENT_NAME,
                 ENVIRONMENT_ID, DATA_DIR, SHUTDOWN_GRACE, SHUTDOWN_DELAY, HEALTH_CHECK_TIMEOUT, HEALTH_CACHE_TTL,
-                HEAP_THRESHOLD, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID);
+                HEAP_THRESHOLD, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID));
+        return List.copyOf(all);
     }
 }

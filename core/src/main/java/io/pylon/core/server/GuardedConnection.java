@@ -4,6 +4,7 @@ import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
 import io.helidon.common.socket.PeerInfo;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.ListenerContext;
 import io.helidon.webserver.ProxyProtocolData;
@@ -33,6 +34,7 @@ final class GuardedConnection implements ConnectionContext {
     private volatile long readStart;
     private volatile ServerConnection connection;
     private volatile boolean closeRequested;
+    private volatile boolean closeAfterResponse;
 
     GuardedConnection(ConnectionContext delegate) {
         this.delegate = delegate;
@@ -41,6 +43,10 @@ final class GuardedConnection implements ConnectionContext {
     }
 
     private byte[] read(HelidonSocket socket) {
+        if (closeAfterResponse && phase == Phase.AWAITING_REQUEST) {
+            // RFC 9112 9.6: having answered with Connection: close, the server closes; Helidon would read on
+            throw new CloseConnectionException("Answered with Connection: close");
+        }
         readStart = System.nanoTime();
         try {
             byte[] bytes = socket.get();
@@ -73,6 +79,11 @@ final class GuardedConnection implements ConnectionContext {
         }
     }
 
+    /** The request or its answer says {@code Connection: close}: the connection ends once the answer is written. */
+    void closeAfterResponse() {
+        closeAfterResponse = true;
+    }
+
     Phase phase() {
         return phase;
     }
@@ -95,14 +106,13 @@ final class GuardedConnection implements ConnectionContext {
     }
 
     /**
-     * The server stops or the connection idled too long: a connection handling a request is closed after it, one
-     * waiting for a request or reading one is left to {@link #headersRead()} or to the guard's sweep.
+     * The server stops (or Helidon found the connection idle). Passing this on at once would end the connection
+     * after the request it is handling, whose answer may already have promised keep-alive, and the client's next
+     * request would be reset. So the connection ends after the next request that arrives, whose answer says
+     * Connection: close; or when that answer already said so; or when the guard finds it idle.
      */
     void requestClose() {
         closeRequested = true;
-        if (phase == Phase.IN_BODY) {
-            forwardClose();
-        }
     }
 
     void forwardClose() {

@@ -25,8 +25,8 @@ public final class Pod implements AutoCloseable {
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     /** How long no client may have connected before the listening socket closes, and the longest wait for that. */
-    private static final Duration QUIET_BEFORE_CLOSE = Duration.ofMillis(100);
-    private static final Duration MAX_WAIT_FOR_QUIET = Duration.ofSeconds(1);
+    private static final Duration QUIET_BEFORE_CLOSE = Duration.ofMillis(250);
+    private static final Duration MAX_WAIT_FOR_QUIET = Duration.ofSeconds(2);
 
     Pod(PylonModule module, PodIdentity identity, PodListener server, PodTraffic traffic, ConnectionGuard guard,
         HealthRegistry health, ShutdownCheck shutdown, Deque<AutoCloseable> resources, Duration shutdownDelay) {
@@ -93,6 +93,7 @@ public final class Pod implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         traffic.closeConnections(true);
+        LOG.log(Level.INFO, "Pod " + identity.podName() + " closes its listener (" + guard.open() + " connections open)");
         server.stop();
         while (!resources.isEmpty()) {
             AutoCloseable resource = resources.pop();

@@ -48,7 +48,6 @@ public final class PodServer {
             all.addAll(io.pylon.core.discovery.DiscoverySettings.all());
             all.addAll(io.pylon.core.broadcast.BroadcastSettings.all());
         }
-        all.addAll(ConnectionLimits.settings());
         all.addAll(module.settings());
         return all;
     }

@@ -83,10 +83,10 @@ class DescriptorExhaustionTest {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
-    /** The first 200 answer of health within 10 s. */
+    /** The first 200 answer of health within 30 s (the assertion on 5 s is the caller's, with the real figure). */
     private static String firstAnswer(PodProcessRunner pod) throws Exception {
         long t0 = System.nanoTime();
-        while (System.nanoTime() - t0 < 10_000_000_000L) {
+        while (System.nanoTime() - t0 < 30_000_000_000L) {
             try {
                 String answer = get(pod);
                 if (answer.startsWith("HTTP/1.1 200")) {
@@ -97,13 +97,13 @@ class DescriptorExhaustionTest {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("no answer within 10 s; log:\n" + pod.log());
+        throw new AssertionError("no answer within 30 s; log:\n" + pod.log());
     }
 
     private static String get(PodProcessRunner pod) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", pod.port), 1000);
-            socket.setSoTimeout(1000);
+            socket.setSoTimeout(5000); // a loaded machine (other builds) may take seconds to answer
             socket.getOutputStream().write(("GET /platform/management/health HTTP/1.1\r\nHost: pod\r\n"
                     + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             InputStream in = socket.getInputStream();

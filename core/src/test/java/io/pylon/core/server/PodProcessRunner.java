@@ -13,6 +13,12 @@ import java.util.concurrent.TimeUnit;
 
 /** Starts {@link StandalonePod} as a separate OS process (optionally under a command such as prlimit). */
 final class PodProcessRunner implements AutoCloseable {
+    /**
+     * Not 127.0.0.1: a listener that dies frees its port, and on the busy 127.0.0.1 another process's ephemeral
+     * socket may take it before the restart (seen in this suite), so the process pods get an address of their own.
+     */
+    static final String ADDRESS = "127.0.14.2";
+
     final Process process;
     final int port;
     final Path log;
@@ -30,7 +36,7 @@ final class PodProcessRunner implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx128m");
         command.add("-Djava.util.logging.manager=" + PodLogManager.class.getName());
-        command.add("-Dpylon.server.bind=127.0.0.1");
+        command.add("-Dpylon.server.bind=" + ADDRESS);
         command.add("-Dpylon.server.port=0");
         command.add("-Dpylon.pod.name=process-pod");
         command.add("-Dpylon.data.dir=" + dir.resolve("data"));

@@ -10,6 +10,10 @@ import picocli.CommandLine.Command;
 public final class PylonCli {
 
     public static void main(String[] args) {
+        // Before anything logs: keeps a pod's last log lines from being lost to JUL's own shutdown hook.
+        if (System.getProperty("java.util.logging.manager") == null) {
+            System.setProperty("java.util.logging.manager", io.pylon.core.server.PodLogManager.class.getName());
+        }
         io.helidon.logging.common.LogConfig.configureRuntime();
         int code = new CommandLine(new PylonCli())
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {

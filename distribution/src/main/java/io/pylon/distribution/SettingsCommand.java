@@ -26,7 +26,7 @@ final class SettingsCommand implements Callable<Integer> {
 
     static String table() {
         Map<String, Row> rows = new LinkedHashMap<>();
-        for (Setting<?> setting : CoreSettings.all(0)) {
+        for (Setting<?> setting : PodServer.podSettings(0)) {
             String def = setting.key().equals("pylon.server.port") ? "module's internal port" : show(setting.defaultValue());
             rows.put(setting.key(), new Row(setting, "all", def));
         }

@@ -41,7 +41,7 @@ class ReadmeSettingsTest {
                 "pylon.diagnostics.heavy-concurrency", "pylon.manager.db.url", "pylon.worker.upstream.max-total",
                 "pylon.grid.port", "pylon.cache.addresses");
         assertThat(missing).as("Settings declared in the code but not printed by `pylon settings`: add them to "
-                + "their module's settings() (or CoreSettings.all / PodServer.settingsOf) and regenerate the README")
+                + "their module's settings() (or CoreSettings.all / PodServer.podSettings) and regenerate the README")
                 .isEmpty();
     }
 }

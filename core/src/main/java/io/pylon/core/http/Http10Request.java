@@ -8,15 +8,18 @@ import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * The bytes of an HTTP/1.0 connection as Helidon's HTTP/1.1 parser should read them: the first request's line says
- * {@code HTTP/1.1}, a {@code Connection: close} header follows it, and a {@code Host} header when the request had
- * none; everything after the first request head passes unchanged (the connection closes after the first response,
- * so nothing after it is ever parsed as a request).
+ * The bytes of a connection as Helidon's HTTP/1.1 parser should read them. When the first request line does not end
+ * in {@code HTTP/1.0} everything passes unchanged (the line is held only until its end is seen). For HTTP/1.0 the
+ * first request's line says {@code HTTP/1.1}, a {@code Connection: close} header follows it, and a {@code Host}
+ * header when the request had none; everything after the first request head passes unchanged (the connection closes
+ * after the first response, so nothing after it is ever parsed as a request).
  *
  * <p>Used by the one connection thread that reads the connection; not thread-safe.
  */
 final class Http10Request implements Supplier<byte[]> {
     private static final byte[] END_OF_HEAD = {'\r', '\n', '\r', '\n'};
+    private static final byte[] LINE_END = {'\n'};
+    private static final String HTTP_1_0 = " HTTP/1.0";
 
     private final DataReader source;
     private final String host;
@@ -36,7 +39,19 @@ final class Http10Request implements Supplier<byte[]> {
         }
         headDone = true;
         ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int end = -1;
+        int lineEnd = -1;
+        while (lineEnd < 0 && head.size() <= maxHead) {
+            byte[] bytes = next();
+            if (bytes == null) {
+                break;
+            }
+            head.writeBytes(bytes);
+            lineEnd = indexOf(head.toByteArray(), LINE_END);
+        }
+        if (lineEnd < 0 || !head.toString(StandardCharsets.ISO_8859_1).substring(0, lineEnd).strip().endsWith(HTTP_1_0)) {
+            return head.toByteArray(); // HTTP/1.1, or no request line Helidon could take: its parser decides
+        }
+        int end = indexOf(head.toByteArray(), END_OF_HEAD);
         while (end < 0 && head.size() <= maxHead) {
             byte[] bytes = next();
             if (bytes == null) {

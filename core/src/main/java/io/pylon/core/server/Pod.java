@@ -1,6 +1,5 @@
 package io.pylon.core.server;
 
-import io.helidon.webserver.WebServer;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.ShutdownCheck;
 import io.pylon.core.pod.PodIdentity;
@@ -17,18 +16,26 @@ public final class Pod implements AutoCloseable {
 
     private final PylonModule module;
     private final PodIdentity identity;
-    private final WebServer server;
+    private final PodListener server;
+    private final PodTraffic traffic;
+    private final ConnectionTimeouts timeouts;
     private final HealthRegistry health;
     private final ShutdownCheck shutdown;
     private final Deque<AutoCloseable> resources;
     private final Duration shutdownDelay;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    Pod(PylonModule module, PodIdentity identity, WebServer server, HealthRegistry health, ShutdownCheck shutdown,
-        Deque<AutoCloseable> resources, Duration shutdownDelay) {
+    /** How long no client may have connected before the listening socket closes, and the longest wait for that. */
+    private static final Duration QUIET_BEFORE_CLOSE = Duration.ofMillis(250);
+    private static final Duration MAX_WAIT_FOR_QUIET = Duration.ofSeconds(2);
+
+    Pod(PylonModule module, PodIdentity identity, PodListener server, PodTraffic traffic, ConnectionTimeouts timeouts,
+        HealthRegistry health, ShutdownCheck shutdown, Deque<AutoCloseable> resources, Duration shutdownDelay) {
         this.module = module;
         this.identity = identity;
         this.server = server;
+        this.traffic = traffic;
+        this.timeouts = timeouts;
         this.health = health;
         this.shutdown = shutdown;
         this.resources = new ArrayDeque<>(resources);
@@ -56,23 +63,38 @@ public final class Pod implements AutoCloseable {
         return health;
     }
 
+    /** Requests the pod has answered (or failed) since it started. */
+    public long finishedRequests() {
+        return traffic.finished();
+    }
+
     /**
-     * Graceful stop: readiness turns DOWN, the optional delay lets load balancers notice, the server finishes
-     * in-flight requests within its grace period, then the module's resources close in reverse order.
+     * Graceful stop: readiness turns DOWN. During the optional delay (load balancers notice) every answer says
+     * {@code Connection: close} and connections idle between requests are closed. Then answers keep connections
+     * open until no client has connected for a moment, so that closing the listening socket resets no connection
+     * the kernel had queued; the listener closes, every connection ends after the answer to the request it carries,
+     * in-flight requests get the grace period, and the module's resources close in reverse order.
      */
     public void stop() {
         if (!stopped.compareAndSet(false, true)) {
             return;
         }
         shutdown.stopping();
-        LOG.log(Level.INFO, "Pod " + identity.podName() + " stopping");
-        if (!shutdownDelay.isZero()) {
-            try {
+        LOG.log(Level.INFO, "Pod " + identity.podName() + " stopping (" + timeouts.open() + " connections open)");
+        try {
+            if (!shutdownDelay.isZero()) {
+                traffic.closeConnections(true);
+                timeouts.drain(true);
                 Thread.sleep(shutdownDelay);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                traffic.closeConnections(false);
+                timeouts.drain(false);
             }
+            timeouts.awaitQuiet(QUIET_BEFORE_CLOSE, MAX_WAIT_FOR_QUIET);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        traffic.closeConnections(true);
+        LOG.log(Level.INFO, "Pod " + identity.podName() + " closes its listener (" + timeouts.open() + " connections open)");
         server.stop();
         while (!resources.isEmpty()) {
             AutoCloseable resource = resources.pop();
@@ -82,12 +104,15 @@ public final class Pod implements AutoCloseable {
                 LOG.log(Level.WARNING, "Closing " + resource.getClass().getSimpleName() + " failed: " + e.getClass().getSimpleName());
             }
         }
-        LOG.log(Level.INFO, "Pod " + identity.podName() + " stopped");
+        LOG.log(Level.INFO, "Pod " + identity.podName() + " stopped after finishing " + traffic.finished() + " requests");
     }
 
     /** Stops the pod gracefully when the JVM is asked to exit (SIGTERM, SIGINT, System.exit). */
     public Pod stopOnShutdown() {
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("pylon-shutdown").unstarted(this::stop));
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("pylon-shutdown").unstarted(() -> {
+            stop();
+            PodLogManager.resetNow();
+        }));
         return this;
     }
 

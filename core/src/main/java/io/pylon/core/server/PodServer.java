@@ -22,6 +22,7 @@ import io.pylon.core.health.HealthEndpoint;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.MemoryCheck;
 import io.pylon.core.health.ShutdownCheck;
+import io.pylon.core.http.ConnectionGuard;
 import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
@@ -57,9 +58,16 @@ public final class PodServer {
     private PodServer() {
     }
 
+    /** The settings every pod reads, whatever its module: the core ones and the connection limits. */
+    public static List<Setting<?>> podSettings(int defaultPort) {
+        List<Setting<?>> all = new ArrayList<>(CoreSettings.all(defaultPort));
+        all.addAll(2, ConnectionLimits.settings());
+        return List.copyOf(all);
+    }
+
     /** Every setting the module reads, core ones first: validated before anything starts. */
     public static List<Setting<?>> settingsOf(PylonModule module) {
-        List<Setting<?>> all = new ArrayList<>(CoreSettings.all(module.defaultPort()));
+        List<Setting<?>> all = new ArrayList<>(podSettings(module.defaultPort()));
         if (module.servesDiagnostics()) {
             all.addAll(DiagnosticsSettings.all());
             all.addAll(DiscoverySettings.all());
@@ -93,7 +101,9 @@ public final class PodServer {
         health.register(shutdown);
 
         HttpRouting.Builder routing = HttpRouting.builder();
-        io.pylon.core.http.ConnectionGuard.install(routing, chunkedPaths(module, segment));
+        PodTraffic traffic = new PodTraffic();
+        traffic.install(routing);
+        ConnectionGuard.install(routing, chunkedPaths(module, segment));
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
         Routes routes = new Routes(routing);
@@ -117,23 +127,28 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
-        Http1Config http1 = Http1Config.builder()
-                .maxPrologueLength(MAX_REQUEST_LINE)
-                .maxHeadersSize(4 * MAX_HEADERS)
+        ConnectionLimits limits = ConnectionLimits.from(settings);
+        ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance());
+        resources.push(timeouts);
+        Http1Config http1 = timeouts.listenTo(Http1Config.builder()
+                        .maxPrologueLength(MAX_REQUEST_LINE)
+                        .maxHeadersSize(4 * MAX_HEADERS))
                 .build();
-        WebServer server = WebServer.builder()
+        java.util.function.IntFunction<WebServer> servers = listenPort -> WebServer.builder()
                 .host(bind)
-                .port(port)
+                .port(listenPort)
                 .shutdownHook(false)
                 .shutdownGracePeriod(settings.get(CoreSettings.SHUTDOWN_GRACE))
                 .directHandlers(ErrorHandling.directHandlers())
                 .errorHandling(io.helidon.webserver.ErrorHandling.builder().logAllMessages(true).build()) // ParserFailures
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
                 .connectionOptions(options -> options.tcpNoDelay(true))
-                .addProtocol(http1)
-                .addConnectionSelector(new io.pylon.core.http.Http10Selector(http1))
+                .maxTcpConnections(limits.maxConnections())
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(timeouts.selector(http1))
                 .routing(routing)
                 .build();
+        WebServer server = servers.apply(port);
         try {
             server.start();
         } catch (RuntimeException e) {
@@ -145,11 +160,19 @@ public final class PodServer {
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
         }
         context.listeningPort.set(server.port());
-        Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
+        PodListener listener = new PodListener(server, servers, bind);
+        health.register(new ListenerCheck(listener, timeouts, limits.maxConnections()));
+        executors.maintenance().scheduleWithFixedDelay(listener::check, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+        Pod pod = new Pod(module, identity, listener, traffic, timeouts, health, shutdown, resources,
+                settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
         LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d%s (started in %d ms)",
                 module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), PodPaths.of(segment).root(),
                 (System.nanoTime() - t0) / 1_000_000));
+        LOG.log(Level.INFO, String.format(Locale.ROOT, "At most %d connections (descriptor limit %s); timeouts: "
+                        + "idle %s, headers %s, body %s", limits.maxConnections(),
+                ConnectionLimits.descriptorLimit().stream().mapToObj(String::valueOf).findFirst().orElse("unknown"),
+                limits.idleTimeout(), limits.headerTimeout(), limits.bodyTimeout()));
         return pod;
     }
 

@@ -1,0 +1,37 @@
+package io.pylon.core.http;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.common.buffers.Bytes;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
+import io.helidon.webserver.spi.ServerConnection;
+import io.helidon.webserver.spi.ServerConnectionSelector;
+
+import java.util.Set;
+
+/**
+ * Answers HTTP/1.0 requests, which Helidon 4.5 drops without a word (its HTTP/1 selector only claims {@code HTTP/1.1}
+ * request lines, so an HTTP/1.0 connection finds no protocol and is closed). Health checkers and nginx's default
+ * {@code proxy_http_version 1.0} speak it.
+ *
+ * <p>Every connection is served by Helidon's own HTTP/1.1 connection, reading through {@link Http10Request}: an
+ * HTTP/1.1 connection passes unchanged, and the first request of an HTTP/1.0 one becomes the HTTP/1.1 request it
+ * means: {@code Connection: close} (the pod always closes after the one response, which HTTP/1.0 allows even when the
+ * client asked for keep-alive, and which spares a rewrite of every later request on the connection) and a
+ * {@code Host} when the client sent none. Responses carry {@code HTTP/1.1} in the status line, as RFC 9110 section
+ * 2.5 says a server should. It is no connection selector of its own: the listener has one selector (see the server's
+ * connection timeouts), which must register a connection before anything reads from it.
+ */
+public final class Http10Connections {
+    private Http10Connections() {
+    }
+
+    /** The connection as Helidon's HTTP/1.1 connection should read it. */
+    public static ConnectionContext wrap(ConnectionContext ctx, Http1Config config) {
+        String host = ctx.localPeer().host() + ":" + ctx.localPeer().port();
+        int maxHead = config.maxPrologueLength() + config.maxHeadersSize();
+        return new ReaderReplacingContext(ctx, DataReader.create(new Http10Request(ctx.dataReader(), host, maxHead)));
+    }
+}

@@ -1,0 +1,71 @@
+package io.pylon.core.server;
+
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.SettingType;
+import io.pylon.core.config.Settings;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * The limits a pod's listener holds against clients that open many connections or send slowly. Defaults follow
+ * nginx (client_header_timeout 60s, client_body_timeout 60s, keepalive_timeout 75s).
+ */
+public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout) {
+    /** Used when the descriptor limit cannot be read (not Linux/Unix). */
+    static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+
+    public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("pylon.server.max-connections",
+            "Most client connections the pod holds at once; further ones wait in the listen backlog until one closes. "
+                    + "Default: 10000 or half the descriptor limit, whichever is lower (a proxied request holds two "
+                    + "descriptors), so accept never runs out of descriptors.",
+            null, SettingType.intRange(1, 1_000_000));
+
+    public static final Setting<Duration> IDLE_TIMEOUT = Setting.of("pylon.server.idle-timeout",
+            "How long a connection may wait for the first byte of its next request (keep-alive) before it is closed.",
+            Duration.ofSeconds(75), SettingType.DURATION_TYPE);
+
+    public static final Setting<Duration> HEADER_TIMEOUT = Setting.of("pylon.server.header-timeout",
+            "How long a client may take from the first byte of a request to the end of its headers before the "
+                    + "connection is closed.", Duration.ofSeconds(60), SettingType.DURATION_TYPE);
+
+    public static final Setting<Duration> BODY_TIMEOUT = Setting.of("pylon.server.body-timeout",
+            "How long the pod waits for the next bytes of a request body it is reading before the connection is closed.",
+            Duration.ofSeconds(60), SettingType.DURATION_TYPE);
+
+    public static List<Setting<?>> settings() {
+        return List.of(MAX_CONNECTIONS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT);
+    }
+
+    public static ConnectionLimits from(Settings settings) {
+        Integer configured = settings.get(MAX_CONNECTIONS);
+        int max = configured != null ? configured : defaultMaxConnections(descriptorLimit());
+        return new ConnectionLimits(max, positive(settings, IDLE_TIMEOUT), positive(settings, HEADER_TIMEOUT),
+                positive(settings, BODY_TIMEOUT));
+    }
+
+    static int defaultMaxConnections(OptionalLong descriptorLimit) {
+        if (descriptorLimit.isEmpty()) {
+            return DEFAULT_MAX_CONNECTIONS;
+        }
+        return (int) Math.max(1, Math.min(DEFAULT_MAX_CONNECTIONS, descriptorLimit.getAsLong() / 2));
+    }
+
+    /** The process's descriptor limit (HotSpot raised the soft limit to the hard one at start, -XX:+MaxFDLimit). */
+    public static OptionalLong descriptorLimit() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            return OptionalLong.of(unix.getMaxFileDescriptorCount());
+        }
+        return OptionalLong.empty();
+    }
+
+    private static Duration positive(Settings settings, Setting<Duration> setting) {
+        Duration value = settings.get(setting);
+        if (value.isZero() || value.isNegative()) {
+            throw new io.pylon.core.config.InvalidSettingException(setting.key() + " must be longer than 0ms");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,230 @@
+package io.pylon.core.server;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Headers;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.Status;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.ProtocolConfigs;
+import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionListener;
+import io.helidon.webserver.http1.Http1ConnectionProvider;
+import io.helidon.webserver.spi.ServerConnection;
+import io.pylon.core.http.Http10Connections;
+import io.pylon.core.server.GuardedConnection.Phase;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Closes the connections of clients that hold the pod without using it: idle between requests longer than the idle
+ * timeout, taking longer than the header timeout from a request's first byte to the end of its headers, or leaving a
+ * body read waiting longer than the body timeout. On stop it lets requests already on their way finish instead of
+ * cutting connections that wait for them.
+ *
+ * <p>Helidon's own idle timeout only interrupts a connection while it reads a request line, and its socket reads have
+ * no timeout, so the guard wraps Helidon's HTTP/1 connection: it is the only connection selector of the listener
+ * (another would make Helidon read from a connection before registering it), sees every read through
+ * {@link GuardedConnection}, and learns the request phases from Helidon's HTTP/1 listeners.
+ *
+ * <p>Threading: connections add and remove themselves in a concurrent set from their virtual threads; one sweep runs
+ * at a time on the given scheduler (fixed delay) and only reads connection state or closes sockets.
+ */
+final class ConnectionTimeouts implements AutoCloseable {
+    /** How often connections are checked: the precision of every timeout. */
+    static final Duration SWEEP_PERIOD = Duration.ofMillis(250);
+    /** While stopping, how long a connection may wait for a request before it is closed. */
+    static final Duration DRAIN_IDLE = Duration.ofSeconds(2);
+
+    private final ConnectionLimits limits;
+    private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicLong closedIdle = new AtomicLong();
+    private final AtomicLong closedHeaders = new AtomicLong();
+    private final AtomicLong closedBody = new AtomicLong();
+    private final ScheduledFuture<?> sweeper;
+    private volatile boolean draining;
+    private volatile long lastOpened = System.nanoTime();
+
+    ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler) {
+        this.limits = limits;
+        long period = SWEEP_PERIOD.toMillis();
+        this.sweeper = scheduler.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Adds the guard's listeners to the HTTP/1 configuration. */
+    Http1Config.Builder listenTo(Http1Config.Builder http1) {
+        return http1.addReceiveListener(new RequestListener()).addSendListener(new ResponseListener());
+    }
+
+    /** The listener's only connection selector: Helidon's HTTP/1 one, wrapped. */
+    io.helidon.webserver.spi.ServerConnectionSelector selector(Http1Config http1) {
+        var plain = new Http1ConnectionProvider().create("@default", http1, ProtocolConfigs.create(List.of(http1)));
+        return new io.helidon.webserver.spi.ServerConnectionSelector() {
+            @Override
+            public int bytesToIdentifyConnection() {
+                return plain.bytesToIdentifyConnection();
+            }
+
+            @Override
+            public Support supports(BufferData data) {
+                return plain.supports(data);
+            }
+
+            @Override
+            public Set<String> supportedApplicationProtocols() {
+                return plain.supportedApplicationProtocols();
+            }
+
+            @Override
+            public ServerConnection connection(ConnectionContext ctx) {
+                GuardedConnection guarded = new GuardedConnection(ctx);
+                ServerConnection connection = plain.connection(Http10Connections.wrap(guarded, http1));
+                guarded.attach(connection);
+                return new Tracked(guarded, connection);
+            }
+        };
+    }
+
+    /** Connections open now. */
+    int open() {
+        return connections.size();
+    }
+
+    /** While on, connections waiting for a request are closed once they waited {@link #DRAIN_IDLE}. */
+    void drain(boolean on) {
+        draining = on;
+    }
+
+    /**
+     * Waits until no connection has opened for {@code quiet} (at most {@code max}). Closing the listening socket
+     * resets connections the kernel accepted but the server did not yet: closing it while no client is connecting
+     * keeps requests from being cut.
+     */
+    void awaitQuiet(Duration quiet, Duration max) throws InterruptedException {
+        long end = System.nanoTime() + max.toNanos();
+        while (System.nanoTime() - lastOpened < quiet.toNanos() && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+    }
+
+    /** Connections closed by each timeout since start: idle, headers, body. */
+    long[] closedByTimeout() {
+        return new long[]{closedIdle.get(), closedHeaders.get(), closedBody.get()};
+    }
+
+    private void sweep() {
+        long now = System.nanoTime();
+        for (GuardedConnection c : connections) {
+            long readStart = c.readStart();
+            if (readStart == 0) {
+                continue; // working on a request or writing: not waiting for the client
+            }
+            long inPhase = now - c.phaseStart();
+            switch (c.phase()) {
+                case AWAITING_REQUEST -> {
+                    if (inPhase > limits.idleTimeout().toNanos()) {
+                        closedIdle.incrementAndGet();
+                        c.abort();
+                    } else if ((draining || c.closeRequested()) && inPhase > DRAIN_IDLE.toNanos()) {
+                        c.abort();
+                    }
+                }
+                case IN_HEADERS -> {
+                    if (inPhase > limits.headerTimeout().toNanos()) {
+                        closedHeaders.incrementAndGet();
+                        c.abort();
+                    }
+                }
+                case IN_BODY -> {
+                    if (now - readStart > limits.bodyTimeout().toNanos()) {
+                        closedBody.incrementAndGet();
+                        c.abort();
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        sweeper.cancel(false);
+    }
+
+    /** What Helidon's listener holds: registers the connection while it runs, defers a graceful close. */
+    private final class Tracked implements ServerConnection {
+        private final GuardedConnection guarded;
+        private final ServerConnection delegate;
+
+        Tracked(GuardedConnection guarded, ServerConnection delegate) {
+            this.guarded = guarded;
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void handle(io.helidon.common.concurrency.limits.Limit limit) throws InterruptedException {
+            lastOpened = System.nanoTime();
+            connections.add(guarded);
+            try {
+                delegate.handle(limit);
+            } finally {
+                connections.remove(guarded);
+            }
+        }
+
+        @Override
+        public Duration idleTime() {
+            return delegate.idleTime();
+        }
+
+        @Override
+        public void close(boolean interrupt) {
+            if (interrupt) {
+                delegate.close(true);
+            } else {
+                guarded.requestClose();
+            }
+        }
+    }
+
+    private static final class RequestListener implements Http1ConnectionListener {
+        @Override
+        public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
+            if (ctx instanceof GuardedConnection c && c.phase() == Phase.AWAITING_REQUEST) {
+                c.enter(Phase.IN_HEADERS);
+            }
+        }
+
+        @Override
+        public void headers(ConnectionContext ctx, Headers headers) {
+            if (ctx instanceof GuardedConnection c) {
+                if (headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+                    c.closeAfterResponse();
+                }
+                c.headersRead();
+            }
+        }
+    }
+
+    private static final class ResponseListener implements Http1ConnectionListener {
+        @Override
+        public void status(ConnectionContext ctx, Status status) {
+            if (ctx instanceof GuardedConnection c) {
+                c.enter(Phase.AWAITING_REQUEST);
+            }
+        }
+
+        @Override
+        public void headers(ConnectionContext ctx, Headers headers) {
+            if (ctx instanceof GuardedConnection c && headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+                c.closeAfterResponse();
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package io.pylon.core.server;
+
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.DataWriter;
+import io.helidon.common.socket.HelidonSocket;
+import io.helidon.common.socket.PeerInfo;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.ListenerContext;
+import io.helidon.webserver.ProxyProtocolData;
+import io.helidon.webserver.Router;
+import io.helidon.webserver.ServerConnectionException;
+import io.helidon.webserver.spi.ServerConnection;
+
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * One client connection as the {@link ConnectionTimeouts} sees it: the context Helidon's HTTP/1 connection runs with
+ * (its reader notes when a read starts and ends) and the phase of the request on it.
+ *
+ * <p>Threading: the connection's own virtual thread reads and moves the phase; the guard's sweeper thread reads
+ * both and may close the socket. Every shared field is volatile; a phase and its start are written together by the
+ * connection thread only, and a sweeper reading a stale pair at worst closes one sweep later.
+ */
+final class GuardedConnection implements ConnectionContext {
+    enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY }
+
+    private final ConnectionContext delegate;
+    private final DataReader reader;
+    private volatile Phase phase = Phase.AWAITING_REQUEST;
+    private volatile long phaseStart = System.nanoTime();
+    private volatile long readStart;
+    private volatile ServerConnection connection;
+    private volatile boolean closeRequested;
+    private volatile boolean closeAfterResponse;
+
+    GuardedConnection(ConnectionContext delegate) {
+        this.delegate = delegate;
+        HelidonSocket socket = delegate.serverSocket();
+        this.reader = DataReader.create(() -> read(socket));
+    }
+
+    private byte[] read(HelidonSocket socket) {
+        if (closeAfterResponse && phase == Phase.AWAITING_REQUEST) {
+            // RFC 9112 9.6: having answered with Connection: close, the server closes; Helidon would read on
+            throw new CloseConnectionException("Answered with Connection: close");
+        }
+        readStart = System.nanoTime();
+        try {
+            byte[] bytes = socket.get();
+            if (bytes != null && phase == Phase.AWAITING_REQUEST) {
+                enter(Phase.IN_HEADERS);
+            }
+            return bytes;
+        } catch (UncheckedIOException e) {
+            // what Helidon's own reader does: an I/O failure ends the connection quietly
+            throw new ServerConnectionException("Socket read failed", e);
+        } finally {
+            readStart = 0;
+        }
+    }
+
+    void enter(Phase next) {
+        phaseStart = System.nanoTime();
+        phase = next;
+    }
+
+    /**
+     * Called once a request's headers are read. A close asked for meanwhile is passed on now: Helidon's connection
+     * then answers this request and ends, whereas passing it on while the request line is read would interrupt
+     * the read and cut a request the client already sent.
+     */
+    void headersRead() {
+        enter(Phase.IN_BODY);
+        if (closeRequested) {
+            forwardClose();
+        }
+    }
+
+    /** The request or its answer says {@code Connection: close}: the connection ends once the answer is written. */
+    void closeAfterResponse() {
+        closeAfterResponse = true;
+    }
+
+    Phase phase() {
+        return phase;
+    }
+
+    long phaseStart() {
+        return phaseStart;
+    }
+
+    /** When the pending read started (System.nanoTime), 0 when no read is pending. */
+    long readStart() {
+        return readStart;
+    }
+
+    void attach(ServerConnection connection) {
+        this.connection = connection;
+    }
+
+    boolean closeRequested() {
+        return closeRequested;
+    }
+
+    /**
+     * The server stops (or Helidon found the connection idle). Passing this on at once would end the connection
+     * after the request it is handling, whose answer may already have promised keep-alive, and the client's next
+     * request would be reset. So the connection ends after the next request that arrives, whose answer says
+     * Connection: close; or when that answer already said so; or when the guard finds it idle.
+     */
+    void requestClose() {
+        closeRequested = true;
+    }
+
+    void forwardClose() {
+        ServerConnection current = connection;
+        if (current != null) {
+            current.close(false);
+        }
+    }
+
+    /** Closes the socket under the connection's thread: its pending read fails and the connection ends. */
+    void abort() {
+        try {
+            delegate.serverSocket().close();
+        } catch (RuntimeException e) {
+            // already closed by the client or the connection itself
+        }
+    }
+
+    @Override
+    public DataReader dataReader() {
+        return reader;
+    }
+
+    @Override
+    public ListenerContext listenerContext() {
+        return delegate.listenerContext();
+    }
+
+    @Override
+    public ExecutorService executor() {
+        return delegate.executor();
+    }
+
+    @Override
+    public DataWriter dataWriter() {
+        return delegate.dataWriter();
+    }
+
+    @Override
+    public Router router() {
+        return delegate.router();
+    }
+
+    @Override
+    public Optional<ProxyProtocolData> proxyProtocolData() {
+        return delegate.proxyProtocolData();
+    }
+
+    @Override
+    public HelidonSocket serverSocket() {
+        return delegate.serverSocket();
+    }
+
+    @Override
+    public PeerInfo remotePeer() {
+        return delegate.remotePeer();
+    }
+
+    @Override
+    public PeerInfo localPeer() {
+        return delegate.localPeer();
+    }
+
+    @Override
+    public boolean isSecure() {
+        return delegate.isSecure();
+    }
+
+    @Override
+    public String socketId() {
+        return delegate.socketId();
+    }
+
+    @Override
+    public String childSocketId() {
+        return delegate.childSocketId();
+    }
+}

@@ -1,0 +1,161 @@
+package io.pylon.core.server;
+
+import io.pylon.core.testing.FakeModule;
+import io.pylon.core.testing.TestPods;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Raw sockets against a real pod: idle, slow-header and stalled-body clients are cut off, connections are capped. */
+class SlowClientsTest {
+    private static final String HEALTH = "GET /platform/management/health/live HTTP/1.1\r\nHost: pod\r\n\r\n";
+    private Pod pod;
+
+    @AfterEach
+    void stop() {
+        if (pod != null) {
+            pod.stop();
+        }
+    }
+
+    private void start(Map<String, String> settings) {
+        pod = TestPods.start(new FakeModule("worker").onStart(context -> context.routes()
+                .post("/upload", (req, res) -> res.send("read " + req.content().as(String.class).length()))),
+                "slow", settings);
+    }
+
+    private Socket connect() throws IOException {
+        Socket socket = new Socket("127.0.0.1", pod.port());
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    /** Milliseconds until the server closes the connection (EOF or reset), failing beyond the socket timeout. */
+    private static long msUntilClosed(Socket socket, long t0) throws IOException {
+        InputStream in = socket.getInputStream();
+        try {
+            while (in.read() != -1) {
+                // an answer may come first (the stalled body); the close is what is timed
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the server kept the connection open for 10 s", e);
+        } catch (IOException reset) {
+            // closed with a reset: also closed
+        }
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private static String answer(Socket socket) throws IOException {
+        byte[] buffer = new byte[4096];
+        int n = socket.getInputStream().read(buffer);
+        return n < 0 ? "" : new String(buffer, 0, n, StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void aConnectionIdleAfterItsRequestIsClosedAfterTheIdleTimeout() throws Exception {
+        start(Map.of("pylon.server.idle-timeout", "1s"));
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write(HEALTH.getBytes(StandardCharsets.US_ASCII));
+            assertThat(answer(socket)).startsWith("HTTP/1.1 200").contains("keep-alive");
+            long t0 = System.nanoTime();
+            assertThat(msUntilClosed(socket, t0)).isBetween(900L, 3000L);
+        }
+        assertThat(TestPods.get(pod, "/platform/management/health").body()).contains("\"closedIdle\":1");
+    }
+
+    @Test
+    void halfARequestLineIsClosedAfterTheHeaderTimeout() throws Exception {
+        start(Map.of("pylon.server.header-timeout", "1s"));
+        try (Socket socket = connect()) {
+            long t0 = System.nanoTime();
+            socket.getOutputStream().write("GET /platform/manag".getBytes(StandardCharsets.US_ASCII));
+            assertThat(msUntilClosed(socket, t0)).isBetween(900L, 3000L);
+        }
+    }
+
+    @Test
+    void headersSentByteByByteAreClosedAfterTheHeaderTimeoutInTotal() throws Exception {
+        start(Map.of("pylon.server.header-timeout", "1500ms"));
+        try (Socket socket = connect()) {
+            long t0 = System.nanoTime();
+            var out = socket.getOutputStream();
+            out.write("GET /platform/management/health/live HTTP/1.1\r\nHost: pod\r\n".getBytes(StandardCharsets.US_ASCII));
+            boolean cut = false;
+            for (int i = 0; i < 40 && !cut; i++) { // a header byte every 100 ms: each read is quick, the total is not
+                Thread.sleep(100);
+                try {
+                    out.write('x');
+                    out.flush();
+                } catch (IOException e) {
+                    cut = true;
+                }
+            }
+            assertThat(msUntilClosed(socket, t0)).isBetween(1400L, 3500L);
+        }
+        assertThat(TestPods.get(pod, "/platform/management/health").body()).contains("\"closedSlowHeaders\":1");
+    }
+
+    @Test
+    void aStalledBodyIsClosedAfterTheBodyTimeoutWhileAStreamingOneIsRead() throws Exception {
+        start(Map.of("pylon.server.body-timeout", "1s"));
+        String head = "POST /upload HTTP/1.1\r\nHost: pod\r\nContent-Length: 10\r\n\r\n";
+        try (Socket slowButSteady = connect()) {
+            var out = slowButSteady.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            for (int i = 0; i < 10; i++) { // 10 bytes over 3 s: every gap is below the body timeout
+                Thread.sleep(300);
+                out.write('b');
+            }
+            assertThat(answer(slowButSteady)).startsWith("HTTP/1.1 200").endsWith("read 10");
+        }
+        try (Socket stalled = connect()) {
+            stalled.getOutputStream().write((head + "abc").getBytes(StandardCharsets.US_ASCII));
+            long t0 = System.nanoTime();
+            assertThat(msUntilClosed(stalled, t0)).isBetween(900L, 3000L);
+        }
+        assertThat(TestPods.get(pod, "/platform/management/health").body()).contains("\"closedStalledBody\":1");
+    }
+
+    @Test
+    void connectionsBeyondTheCapWaitUntilOneCloses() throws Exception {
+        start(Map.of("pylon.server.max-connections", "3"));
+        List<Socket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                Socket socket = connect();
+                socket.getOutputStream().write(HEALTH.getBytes(StandardCharsets.US_ASCII));
+                assertThat(answer(socket)).startsWith("HTTP/1.1 200");
+                held.add(socket);
+            }
+            try (Socket fourth = connect()) {
+                fourth.setSoTimeout(1500);
+                fourth.getOutputStream().write(HEALTH.getBytes(StandardCharsets.US_ASCII));
+                long t0 = System.nanoTime();
+                try {
+                    answer(fourth);
+                    throw new AssertionError("a fourth connection was served while three were open");
+                } catch (SocketTimeoutException expected) {
+                    // queued by the kernel, not taken by the pod
+                }
+                held.removeFirst().close();
+                fourth.setSoTimeout(5000);
+                assertThat(answer(fourth)).startsWith("HTTP/1.1 200");
+                assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(5000);
+            }
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
+        }
+    }
+}

@@ -28,10 +28,10 @@ public final class Http10Connections {
     private Http10Connections() {
     }
 
-    /** The connection as Helidon's HTTP/1.1 connection should read it. */
-    public static ConnectionContext wrap(ConnectionContext ctx, Http1Config config) {
+    /** The bytes of {@code source}, a reader of connection {@code ctx}, as Helidon's HTTP/1.1 connection should read them. */
+    public static DataReader reader(DataReader source, ConnectionContext ctx, Http1Config config) {
         String host = ctx.localPeer().host() + ":" + ctx.localPeer().port();
         int maxHead = config.maxPrologueLength() + config.maxHeadersSize();
-        return new ReaderReplacingContext(ctx, DataReader.create(new Http10Request(ctx.dataReader(), host, maxHead)));
+        return DataReader.create(new Http10Request(source, host, maxHead));
     }
 }

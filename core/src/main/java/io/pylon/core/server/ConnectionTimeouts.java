@@ -84,8 +84,8 @@ final class ConnectionTimeouts implements AutoCloseable {
 
             @Override
             public ServerConnection connection(ConnectionContext ctx) {
-                GuardedConnection guarded = new GuardedConnection(ctx);
-                ServerConnection connection = plain.connection(Http10Connections.wrap(guarded, http1));
+                GuardedConnection guarded = new GuardedConnection(ctx, reader -> Http10Connections.reader(reader, ctx, http1));
+                ServerConnection connection = plain.connection(guarded);
                 guarded.attach(connection);
                 return new Tracked(guarded, connection);
             }

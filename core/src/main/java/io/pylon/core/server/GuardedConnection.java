@@ -15,6 +15,7 @@ import io.helidon.webserver.spi.ServerConnection;
 import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.function.UnaryOperator;
 
 /**
  * One client connection as the {@link ConnectionTimeouts} sees it: the context Helidon's HTTP/1 connection runs with
@@ -36,10 +37,11 @@ final class GuardedConnection implements ConnectionContext {
     private volatile boolean closeRequested;
     private volatile boolean closeAfterResponse;
 
-    GuardedConnection(ConnectionContext delegate) {
+    /** @param readThrough what Helidon reads the guarded bytes through (the HTTP/1.0 rewrite) */
+    GuardedConnection(ConnectionContext delegate, UnaryOperator<DataReader> readThrough) {
         this.delegate = delegate;
         HelidonSocket socket = delegate.serverSocket();
-        this.reader = DataReader.create(() -> read(socket));
+        this.reader = readThrough.apply(DataReader.create(() -> read(socket)));
     }
 
     private byte[] read(HelidonSocket socket) {

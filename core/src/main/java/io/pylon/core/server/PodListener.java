@@ -60,7 +60,6 @@ final class PodListener {
         }
         accepting = false;
         LOG.log(Level.WARNING, "The listener on port " + port + " stopped accepting connections; restarting it");
-        WebServer dead = server;
         try {
             WebServer fresh = servers.apply(port);
             fresh.start();
@@ -77,8 +76,9 @@ final class PodListener {
                     + "); retrying");
             return;
         }
-        // Helidon's dead listener has already closed its socket and connections; this only marks the server stopped
-        Thread.ofVirtual().start(dead::stop);
+        // The dead server is not stopped: its listener already closed its socket and connections, and stopping it
+        // would run the shared routing's stop hooks, after which the fresh server closed every connection unanswered
+        // (DescriptorExhaustionTest). What it still holds is released when the pod's JVM exits.
     }
 
     synchronized void stop() {

@@ -86,18 +86,20 @@ class DescriptorExhaustionTest {
     /** The first 200 answer of health within 30 s (the assertion on 5 s is the caller's, with the real figure). */
     private static String firstAnswer(PodProcessRunner pod) throws Exception {
         long t0 = System.nanoTime();
+        String last = "nothing";
         while (System.nanoTime() - t0 < 30_000_000_000L) {
             try {
                 String answer = get(pod);
                 if (answer.startsWith("HTTP/1.1 200")) {
                     return answer;
                 }
+                last = answer;
             } catch (IOException e) {
-                // not answering yet
+                last = e.toString(); // not answering yet
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("no answer within 30 s; log:\n" + pod.log());
+        throw new AssertionError("no answer within 30 s; last: " + last + "; log:\n" + pod.log());
     }
 
     private static String get(PodProcessRunner pod) throws IOException {

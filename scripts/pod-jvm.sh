@@ -5,7 +5,7 @@
 PYLON_POD_JVM_OPTS="-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
 
 # The operator commands of ./pylon (a JVM living well under a second): C1 only and the serial collector.
-PYLON_CLI_JVM_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto"
+PYLON_CLI_JVM_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 
 # pylon_pod_cds_opts ARCHIVE LIB_DIR: the class-data-sharing options of a pod. The JVM neither uses nor rewrites an
 # archive older than a jar of the class path, so such an archive is dropped first; this start writes a fresh one.

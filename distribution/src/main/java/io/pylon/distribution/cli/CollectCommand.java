@@ -115,7 +115,11 @@ public final class CollectCommand implements Callable<Integer> {
                 continue;
             }
             for (JsonNode pod : answer.body().path("pods")) {
-                failed |= pod.has("error");
+                if (pod.has("error")) {
+                    failed = true;
+                    io.err().println("pylon: round at " + collectedAt + ": pod " + Text.printable(pod.path("podName").asText())
+                            + ": " + pod.path("error").path("status").asText() + " " + Text.printable(pod.path("error").path("message").asText()));
+                }
                 lines.append(record(collectedAt, pod)).append('\n');
             }
         }

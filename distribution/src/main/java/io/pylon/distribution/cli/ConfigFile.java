@@ -2,7 +2,8 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.io.IOException;
@@ -24,10 +25,10 @@ import java.util.Optional;
  * a token readable by others. One CLI process at a time is assumed per file (the last writer wins, as with kubectl).
  */
 public final class ConfigFile {
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL)
-            .enable(SerializationFeature.INDENT_OUTPUT);
+    // the CLI's one mapper (a second would cost start-up time), read leniently and written indented
+    private static final ObjectReader READER = HttpJson.MAPPER.readerFor(Contents.class)
+            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectWriter WRITER = HttpJson.MAPPER.writerFor(Contents.class).with(SerializationFeature.INDENT_OUTPUT);
 
     private final Path path;
 
@@ -56,7 +57,7 @@ public final class ConfigFile {
             return new Contents(null, List.of());
         }
         try {
-            Contents contents = MAPPER.readValue(path.toFile(), Contents.class);
+            Contents contents = READER.readValue(path.toFile());
             return new Contents(contents.currentContext(), contents.contexts() == null ? List.of() : contents.contexts());
         } catch (AccessDeniedException e) {
             throw CliException.failed("Cannot read the config file " + path + ": permission denied.");
@@ -81,7 +82,7 @@ public final class ConfigFile {
                     ? Files.createTempFile(dir, ".config", ".tmp", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
                     : Files.createTempFile(dir, ".config", ".tmp");
             try {
-                MAPPER.writeValue(temp.toFile(), contents);
+                WRITER.writeValue(temp.toFile(), contents);
                 Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(temp);
@@ -92,6 +93,7 @@ public final class ConfigFile {
     }
 
     /** The file's content: the contexts in the order they were added and the name of the current one. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Contents(String currentContext, List<CliContext> contexts) {
 
         public Optional<CliContext> find(String name) {

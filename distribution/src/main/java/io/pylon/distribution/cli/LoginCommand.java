@@ -76,7 +76,7 @@ public final class LoginCommand implements Callable<Integer> {
             token = answer.path("access_token").asText();
             long lifetime = answer.path("expires_in").asLong(0);
             if (lifetime > 0) {
-                expiresAt = Instant.now().plusSeconds(lifetime).toString();
+                expiresAt = Instant.now().plusSeconds(lifetime).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
             }
         }
         if (environment != null) {

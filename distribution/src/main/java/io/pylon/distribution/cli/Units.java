@@ -43,7 +43,11 @@ public final class Units {
     }
 
     public static String percent(Double fraction) {
-        return fraction == null ? "-" : String.format(Locale.ROOT, "%.0f%%", fraction * 100);
+        if (fraction == null) {
+            return "-";
+        }
+        // one decimal below 10 %: a 20 MiB heap of a 6 GiB maximum is 0.3 %, not 0 %
+        return String.format(Locale.ROOT, fraction < 0.1 ? "%.1f%%" : "%.0f%%", fraction * 100);
     }
 
     /** {@code 00:07} or {@code 1:02:07}. */

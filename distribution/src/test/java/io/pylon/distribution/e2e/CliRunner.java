@@ -25,6 +25,7 @@ final class CliRunner {
 
     private final Map<String, String> env = new HashMap<>();
     final StringBuilder everything = new StringBuilder();
+    final StringBuilder errors = new StringBuilder();
 
     CliRunner(Path config) {
         env.put("PYLON_CONFIG", config.toString());
@@ -45,6 +46,7 @@ final class CliRunner {
         Result result = new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         synchronized (everything) {
             everything.append(result.all());
+            errors.append(result.err());
         }
         return result;
     }

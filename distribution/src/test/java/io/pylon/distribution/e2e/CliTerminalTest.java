@@ -46,7 +46,7 @@ class CliTerminalTest {
         assertThat(prompt).doesNotContain("Logged in");
         tmux.type(LoopbackPlatform.ADMIN_PASSWORD);
         tmux.press("Enter");
-        String screen = tmux.waitFor("EXIT=", START);
+        String screen = tmux.waitForExit(START);
         assertThat(screen).contains("Logged in to " + platform.managerUrl() + " as admin").contains("EXIT=0")
                 .doesNotContain(LoopbackPlatform.ADMIN_PASSWORD);
         tmux.run("clear");
@@ -65,7 +65,7 @@ class CliTerminalTest {
         tmux.waitFor("Password for admin", START);
         tmux.type("wrong-password-typed-here");
         tmux.press("Enter");
-        String screen = tmux.waitFor("EXIT=", START);
+        String screen = tmux.waitForExit(START);
         assertThat(screen).contains("refused the username or password").contains("EXIT=3").doesNotContain("wrong-password-typed-here");
         tmux.run("clear");
     }
@@ -91,7 +91,7 @@ class CliTerminalTest {
         assertThat(column(byThreads, 5)).isSortedAccordingTo((a, b) -> Double.compare(b, a));
 
         tmux.type("q");
-        String after = tmux.waitFor("EXIT=", Duration.ofSeconds(20));
+        String after = tmux.waitForExit(Duration.ofSeconds(20));
         assertThat(after).contains("BEFORE-TOP").contains("EXIT=0").doesNotContain("pylon top - environment");
         assertTerminalRestored();
 
@@ -99,14 +99,14 @@ class CliTerminalTest {
         tmux.run("clear; ./pylon top; echo EXIT=$?");
         tmux.waitFor("worker-0", START);
         tmux.press("C-c");
-        assertThat(tmux.waitFor("EXIT=", Duration.ofSeconds(20))).contains("EXIT=0").doesNotContain("pylon top - environment");
+        assertThat(tmux.waitForExit(Duration.ofSeconds(20))).contains("EXIT=0").doesNotContain("pylon top - environment");
         assertTerminalRestored();
     }
 
     @Test
     void heapDumpShowsAProgressBarAndCtrlCLeavesNoFile() throws Exception {
         tmux.run("clear; ./pylon dump heap worker-0 -o w0.hprof; echo EXIT=$?");
-        String done = tmux.waitFor("EXIT=", Duration.ofMinutes(3));
+        String done = tmux.waitForExit(Duration.ofMinutes(3));
         assertThat(done).contains("EXIT=0").contains("Wrote the heap dump of worker-0 to w0.hprof")
                 .containsPattern("\\[#{30}] 100% \\S+ / \\S+  \\S+/s  \\d\\d:\\d\\d");
         assertThat(Files.size(dir.resolve("w0.hprof"))).isGreaterThan(1_000_000);
@@ -117,9 +117,9 @@ class CliTerminalTest {
         boolean interrupted = false;
         for (int attempt = 0; attempt < 4 && !interrupted; attempt++) {
             tmux.run("clear; ./pylon dump heap cache-0 -o c0.hprof.gz; echo EXIT=$?");
-            tmux.waitFor("the progress bar", s -> s.contains("%") || s.contains("EXIT="), Duration.ofMinutes(3));
+            tmux.waitFor("the progress bar", s -> s.contains("%") || TmuxSession.exited(s), Duration.ofMinutes(3));
             tmux.press("C-c");
-            String screen = tmux.waitFor("the prompt", s -> s.contains("EXIT=") || s.strip().endsWith("$"), Duration.ofSeconds(30));
+            String screen = tmux.waitFor("the prompt", s -> TmuxSession.exited(s) || s.strip().endsWith("$"), Duration.ofSeconds(30));
             interrupted = !screen.contains("EXIT=0");
             if (interrupted) {
                 assertThat(dir.resolve("c0.hprof.gz")).doesNotExist();

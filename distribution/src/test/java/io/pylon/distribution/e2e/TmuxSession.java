@@ -57,6 +57,15 @@ final class TmuxSession implements AutoCloseable {
         return waitFor("'" + text + "'", s -> s.contains(text), timeout);
     }
 
+    /** Waits for the {@code EXIT=<code>} that a command line ending in {@code ; echo EXIT=$?} prints. */
+    String waitForExit(Duration timeout) throws InterruptedException {
+        return waitFor("an exit code", TmuxSession::exited, timeout);
+    }
+
+    static boolean exited(String screen) {
+        return java.util.regex.Pattern.compile("EXIT=\\d").matcher(screen).find();
+    }
+
     @Override
     public void close() {
         tmux("kill-server");

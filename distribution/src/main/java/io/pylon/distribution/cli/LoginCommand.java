@@ -7,11 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 
@@ -66,12 +62,12 @@ public final class LoginCommand implements Callable<Integer> {
         String user;
         String expiresAt = null;
         if (secret.tokenStdin) {
-            token = firstLine("token");
+            token = SecretInput.firstLine(io, "token").strip();
             JsonNode me = new ManagerClient(base, token, name).get(CliPaths.me());
             user = me.path("username").asText();
         } else {
             user = username != null ? username : askUsername();
-            String password = secret.passwordStdin ? firstLine("password") : askPassword(user, base);
+            String password = secret.passwordStdin ? SecretInput.firstLine(io, "password") : askPassword(user, base);
             JsonNode answer = ManagerClient.signIn(base, user, password);
             token = answer.path("access_token").asText();
             long lifetime = answer.path("expires_in").asLong(0);
@@ -140,17 +136,5 @@ public final class LoginCommand implements Callable<Integer> {
             throw CliException.usage("No terminal to ask on: pass " + alternative + ".");
         }
         return console;
-    }
-
-    private String firstLine(String what) {
-        try {
-            String line = new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8)).readLine();
-            if (line == null || line.isBlank()) {
-                throw CliException.usage("Standard input held no " + what + ".");
-            }
-            return line.strip();
-        } catch (IOException e) {
-            throw CliException.failed("Could not read the " + what + " from standard input.");
-        }
     }
 }

@@ -2,7 +2,8 @@
 # Issue 19 benchmark: `./pylon pods` end to end (launcher, JVM start, login context read, the Manager's console
 # broadcasting jvm/threads/health/connections to 2 Worker and 2 Cache pods, table printed), against a platform of
 # real pods started here the way `./pylon run` starts them, on 127.0.18.x (Manager .1:8080, Cache .2-.3:8090,
-# Worker .4-.5:8091). Prints the median and spread of N rounds per launcher variant, and the load average.
+# Worker .4-.5:8091). Prints wall-clock median and range and the CPU time (user+sys of launcher and JVM) of N
+# rounds per variant, and the load average before and after.
 # Usage: bench/cli/run.sh [rounds]     (default 15)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -57,37 +58,45 @@ done
 export PYLON_CONFIG="$WORK/config"
 echo "$ADMIN_PASSWORD" | ./pylon login "http://$NET.1:8080" --username admin --password-stdin >/dev/null
 
-measure() { # label, then the environment for the launcher
+median() { sort -n | sed -n "$(( (ROUNDS + 1) / 2 ))p"; }
+
+measure() { # label, then the environment for the launcher, then -- and the pylon arguments
   local label=$1
   shift
-  env "$@" ./pylon pods >/dev/null 2>&1 || true   # warm-up: writes the CLI's class-data-sharing archive
-  env "$@" ./pylon pods >/dev/null 2>&1 || true
-  local times=() t0
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  env "${envs[@]}" ./pylon "$@" >/dev/null 2>&1 || true   # warm-up: writes the CLI's class-data-sharing archive
+  env "${envs[@]}" ./pylon "$@" >/dev/null 2>&1 || true
+  local wall=() cpu=() t0
   for _ in $(seq 1 "$ROUNDS"); do
     t0=$(date +%s%N)
-    env "$@" ./pylon pods >/dev/null
-    times+=($(( ($(date +%s%N) - t0) / 1000000 )))
+    /usr/bin/time -f '%U %S' -o "$WORK/time" env "${envs[@]}" ./pylon "$@" >/dev/null
+    wall+=($(( ($(date +%s%N) - t0) / 1000000 )))
+    cpu+=($(awk '{printf "%d", ($1 + $2) * 1000}' "$WORK/time"))
   done
-  local sorted
-  sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-  printf '| %s | %s | %s | %s |\n' "$label" "$(echo "$sorted" | sed -n "$(( (ROUNDS + 1) / 2 ))p")" \
-    "$(echo "$sorted" | head -n 1)" "$(echo "$sorted" | tail -n 1)"
+  printf '| %s | %s | %s-%s | %s |\n' "$label" "$(printf '%s\n' "${wall[@]}" | median)" \
+    "$(printf '%s\n' "${wall[@]}" | sort -n | head -n 1)" "$(printf '%s\n' "${wall[@]}" | sort -n | tail -n 1)" \
+    "$(printf '%s\n' "${cpu[@]}" | median)"
 }
 
 echo "load average before: $(uptime | sed 's/.*load average: //')"
-printf '| launcher variant | pylon pods median (ms) | min | max |\n|---|---|---|---|\n'
-measure "default (C1 only, serial GC, CDS archive cds/cli.jsa)"
-measure "no JVM options (PYLON_CLI_JAVA_OPTS=)" PYLON_CLI_JAVA_OPTS=
-time_java() { # the JVM alone, no Manager call: what start-up costs
-  local t0 times=()
+printf '| what | wall median (ms) | wall range | CPU user+sys median (ms) |\n|---|---|---|---|\n'
+measure "pylon pods, default launcher (C1 only, serial GC, CDS archive cds/cli.jsa)" -- pods
+measure "pylon pods, no JVM options (PYLON_CLI_JAVA_OPTS=)" PYLON_CLI_JAVA_OPTS= -- pods
+measure "pylon config current-context (launcher + JVM, no network)" -- config current-context
+# what the launcher's JDK check costs: the release file it reads now against the JVM start it used to make
+probe() { # label, command...
+  local label=$1 t0 wall=()
+  shift
   for _ in $(seq 1 "$ROUNDS"); do
     t0=$(date +%s%N)
-    ./pylon config current-context >/dev/null
-    times+=($(( ($(date +%s%N) - t0) / 1000000 )))
+    "$@" >/dev/null 2>&1
+    wall+=($(( ($(date +%s%N) - t0) / 1000000 )))
   done
-  printf '| %s | %s | | |\n' "pylon config current-context (no network; launcher + JVM only)" \
-    "$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (ROUNDS + 1) / 2 ))p")"
+  printf '| %s | %s | | |\n' "$label" "$(printf '%s\n' "${wall[@]}" | median)"
 }
-time_java
+probe "JDK version from \$JAVA_HOME/release (sed)" sed -n 's/^JAVA_VERSION=//p' "$JAVA_HOME/release"
+probe "JDK version from the JVM (java -XshowSettings:properties -version)" "$PYLON_JAVA" -XshowSettings:properties -version
 echo "load average after: $(uptime | sed 's/.*load average: //')"
 echo "rounds per variant: $ROUNDS; CPUs: $(nproc)"

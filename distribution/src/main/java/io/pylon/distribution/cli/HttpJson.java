@@ -20,11 +20,15 @@ import java.time.Duration;
  */
 public final class HttpJson {
     public static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
+
+    /** Built at the first call, not with the mapper: it sets up TLS, which commands that read only the config skip. */
+    private static final class Client {
+        static final HttpClient INSTANCE = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(5))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+    }
 
     private HttpJson() {
     }
@@ -64,7 +68,7 @@ public final class HttpJson {
 
     private static <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
         try {
-            return CLIENT.send(request, handler);
+            return Client.INSTANCE.send(request, handler);
         } catch (HttpTimeoutException e) {
             throw CliException.failed(where(request.uri()) + " did not answer in time.");
         } catch (ConnectException e) {

@@ -366,6 +366,20 @@ class CliCommandsTest {
     }
 
     @Test
+    void topWithoutATerminalPrintsOneFrameAndSetEnvChangesTheDefault() {
+        CliRunner.Result top = cli.run("top", "worker", "--sort", "threads");
+        assertThat(top.exit()).as(top.all()).isZero();
+        assertThat(top.out()).startsWith("pylon top - environment e2e - 2 pods, 0 failing").contains("sorted by threads")
+                .containsPattern("worker-[01]\\s+worker\\s+\\d+(\\.\\d)?%").doesNotContain("\u001b[");
+        assertThat(cli.run("top", "--sort", "colour").exit()).isEqualTo(2);
+
+        assertThat(cli.run("config", "set-env", CliPlatform.BROKEN, "--context", "viewer-ctx").exit()).isZero();
+        assertThat(cli.run("pods", "--context", "viewer-ctx").exit()).isEqualTo(1);
+        assertThat(cli.run("config", "set-env", LoopbackPlatform.ENVIRONMENT, "--context", "viewer-ctx").exit()).isZero();
+        assertThat(cli.run("pods", "--context", "viewer-ctx").exit()).isZero();
+    }
+
+    @Test
     void completionScriptsCoverTheCommands() {
         CliRunner.Result bash = cli.run("completion", "bash");
         assertThat(bash.exit()).isZero();

@@ -1,4 +1,4 @@
-import io.pylon.manager.auth.Role;
+import io.pylon.manager.api.Role;
 import io.pylon.manager.auth.TokenRepository;
 import io.pylon.manager.auth.TokenService;
 import io.pylon.manager.auth.UserRepository;

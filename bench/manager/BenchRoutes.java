@@ -2,7 +2,7 @@ import io.pylon.core.http.Json;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.manager.ManagementApi;
 import io.pylon.manager.ManagerExtension;
-import io.pylon.manager.auth.Role;
+import io.pylon.manager.api.Role;
 import io.pylon.manager.environments.Environment;
 
 import java.util.Optional;

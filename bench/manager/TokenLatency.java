@@ -1,3 +1,4 @@
+import io.pylon.manager.auth.HashingPool;
 import io.pylon.manager.auth.PasswordHasher;
 
 import java.net.URI;
@@ -26,7 +27,8 @@ public final class TokenLatency {
         report("token, known user, right password", time(requests, () -> post(client, uri, "admin", password, 200)));
         report("token, unknown user (dummy hash)", time(requests, () -> post(client, uri, "nobody-" + System.nanoTime(), password, 401)));
 
-        PasswordHasher hasher = new PasswordHasher(Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]));
+        PasswordHasher hasher = new PasswordHasher(Integer.parseInt(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
+                new HashingPool(1, 1));
         System.out.println("hash parameters: " + hasher.describe());
         String hash = hasher.hash("warm-up-password-1");
         for (int i = 0; i < 5; i++) {

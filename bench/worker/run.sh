@@ -4,7 +4,9 @@
 # summary quotes the median round (by the Worker/nginx requests/s ratio), since one round on a noisy 2-core machine
 # can be 10% off.
 #   bench/worker/run.sh [duration-seconds] [connections] [rounds]
-# WORKER_JAVA_OPTS replaces the Worker's JVM options (default: the ones a pod gets).
+# WORKER_JAVA_OPTS replaces the Worker's JVM options (default: the ones a pod gets). BENCH_ADDR is the loopback address
+# every process of the run binds and wrk calls (default 127.0.0.1), so that runs beside `./pylon up` or other benchmarks
+# can take their own.
 # Needs wrk and nginx (apt-get install -y wrk nginx) and a JDK >= 21 (JAVA_HOME). Prints a Markdown table.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -14,6 +16,11 @@ DURATION=${1:-20}
 CONNECTIONS=${2:-50}
 ROUNDS=${3:-3}
 THREADS=2
+ADDR=${BENCH_ADDR:-127.0.0.1}
+case "$ADDR" in
+  127.*) ;;
+  *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
+esac
 UPSTREAM_PORT=18080
 PROXY_PORT=18081
 WORKER_PORT=18091
@@ -30,43 +37,54 @@ cleanup() {
 trap cleanup EXIT
 
 for port in $UPSTREAM_PORT $PROXY_PORT $WORKER_PORT; do
-  if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then
-    echo "port $port on 127.0.0.1 is in use; stop what listens there first" >&2
+  if (exec 3<>/dev/tcp/$ADDR/$port) 2>/dev/null; then
+    echo "port $port on $ADDR is in use; stop what listens there first" >&2
     exit 1
   fi
 done
 
 # nginx: upstream and reverse proxy, under a temporary prefix
 mkdir -p "$WORK/nginx"
-sed -e "s#@PREFIX@#$WORK/nginx#g" -e "s#@UPSTREAM_PORT@#$UPSTREAM_PORT#g" -e "s#@PROXY_PORT@#$PROXY_PORT#g" \
+sed -e "s#@PREFIX@#$WORK/nginx#g" -e "s#@ADDR@#$ADDR#g" -e "s#@UPSTREAM_PORT@#$UPSTREAM_PORT#g" -e "s#@PROXY_PORT@#$PROXY_PORT#g" \
   "$ROOT/bench/worker/nginx.conf.template" > "$WORK/nginx/nginx.conf"
 nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
 NGINX_PID=$!
 
 # the Worker, built from this tree, with one catch-all route to the upstream
-"$ROOT/mvnw" -B -q -f "$ROOT/pom.xml" -pl worker dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" >/dev/null
+# (-am and test-compile: the class path then names core/target/classes and the other modules of this tree, never a
+# stale copy in ~/.m2; core's test-jar, a test dependency, must be compiled for the reactor to resolve)
+if ! "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am test-compile dependency:build-classpath \
+    -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
+  echo "cannot build the Worker's class path; Maven said:" >&2
+  grep -v '^WARNING' "$WORK/build.log" >&2
+  exit 1
+fi
+if [ ! -s "$WORK/cp.txt" ] || [ ! -d "$ROOT/worker/target/classes" ]; then
+  echo "cannot build the Worker's class path: Maven wrote no class path or worker/target/classes is missing" >&2
+  exit 1
+fi
 CP="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
 cat > "$WORK/routes.yaml" <<ROUTES
 routes:
   - name: small
     pathPrefix: /
-    upstreams: [http://127.0.0.1:$UPSTREAM_PORT]
+    upstreams: [http://$ADDR:$UPSTREAM_PORT]
 ROUTES
 "$JAVA_HOME/bin/javac" -cp "$CP" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java"
 # the JVM options `./pylon run` gives a pod
-PYLON_SERVER_BIND=127.0.0.1 PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
+PYLON_SERVER_BIND=$ADDR PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
 PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/data" \
 PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
   "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS} -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
 WORKER_PID=$!
 
 for i in $(seq 1 100); do
-  if curl -sf "http://127.0.0.1:$WORKER_PORT/" >/dev/null 2>&1 && curl -sf "http://127.0.0.1:$PROXY_PORT/" >/dev/null 2>&1; then
+  if curl -sf "http://$ADDR:$WORKER_PORT/" >/dev/null 2>&1 && curl -sf "http://$ADDR:$PROXY_PORT/" >/dev/null 2>&1; then
     break
   fi
   sleep 0.2
 done
-curl -sf "http://127.0.0.1:$WORKER_PORT/" >/dev/null || { echo "the Worker did not answer; log:" >&2; cat "$WORK/worker.log" >&2; exit 1; }
+curl -sf "http://$ADDR:$WORKER_PORT/" >/dev/null || { echo "the Worker did not answer; log:" >&2; cat "$WORK/worker.log" >&2; exit 1; }
 
 ticks() { # CPU clock ticks (user + system) used so far by the given processes
   local total=0 pid
@@ -85,9 +103,9 @@ run_wrk() { # name url seconds; also records the CPU the Worker and nginx used m
 }
 
 echo "warming up (JIT of the Worker, nginx caches)..." >&2
-run_wrk warm-worker "http://127.0.0.1:$WORKER_PORT/" 30 # until C2 has compiled the hot path
-run_wrk warm-nginx "http://127.0.0.1:$PROXY_PORT/" 3
-run_wrk warm-direct "http://127.0.0.1:$UPSTREAM_PORT/" 3
+run_wrk warm-worker "http://$ADDR:$WORKER_PORT/" 30 # until C2 has compiled the hot path
+run_wrk warm-nginx "http://$ADDR:$PROXY_PORT/" 3
+run_wrk warm-direct "http://$ADDR:$UPSTREAM_PORT/" 3
 
 echo "measuring ${DURATION}s each, $THREADS threads, $CONNECTIONS connections, $ROUNDS rounds..." >&2
 rps() { awk '/^Requests\/sec/ {print $2}' "$WORK/$1.txt"; }
@@ -109,9 +127,9 @@ echo "| round | direct req/s | nginx req/s | Worker req/s | Worker/nginx req/s |
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 : > "$WORK/rounds.txt"
 for round in $(seq 1 "$ROUNDS"); do
-  run_wrk direct "http://127.0.0.1:$UPSTREAM_PORT/" "$DURATION"
-  run_wrk nginx "http://127.0.0.1:$PROXY_PORT/" "$DURATION"
-  run_wrk worker "http://127.0.0.1:$WORKER_PORT/" "$DURATION"
+  run_wrk direct "http://$ADDR:$UPSTREAM_PORT/" "$DURATION"
+  run_wrk nginx "http://$ADDR:$PROXY_PORT/" "$DURATION"
+  run_wrk worker "http://$ADDR:$WORKER_PORT/" "$DURATION"
   ratio=$(awk -v w="$(rps worker)" -v n="$(rps nginx)" 'BEGIN { printf "%.2f", w/n }')
   p99ratio=$(awk -v w="$(ms "$(p99 worker)")" -v n="$(ms "$(p99 nginx)")" 'BEGIN { printf "%.2f", w/n }')
   proxying=$(awk -v a="$(cpu_us nginx 2)" -v b="$(cpu_us direct 2)" 'BEGIN { printf "%.1f", a - b }')
@@ -128,4 +146,4 @@ echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) core
 RSS=$(awk '/VmRSS/ {print $2}' /proc/$WORKER_PID/status)
 echo "Worker RSS after the run: $((RSS / 1024)) MiB"
 curl -s -H "Authorization: 0123456789abcdef01234567" \
-  "http://127.0.0.1:$WORKER_PORT/platform/management/health" | head -c 600; echo
+  "http://$ADDR:$WORKER_PORT/platform/management/health" | head -c 600; echo

@@ -1,7 +1,7 @@
 // Unit tests of the Manager UI's pure logic (no browser): run with `node --test` by FrontEndLogicTest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mergePods, rowError, versionSkew, memberDisagreement, membersOf } from '../../../../manager/src/main/resources/web/js/pods.js';
+import { mergePods, rowError, versionSkew, memberDisagreement, membersOf, answeredLine } from '../../../../manager/src/main/resources/web/js/pods.js';
 import { parseThreadDump, groupThreads } from '../../../../manager/src/main/resources/web/js/threaddump.js';
 
 const pod = (name, extra = {}) => ({ podName: name, podIp: '10.0.0.' + name.slice(-1), version: '1.0', ...extra });
@@ -22,6 +22,13 @@ test('a pod that answered nothing shows its error; one that answered something d
   const rows = mergePods({ jvm: { pods: [pod('w-0', { jvm: {} }), down] }, threads: { pods: [pod('w-0', { threads: {} }), down] } });
   assert.equal(rowError(rows[1]), 'HTTP 502: connection refused');
   assert.equal(rowError(rows[0]), null);
+});
+
+test('the answered line reads the broadcast\'s top-level responseTime, as the server writes it', () => {
+  const down = { podName: 'w-1', podIp: '10.0.0.1', error: { status: 504, message: 'timed out' } };
+  const broadcast = { pods: [pod('w-0', { jvm: {} }), down], summary: { total: 2, succeeded: 1, failed: 1 }, responseTime: 41.6 };
+  assert.equal(answeredLine(mergePods({ jvm: broadcast }), broadcast), '1 of 2 pods answered in 42 ms.');
+  assert.equal(answeredLine(mergePods({ jvm: broadcast }), { pods: broadcast.pods }), '1 of 2 pods answered.');
 });
 
 test('version skew names each version with its pods', () => {

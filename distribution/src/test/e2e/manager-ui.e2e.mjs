@@ -79,6 +79,9 @@ async function admin(page) {
   const caches = await podRows(page, 'cache');
   check(workers.length + caches.length === 4, 'four pod rows');
   [...workers, ...caches].forEach(plausible);
+  const answeredLines = await page.$$eval('section.pods p.answered', (ps) => ps.map((p) => p.innerText));
+  check(answeredLines.length === 2 && answeredLines.every((t) => /^2 of 2 pods answered in \d+ ms\.$/.test(t)),
+    'each pod table says how long the broadcast took: ' + answeredLines);
   const cards = await page.$$eval('.module-card', (els) => els.map((e) => [e.dataset.module, e.querySelector('.badge').innerText]));
   check(cards.find(([m]) => m === 'worker')[1] === 'UP' && cards.find(([m]) => m === 'cache')[1] === 'UP', 'worker and cache cards are UP: ' + cards);
   await shot(page, '02-server-management');

@@ -29,6 +29,13 @@ export function rowError(row) {
   return (e.status ? `HTTP ${e.status}: ` : '') + (e.message || 'no answer');
 }
 
+/** "2 of 3 pods answered in 41 ms." from the rows and one broadcast answer (its top-level responseTime). */
+export function answeredLine(rows, broadcast) {
+  const answered = rows.filter((r) => !rowError(r)).length;
+  const took = broadcast && typeof broadcast.responseTime === 'number' ? ` in ${Math.round(broadcast.responseTime)} ms.` : '.';
+  return `${answered} of ${rows.length} pods answered${took}`;
+}
+
 export function versionSkew(rows) {
   const byVersion = new Map();
   for (const row of rows) if (row.version) byVersion.set(row.version, [...(byVersion.get(row.version) || []), row.podName]);

@@ -1,5 +1,6 @@
 package io.pylon.cache;
 
+import io.pylon.cache.client.GridClusterName;
 import io.pylon.cache.grid.ClusterSafety;
 import io.pylon.cache.grid.DatagridCheck;
 import io.pylon.cache.grid.DatagridSection;
@@ -53,14 +54,15 @@ public final class CacheModule implements PylonModule {
 
     @Override
     public void start(ModuleContext context) {
-        member = GridMember.start(GridMemberConfig.build(context.settings(), context.identity()));
+        GridClusterName clusterName = GridClusterName.of(context.settings());
+        member = GridMember.start(GridMemberConfig.build(context.settings(), context.identity(), clusterName));
         context.onStop(member);
         context.health().register(new DatagridCheck(member, expectedMembers(context.settings())));
         ClusterSafety safety = new ClusterSafety(member);
         safety.run();
         context.executors().maintenance().scheduleWithFixedDelay(safety, SAFETY_CHECK_PERIOD.toMillis(),
                 SAFETY_CHECK_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
-        datagrid = new DatagridSection(member, safety);
+        datagrid = new DatagridSection(member, safety, clusterName.label());
         context.diagnostics().register(datagrid);
         HazelcastPools.register(member, context.executors());
     }

@@ -117,9 +117,11 @@ class GridClientTest {
     void describesItsConnection() {
         Map<String, Object> described = client.describe();
         assertThat(described.get("state")).isEqualTo("CONNECTED");
-        assertThat((String) described.get("clusterName")).startsWith("pylon-test-");
+        assertThat((String) described.get("clusterLabel")).startsWith("pylon-test-");
         assertThat(described.get("members")).isEqualTo(List.of(SLOT.member()));
-        assertThat(described.toString()).doesNotContain(io.pylon.core.testing.TestPods.ENVIRONMENT_ID);
+        assertThat(described.toString()).doesNotContain(io.pylon.core.testing.TestPods.ENVIRONMENT_ID)
+                .doesNotContain(io.pylon.cache.client.GridClusterName.of("test", io.pylon.core.testing.TestPods.ENVIRONMENT_ID).secret());
+        assertThat(described).doesNotContainKey("clusterName").containsKey("clusterLabel");
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.pylon.cache.client.GridClient;
 import io.pylon.cache.client.GridMaps;
 import io.pylon.cache.grid.DatagridAggregate;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,12 +69,12 @@ class GridClusterTest {
             Map<String, Object> section = pod.section();
             assertThat(section.get("memberCount")).isEqualTo(2);
             assertThat(section.get("clusterState")).isEqualTo("ACTIVE");
-            assertThat((String) section.get("clusterName")).startsWith("pylon-test-").doesNotContain(TestPods.ENVIRONMENT_ID);
+            assertThat((String) section.get("clusterLabel")).startsWith("pylon-test-").doesNotContain(TestPods.ENVIRONMENT_ID);
             assertThat(section.get("partitionCount")).isEqualTo(271);
         }
-        var ready = TestPods.get(pods.get(0).pod(), "/platform/management/health/ready");
+        var ready = TestPods.get(pods.get(0).pod(), PodPaths.defaults().ready());
         assertThat(ready.statusCode()).isEqualTo(200);
-        JsonNode health = Json.MAPPER.readTree(TestPods.get(pods.get(0).pod(), "/platform/management/health").body());
+        JsonNode health = Json.MAPPER.readTree(TestPods.get(pods.get(0).pod(), PodPaths.defaults().health()).body());
         JsonNode check = health.path("checks").path("datagrid");
         assertThat(check.path("status").asText()).isEqualTo("UP");
         assertThat(check.path("memberCount").asInt()).isEqualTo(2);
@@ -139,13 +140,13 @@ class GridClusterTest {
         JsonNode summary = Json.MAPPER.valueToTree(DatagridAggregate.summarize(elements));
         assertThat(summary.path("maps").path(GridMaps.RESPONSES).path("ownedEntryCount").asLong()).isEqualTo(RESPONSES);
         assertThat(elements).allSatisfy(e -> assertThat(e.path("datagrid").path("ownedPartitions").asInt()).isBetween(1, 270));
-        JsonNode check = Json.MAPPER.readTree(TestPods.get(pods.get(2).pod(), "/platform/management/health").body())
+        JsonNode check = Json.MAPPER.readTree(TestPods.get(pods.get(2).pod(), PodPaths.defaults().health()).body())
                 .path("checks").path("datagrid");
         assertThat(check.path("memberCountMatches").asBoolean()).isTrue();
 
         // the HTTP broadcast: every pod's share, and the cluster-wide totals beside pods, under the name asked for
         for (String name : List.of("datagrid", "hazelcast")) {
-            var response = TestPods.get(pods.get(1).pod(), "/platform/diagnostics/" + name, "Authorization", TestPods.ENVIRONMENT_ID);
+            var response = TestPods.get(pods.get(1).pod(), PodPaths.defaults().diagnostics(name), "Authorization", TestPods.ENVIRONMENT_ID);
             assertThat(response.statusCode()).isEqualTo(200);
             JsonNode broadcast = Json.MAPPER.readTree(response.body());
             assertThat(broadcast.path("pods")).hasSize(3);
@@ -192,7 +193,7 @@ class GridClusterTest {
         try {
             Map<String, Object> section = stranger.section();
             assertThat(section.get("memberCount")).isEqualTo(1);
-            assertThat(section.get("clusterName")).isNotEqualTo(pods.get(1).section().get("clusterName"));
+            assertThat(section.get("clusterLabel")).isNotEqualTo(pods.get(1).section().get("clusterLabel"));
             assertThat(pods.get(1).section().get("memberCount")).isEqualTo(2);
             assertThat(stranger.module().member().instance().getMap(GridMaps.RESPONSES).size()).isZero();
         } finally {

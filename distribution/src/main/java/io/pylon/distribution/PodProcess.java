@@ -1,5 +1,7 @@
 package io.pylon.distribution;
 
+import io.pylon.core.http.PodPaths;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,14 +16,14 @@ final class PodProcess {
     /**
      * JVM options of a local pod unless PYLON_POD_JAVA_OPTS says otherwise: the serial collector and a small initial
      * heap that is given back after collections keep an idle pod small; a class-data-sharing archive per pod, written at the first exit,
-     * takes start-up to the first answered health check from about 1.5 s to about 0.6 s (BENCHMARKS.md, issue 2).
+     * takes start-up to the first answered health check from about 1.5 s to about 0.6 s (BENCHMARKS.md, Start-up and memory).
      */
     static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20";
 
     private PodProcess() {
     }
 
-    static Process start(LocalPod pod, List<LocalPod> all, LocalEnvironment environment, Path stateDir) throws IOException {
+    static Process start(LocalPod pod, List<LocalPod> all, LocalEnvironment environment, PodPaths paths, Path stateDir) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -46,6 +48,8 @@ final class PodProcess {
         env.put("PYLON_DATA_DIR", dataDir.toString());
         env.put("PYLON_ENVIRONMENT_NAME", environment.name());
         env.put("PYLON_ENVIRONMENT_ID", environment.id());
+        // the segment `pylon up` waits on, even when it came from a system property the child would not see
+        env.put("PYLON_PATH_SEGMENT", paths.segment());
         env.putAll(moduleEnvironment(pod, all, environment));
         return builder.start();
     }

@@ -2,6 +2,7 @@ package io.pylon.distribution;
 
 import io.pylon.core.config.Setting;
 import io.pylon.core.pod.CoreSettings;
+import io.pylon.core.server.PodServer;
 import io.pylon.core.server.PylonModule;
 import picocli.CommandLine.Command;
 
@@ -10,7 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** Prints every setting as the Markdown table the README holds. */
+/**
+ * Prints every setting as the Markdown table the README holds: the pod-level ones every module reads, then each
+ * module's (what {@link PodServer#settingsOf} validates at start-up, so diagnostics, discovery and broadcast too).
+ */
 @Command(name = "settings", description = "Prints every setting of every module as a Markdown table.")
 final class SettingsCommand implements Callable<Integer> {
 
@@ -27,7 +31,11 @@ final class SettingsCommand implements Callable<Integer> {
             rows.put(setting.key(), new Row(setting, "all", def));
         }
         for (PylonModule module : Modules.all()) {
-            for (Setting<?> setting : module.settings()) {
+            for (Setting<?> setting : PodServer.settingsOf(module)) {
+                Row existing = rows.get(setting.key());
+                if (existing != null && existing.modules.equals("all")) {
+                    continue;
+                }
                 rows.merge(setting.key(), new Row(setting, module.name(), show(setting.defaultValue())),
                         (a, b) -> new Row(a.setting, a.modules + ", " + b.modules, a.defaultValue));
             }

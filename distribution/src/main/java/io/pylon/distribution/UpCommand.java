@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.WebClient;
+import io.pylon.core.config.Settings;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
+import io.pylon.core.pod.CoreSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -52,12 +55,13 @@ final class UpCommand implements Callable<Integer> {
         Path cluster = stateDir.resolve("cluster.json");
         Files.deleteIfExists(cluster);
         List<LocalPod> pods = LocalPlan.create();
+        PodPaths paths = paths(Settings.fromProcess(Map.of()));
         LocalEnvironment environment = LocalEnvironment.load(stateDir);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("pylon-up-stop").unstarted(this::stopAll));
 
         int width = pods.stream().mapToInt(p -> p.name().length()).max().orElse(8);
         for (LocalPod pod : pods) {
-            Process process = PodProcess.start(pod, pods, environment, stateDir);
+            Process process = PodProcess.start(pod, pods, environment, paths, stateDir);
             Child child = new Child(pod, process);
             synchronized (children) {
                 children.add(child);
@@ -69,23 +73,23 @@ final class UpCommand implements Callable<Integer> {
                 }
             });
         }
-        if (!awaitReady(pods)) {
+        if (!awaitReady(pods, paths)) {
             say("not every pod became ready within " + startTimeoutSeconds + " s; stopping");
             stopAll();
             return 1;
         }
         writeCluster(cluster, environment);
-        printSummary(cluster);
+        printSummary(cluster, paths);
         new CountDownLatch(1).await();
         return 0;
     }
 
-    private boolean awaitReady(List<LocalPod> pods) throws InterruptedException {
+    private boolean awaitReady(List<LocalPod> pods, PodPaths paths) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(startTimeoutSeconds);
         WebClient client = WebClient.builder().connectTimeout(Duration.ofSeconds(1)).readTimeout(Duration.ofSeconds(3))
                 .followRedirects(false).build();
         for (LocalPod pod : pods) {
-            String url = pod.url() + "/platform/management/health/ready";
+            String url = readinessUrl(pod, paths);
             while (true) {
                 if (isReady(client, url)) {
                     break;
@@ -97,6 +101,16 @@ final class UpCommand implements Callable<Integer> {
             }
         }
         return true;
+    }
+
+    /** The paths every pod is given, under pylon.path.segment (PYLON_PATH_SEGMENT) as this process sees it. */
+    static PodPaths paths(Settings settings) {
+        return PodPaths.of(settings.get(CoreSettings.PATH_SEGMENT));
+    }
+
+    /** Where {@code pylon up} waits for a pod: its readiness probe under the segment every pod is given. */
+    static String readinessUrl(LocalPod pod, PodPaths paths) {
+        return pod.url() + paths.ready();
     }
 
     private static boolean isReady(WebClient client, String url) {
@@ -133,7 +147,7 @@ final class UpCommand implements Callable<Integer> {
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
-    private void printSummary(Path cluster) {
+    private void printSummary(Path cluster, PodPaths paths) {
         StringBuilder text = new StringBuilder("\nPylon is up. Pods:\n");
         synchronized (children) {
             for (Child child : children) {
@@ -141,7 +155,7 @@ final class UpCommand implements Callable<Integer> {
                         child.pod().url(), child.process().pid()));
             }
         }
-        text.append("Health: <url>/platform/management/health   Version: <url>/platform/management/version\n");
+        text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
         text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")
                 .append(stateDir.resolve("admin-password").toAbsolutePath()).append(" and cluster.json\n");
         text.append("The same facts: ").append(cluster.toAbsolutePath()).append("\nCtrl-C stops everything.\n");

@@ -2,6 +2,7 @@ package io.pylon.distribution;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,10 +79,10 @@ class LocalPlatformTest {
                 String url = pod.path("url").asText();
                 assertThat(urls.add(url)).as("distinct url " + url).isTrue();
                 podPids.add(pod.path("pid").asLong());
-                HttpResponse<String> health = client.send(HttpRequest.newBuilder(URI.create(url + "/platform/management/health")).build(),
+                HttpResponse<String> health = client.send(HttpRequest.newBuilder(URI.create(url + PodPaths.defaults().health())).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(health.statusCode()).as(url).isEqualTo(200);
-                HttpResponse<String> version = client.send(HttpRequest.newBuilder(URI.create(url + "/platform/management/version")).build(),
+                HttpResponse<String> version = client.send(HttpRequest.newBuilder(URI.create(url + PodPaths.defaults().version())).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(Json.MAPPER.readTree(version.body()).path("module").asText()).isEqualTo(module);
             }

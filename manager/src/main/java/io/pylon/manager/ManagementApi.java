@@ -1,8 +1,8 @@
 package io.pylon.manager;
 
+import io.pylon.manager.api.BearerAuth;
 import io.pylon.manager.audit.AuditLog;
 import io.pylon.manager.auth.Accounts;
-import io.pylon.manager.auth.BearerAuth;
 import io.pylon.manager.auth.TokenService;
 import io.pylon.manager.environments.EnvironmentStore;
 

@@ -7,31 +7,42 @@ import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
 import io.pylon.manager.api.ApiDocsEndpoint;
+import io.pylon.manager.api.BearerAuth;
 import io.pylon.manager.api.NoStoreFilter;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.audit.AuditEndpoint;
 import io.pylon.manager.audit.AuditLog;
+import io.pylon.manager.audit.AuditSettings;
 import io.pylon.manager.auth.Accounts;
-import io.pylon.manager.auth.BearerAuth;
 import io.pylon.manager.auth.FirstAdmin;
+import io.pylon.manager.auth.FirstAdminSettings;
+import io.pylon.manager.auth.HashingPool;
+import io.pylon.manager.auth.LockoutSettings;
 import io.pylon.manager.auth.PasswordHasher;
+import io.pylon.manager.auth.PasswordSettings;
 import io.pylon.manager.auth.PersonalTokenEndpoints;
 import io.pylon.manager.auth.SessionEndpoints;
+import io.pylon.manager.auth.SignInSettings;
+import io.pylon.manager.auth.SignInThrottle;
 import io.pylon.manager.auth.TokenEndpoint;
 import io.pylon.manager.auth.TokenRepository;
 import io.pylon.manager.auth.TokenService;
+import io.pylon.manager.auth.TokenSettings;
 import io.pylon.manager.auth.UserEndpoints;
 import io.pylon.manager.auth.UserRepository;
 import io.pylon.manager.db.Database;
 import io.pylon.manager.db.DatabaseCheck;
+import io.pylon.manager.db.DatabaseSettings;
 import io.pylon.manager.db.Jdbc;
 import io.pylon.manager.environments.BootstrapEnvironment;
+import io.pylon.manager.environments.BootstrapSettings;
 import io.pylon.manager.environments.EnvironmentEndpoints;
 import io.pylon.manager.environments.EnvironmentStore;
 
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -61,7 +72,15 @@ public final class ManagerModule implements PylonModule {
 
     @Override
     public List<Setting<?>> settings() {
-        return ManagerSettings.all();
+        List<Setting<?>> all = new ArrayList<>(DatabaseSettings.all());
+        all.addAll(TokenSettings.all());
+        all.addAll(LockoutSettings.all());
+        all.addAll(SignInSettings.all());
+        all.addAll(PasswordSettings.all());
+        all.addAll(FirstAdminSettings.all());
+        all.addAll(BootstrapSettings.all());
+        all.addAll(AuditSettings.all());
+        return List.copyOf(all);
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
@@ -79,20 +98,27 @@ public final class ManagerModule implements PylonModule {
 
         Jdbc jdbc = new Jdbc(database.dataSource());
         AuditLog audit = new AuditLog(jdbc, clock);
-        TokenService tokens = new TokenService(new TokenRepository(jdbc), settings.get(ManagerSettings.TOKEN_LIFETIME),
-                settings.get(ManagerSettings.TOKEN_CHECK_CACHE), clock);
-        PasswordHasher hasher = new PasswordHasher(settings.get(ManagerSettings.ARGON2_MEMORY),
-                settings.get(ManagerSettings.ARGON2_ITERATIONS), settings.get(ManagerSettings.ARGON2_PARALLELISM));
-        Accounts accounts = new Accounts(new UserRepository(jdbc), tokens, hasher, audit, clock,
-                settings.get(ManagerSettings.MAX_FAILURES), settings.get(ManagerSettings.LOCK_DURATION));
+        TokenService tokens = new TokenService(new TokenRepository(jdbc), settings.get(TokenSettings.LIFETIME),
+                settings.get(TokenSettings.CHECK_CACHE), clock);
+        HashingPool hashing = new HashingPool(SignInSettings.hashThreads(settings),
+                settings.get(SignInSettings.HASH_QUEUE));
+        context.onStop(hashing);
+        PasswordHasher hasher = new PasswordHasher(settings.get(PasswordSettings.ARGON2_MEMORY),
+                settings.get(PasswordSettings.ARGON2_ITERATIONS), settings.get(PasswordSettings.ARGON2_PARALLELISM),
+                hashing);
+        SignInThrottle throttle = new SignInThrottle(settings.get(SignInSettings.SOURCE_MAX_FAILURES),
+                settings.get(SignInSettings.ACCOUNT_SOURCE_MAX_FAILURES), settings.get(SignInSettings.FAILURE_WINDOW),
+                clock);
+        Accounts accounts = new Accounts(new UserRepository(jdbc), tokens, hasher, audit, throttle, clock,
+                settings.get(LockoutSettings.MAX_FAILURES), settings.get(LockoutSettings.LOCK_DURATION));
         EnvironmentStore environments = new EnvironmentStore(jdbc);
-        BearerAuth auth = new BearerAuth(tokens);
+        BearerAuth auth = new BearerAuth(tokens::authenticate);
 
-        FirstAdmin.ensure(accounts, settings.get(ManagerSettings.ADMIN_USERNAME),
-                settings.get(ManagerSettings.ADMIN_PASSWORD), System.out);
+        FirstAdmin.ensure(accounts, settings.get(FirstAdminSettings.USERNAME),
+                settings.get(FirstAdminSettings.PASSWORD), System.out);
         BootstrapEnvironment.ensure(environments, audit, clock, settings.get(CoreSettings.ENVIRONMENT_NAME),
-                settings.get(ManagerSettings.BOOTSTRAP_ENVIRONMENT_TYPE), settings.get(CoreSettings.ENVIRONMENT_ID),
-                settings.get(ManagerSettings.BOOTSTRAP_ENVIRONMENT_URLS));
+                settings.get(BootstrapSettings.ENVIRONMENT_TYPE), settings.get(CoreSettings.ENVIRONMENT_ID),
+                settings.get(BootstrapSettings.ENVIRONMENT_URLS));
 
         Routes routes = context.routes();
         NoStoreFilter.install(routes.routing());
@@ -105,7 +131,7 @@ public final class ManagerModule implements PylonModule {
         new AuditEndpoint(audit).register(routes, secured);
         new ApiDocsEndpoint().register(routes, secured);
 
-        Duration retention = settings.get(ManagerSettings.AUDIT_RETENTION);
+        Duration retention = settings.get(AuditSettings.RETENTION);
         context.executors().maintenance().scheduleWithFixedDelay(() -> purge(tokens, audit, clock, retention),
                 1, 60, TimeUnit.MINUTES);
         api = new ManagementApi(auth, environments, audit, accounts, tokens);

@@ -4,7 +4,7 @@ import { listOf } from '../api.js';
 import { h, clear, field, notify } from '../dom.js';
 import * as fmt from '../format.js';
 import { sparkline } from '../sparkline.js';
-import { mergePods, rowError, versionSkew, memberDisagreement } from '../pods.js';
+import { mergePods, rowError, versionSkew, memberDisagreement, answeredLine } from '../pods.js';
 import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
 
 const HISTORY = 30;
@@ -173,10 +173,7 @@ function podSection(env, module, answers, rows, admin, checking) {
   for (const [name, body] of failures) {
     section.append(h('p', { class: 'flag-banner' }, `${name} could not be read: ${api.explain(body.failure)}`));
   }
-  const summary = answers.jvm && answers.jvm.summary;
-  const answered = rows.filter((r) => !rowError(r)).length;
-  section.append(h('p', { class: 'muted' }, `${answered} of ${rows.length} pods answered` +
-    (summary && summary.durationMs !== undefined ? ` in ${summary.durationMs} ms.` : '.')));
+  section.append(h('p', { class: 'muted answered' }, answeredLine(rows, answers.jvm)));
   const skew = versionSkew(rows);
   if (skew) {
     section.append(h('p', { class: 'flag-banner', role: 'alert' }, 'Version skew: ' +

@@ -1,6 +1,7 @@
 package io.pylon.manager;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.Pod;
 import io.pylon.core.testing.TestPods;
 import io.pylon.manager.db.TestPostgres;
@@ -101,7 +102,7 @@ class ManagerStartupTest {
 
             assertThat(managerB.get("/apiops/auth/me", token).statusCode()).isEqualTo(200);
             assertThat(managerB.login("shared", "Shared-pass-1234").statusCode()).isEqualTo(200);
-            HttpResponse<String> ready = TestPods.get(b, "/platform/management/health/ready");
+            HttpResponse<String> ready = TestPods.get(b, PodPaths.defaults().ready());
             assertThat(ready.statusCode()).isEqualTo(200);
             assertThat(json(ready).get("checks").get("database").get("database").asText()).isEqualTo("postgresql");
             assertThat(ready.body()).doesNotContain(TestPostgres.PASSWORD).doesNotContain("jdbc:");

@@ -1,5 +1,6 @@
 package io.pylon.manager;
 
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.Pod;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.Test;
@@ -68,7 +69,7 @@ class NoSecretsInLogsTest {
                         + "\"environmentId\":\"not-an-id-0123456789\",\"urls\":{}}");
                 secrets.add("not-an-id-0123456789");
                 assertThat(manager.get("/apiops/audit", admin).statusCode()).isEqualTo(200);
-                TestPods.get(pod, "/platform/management/health");
+                TestPods.get(pod, PodPaths.defaults().health());
             } finally {
                 pod.stop();
             }

@@ -16,10 +16,13 @@ import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.ResponseTimeouts;
 import io.pylon.worker.proxy.UpstreamPool;
 import io.pylon.worker.proxy.UpstreamPools;
+import io.pylon.worker.proxy.UpstreamSettings;
 import io.pylon.worker.ratelimit.GridRateLimiter;
+import io.pylon.worker.ratelimit.RateLimitSettings;
 import io.pylon.worker.routes.InvalidRoutesException;
 import io.pylon.worker.routes.RouteFileParser;
 import io.pylon.worker.routes.RoutesFile;
+import io.pylon.worker.routes.RoutesSettings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -54,9 +57,17 @@ public final class WorkerModule implements PylonModule {
         return true;
     }
 
+    /** Gateway routes stream request bodies of any framing to the upstream APIs. */
+    @Override
+    public boolean acceptsChunkedRequests() {
+        return true;
+    }
+
     @Override
     public List<Setting<?>> settings() {
-        List<Setting<?>> all = new ArrayList<>(WorkerSettings.all());
+        List<Setting<?>> all = new ArrayList<>(RoutesSettings.all());
+        all.addAll(UpstreamSettings.all());
+        all.addAll(RateLimitSettings.all());
         all.addAll(GridClientSettings.all());
         return all;
     }
@@ -65,27 +76,27 @@ public final class WorkerModule implements PylonModule {
     public void start(ModuleContext context) throws InvalidRoutesException {
         Settings settings = context.settings();
         UpstreamPools pools = new UpstreamPools(new UpstreamPool.PoolSettings(
-                settings.get(WorkerSettings.UPSTREAM_MAX_TOTAL), settings.get(WorkerSettings.UPSTREAM_MAX_PER_ROUTE),
-                settings.get(WorkerSettings.UPSTREAM_CONNECT_TIMEOUT), settings.get(WorkerSettings.UPSTREAM_LEASE_TIMEOUT)),
-                settings.get(WorkerSettings.UPSTREAM_IDLE_TIMEOUT), settings.get(WorkerSettings.UPSTREAM_FAILURE_COOLDOWN));
+                settings.get(UpstreamSettings.MAX_TOTAL), settings.get(UpstreamSettings.MAX_PER_ROUTE),
+                settings.get(UpstreamSettings.CONNECT_TIMEOUT), settings.get(UpstreamSettings.LEASE_TIMEOUT)),
+                settings.get(UpstreamSettings.IDLE_TIMEOUT), settings.get(UpstreamSettings.FAILURE_COOLDOWN));
         context.onStop(pools);
 
-        RoutesFile routes = new RoutesFile(settings.get(WorkerSettings.ROUTES_FILE),
-                new RouteFileParser(context.segment(), settings.get(WorkerSettings.UPSTREAM_CONNECT_TIMEOUT),
-                        settings.get(WorkerSettings.UPSTREAM_RESPONSE_TIMEOUT)), pools::sync);
+        RoutesFile routes = new RoutesFile(settings.get(RoutesSettings.FILE),
+                new RouteFileParser(context.segment(), settings.get(UpstreamSettings.CONNECT_TIMEOUT),
+                        settings.get(UpstreamSettings.RESPONSE_TIMEOUT)), pools::sync);
         try {
             routes.loadInitial();
         } catch (InvalidRoutesException e) {
-            throw new InvalidSettingException("Setting " + WorkerSettings.ROUTES_FILE.key() + ": " + e.getMessage());
+            throw new InvalidSettingException("Setting " + RoutesSettings.FILE.key() + ": " + e.getMessage());
         }
 
         GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
         if (grid != null) {
             context.onStop(grid);
         }
-        GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(WorkerSettings.RATE_LIMIT_TIMEOUT));
+        GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
-        ServerTraffic traffic = new ServerTraffic(context.port());
+        ServerTraffic traffic = new ServerTraffic(context::port);
         ProxyStats stats = new ProxyStats();
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
@@ -93,9 +104,9 @@ public final class WorkerModule implements PylonModule {
         context.routes().routing().any(new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts,
                 rateLimiter, stats));
 
-        long reload = settings.get(WorkerSettings.ROUTES_RELOAD_INTERVAL).toMillis();
+        long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);
-        long recheck = settings.get(WorkerSettings.UPSTREAM_RECHECK_INTERVAL).toMillis();
+        long recheck = settings.get(UpstreamSettings.RECHECK_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
                 TimeUnit.MILLISECONDS);

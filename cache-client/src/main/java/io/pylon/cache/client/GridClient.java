@@ -32,7 +32,7 @@ public final class GridClient implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final HazelcastInstance client;
-    private final String clusterName;
+    private final GridClusterName clusterName;
     private final List<String> addresses;
     private final GridCalls calls;
     private final CounterStore counters;
@@ -40,11 +40,8 @@ public final class GridClient implements AutoCloseable {
     private final AtomicLong connects = new AtomicLong();
     private volatile ConnectionStatus status = new ConnectionStatus(ConnectionState.CONNECTING, Instant.now());
 
-    private GridClient(Settings settings, String clusterName) {
-        if (!GridClientSettings.configured(settings)) {
-            throw new InvalidSettingException("Setting " + GridClientSettings.ADDRESSES.key() + " (environment variable "
-                    + GridClientSettings.ADDRESSES.envName() + ") names no data grid member.");
-        }
+    private GridClient(Settings settings, GridClusterName clusterName) {
+        requireAddresses(settings);
         this.clusterName = clusterName;
         this.addresses = List.copyOf(settings.get(GridClientSettings.ADDRESSES));
         Duration timeout = settings.get(GridClientSettings.OPERATION_TIMEOUT);
@@ -56,19 +53,27 @@ public final class GridClient implements AutoCloseable {
 
     /** Starts a client of the environment's grid (cluster name from the environment name and ID); returns at once. */
     public static GridClient start(Settings settings) {
-        return start(settings, GridClusterName.of(settings.get(CoreSettings.ENVIRONMENT_NAME), settings.get(CoreSettings.ENVIRONMENT_ID)));
+        requireAddresses(settings);
+        return start(settings, GridClusterName.of(settings));
+    }
+
+    private static void requireAddresses(Settings settings) {
+        if (!GridClientSettings.configured(settings)) {
+            throw new InvalidSettingException("Setting " + GridClientSettings.ADDRESSES.key() + " (environment variable "
+                    + GridClientSettings.ADDRESSES.envName() + ") names no data grid member.");
+        }
     }
 
     /** Starts a client of the named cluster; returns at once, connecting in the background. */
-    public static GridClient start(Settings settings, String clusterName) {
+    public static GridClient start(Settings settings, GridClusterName clusterName) {
         return new GridClient(settings, clusterName);
     }
 
     private ClientConfig config(Settings settings, Duration timeout, LifecycleListener listener) {
         ClientConfig config = new ClientConfig();
-        config.setClusterName(clusterName);
+        config.setClusterName(clusterName.secret());
         config.setInstanceName("pylon-grid-client-" + INSTANCES.incrementAndGet());
-        GridLogging.apply(config::setProperty);
+        GridLogging.apply(clusterName, config::setProperty);
         // an operation still running inside Hazelcast after the caller gave up is abandoned soon after
         config.setProperty("hazelcast.client.invocation.timeout.seconds",
                 String.valueOf(Math.max(1, (timeout.toMillis() + 999) / 1000)));
@@ -119,8 +124,9 @@ public final class GridClient implements AutoCloseable {
         return status.state();
     }
 
-    public String clusterName() {
-        return clusterName;
+    /** The non-secret label of the cluster (never its name). */
+    public String clusterLabel() {
+        return clusterName.label();
     }
 
     public CounterStore counters() {
@@ -137,7 +143,7 @@ public final class GridClient implements AutoCloseable {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("state", current.state().name());
         map.put("since", current.since().toString());
-        map.put("clusterName", clusterName);
+        map.put("clusterLabel", clusterName.label());
         map.put("addresses", addresses);
         map.put("members", current.state() == ConnectionState.CONNECTED ? members() : List.of());
         map.put("connects", connects.get());

@@ -33,7 +33,7 @@ public final class DatagridAggregate {
     public static Map<String, Object> summarize(List<JsonNode> pods) {
         Map<String, Map<String, Long>> maps = new TreeMap<>();
         Map<Set<String>, List<String>> views = new LinkedHashMap<>();
-        Set<String> clusterNames = new TreeSet<>();
+        Set<String> clusterLabels = new TreeSet<>();
         Set<String> reportingMembers = new TreeSet<>();
         Set<String> knownMembers = new TreeSet<>();
         int reporting = 0;
@@ -43,8 +43,8 @@ public final class DatagridAggregate {
                 continue;
             }
             reporting++;
-            if (grid.hasNonNull("clusterName")) {
-                clusterNames.add(grid.get("clusterName").asText());
+            if (grid.hasNonNull("clusterLabel")) {
+                clusterLabels.add(grid.get("clusterLabel").asText());
             }
             Set<String> members = new TreeSet<>();
             for (JsonNode member : grid.path("members")) {
@@ -60,8 +60,8 @@ public final class DatagridAggregate {
         }
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("podsReporting", reporting);
-        summary.put("clusterNames", List.copyOf(clusterNames));
-        summary.put("splitBrain", views.size() > 1 || clusterNames.size() > 1);
+        summary.put("clusterLabels", List.copyOf(clusterLabels));
+        summary.put("splitBrain", views.size() > 1 || clusterLabels.size() > 1);
         List<Map<String, Object>> memberViews = new ArrayList<>();
         views.forEach((members, podNames) -> {
             Map<String, Object> view = new LinkedHashMap<>();

@@ -25,11 +25,14 @@ public final class DatagridSection implements DiagnosticSection {
     private final GridMember member;
     private final HazelcastInternals internals;
     private final ClusterSafety safety;
+    private final String clusterLabel;
 
-    public DatagridSection(GridMember member, ClusterSafety safety) {
+    /** @param clusterLabel what the section shows of the cluster's name: the label, never the secret name itself */
+    public DatagridSection(GridMember member, ClusterSafety safety, String clusterLabel) {
         this.member = member;
         this.internals = new HazelcastInternals(member.instance());
         this.safety = safety;
+        this.clusterLabel = clusterLabel;
     }
 
     @Override
@@ -61,7 +64,7 @@ public final class DatagridSection implements DiagnosticSection {
         if (!member.isRunning()) {
             return section;
         }
-        section.put("clusterName", instance.getConfig().getClusterName());
+        section.put("clusterLabel", clusterLabel);
         section.put("clusterState", instance.getCluster().getClusterState().name());
         Map<String, Object> safe = safety.latest();
         section.put("clusterSafe", safe.get("clusterSafe"));

@@ -30,12 +30,12 @@ public final class GridMemberConfig {
     private GridMemberConfig() {
     }
 
-    public static Config build(Settings settings, PodIdentity identity) {
+    public static Config build(Settings settings, PodIdentity identity, GridClusterName name) {
         Config config = new Config();
-        config.setClusterName(clusterName(settings, identity));
+        config.setClusterName(name.secret());
         config.setInstanceName("pylon-grid-" + identity.podName());
         GridLogging.level(settings.get(GridSettings.LOG_LEVEL).jul());
-        GridLogging.apply(config::setProperty);
+        GridLogging.apply(name, config::setProperty);
         config.setProperty("hazelcast.socket.bind.any", "false");
         // the pod stops the member itself, gracefully, after its HTTP server stopped
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
@@ -54,10 +54,6 @@ public final class GridMemberConfig {
         network(config.getNetworkConfig(), settings, identity.podIp());
         maps(config, settings);
         return config;
-    }
-
-    public static String clusterName(Settings settings, PodIdentity identity) {
-        return GridClusterName.of(identity.envName(), settings.get(CoreSettings.ENVIRONMENT_ID));
     }
 
     private static void network(NetworkConfig network, Settings settings, String address) {

@@ -16,7 +16,7 @@ class DatagridAggregateTest {
             list.append(list.isEmpty() ? "" : ",").append("{\"uuid\":\"").append(uuid).append("\",\"local\":")
                     .append(uuid.equals(localUuid)).append('}');
         }
-        return Json.MAPPER.readTree("{\"podName\":\"" + name + "\",\"" + key + "\":{\"clusterName\":\"pylon-x-1\",\"members\":["
+        return Json.MAPPER.readTree("{\"podName\":\"" + name + "\",\"" + key + "\":{\"clusterLabel\":\"pylon-x-1\",\"members\":["
                 + list + "],\"maps\":{\"m\":{\"ownedEntryCount\":" + owned + ",\"backupEntryCount\":" + (10 - owned) + ",\"hits\":2}}}}");
     }
 

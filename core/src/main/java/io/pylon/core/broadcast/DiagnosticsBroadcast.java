@@ -7,6 +7,7 @@ import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -28,16 +29,16 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
 
     private final PodDiscovery discovery;
     private final PeerClient client;
-    private final String segment;
+    private final PodPaths paths;
     private final Broadcast broadcast;
     private final PodForwarder forwarder;
 
     public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment) {
         this.discovery = discovery;
         this.client = new PeerClient(limits.connectTimeout());
-        this.segment = segment;
+        this.paths = PodPaths.of(segment);
         this.broadcast = new Broadcast(client, limits);
-        this.forwarder = new PodForwarder(discovery, client, limits, segment);
+        this.forwarder = new PodForwarder(discovery, client, limits, paths);
     }
 
     /**
@@ -60,7 +61,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
             pods = List.of(DiscoveredPod.callable(selfName, local.identity().podIp(), null));
         }
         Broadcast.Call call = new Broadcast.Call(name, authorization,
-                pod -> PeerUri.of(pod.baseUrl(), segment, name, query, true));
+                pod -> PeerUri.of(pod.baseUrl(), paths, name, query, true));
         try {
             AggregateWriter writer = new AggregateWriter(out, local.aggregations(name));
             writer.start();

@@ -1,5 +1,7 @@
 package io.pylon.core.broadcast;
 
+import io.pylon.core.http.PodPaths;
+
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -19,12 +21,12 @@ final class PeerUri {
      * {@code <base>/<segment>/diagnostics/<name>?internal=true&<the caller's other parameters>}; with
      * {@code internal=false} (heap dumps, where it does not apply) the parameter is left out.
      */
-    static URI of(URI base, String segment, String name, Map<String, List<String>> query, boolean internal) {
+    static URI of(URI base, PodPaths paths, String name, Map<String, List<String>> query, boolean internal) {
         StringBuilder uri = new StringBuilder(base.toString());
         if (uri.charAt(uri.length() - 1) == '/') {
             uri.setLength(uri.length() - 1);
         }
-        uri.append('/').append(segment).append("/diagnostics/").append(name);
+        uri.append(paths.diagnostics(name));
         char separator = '?';
         if (internal) {
             uri.append("?internal=true");

@@ -4,6 +4,7 @@ import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
+import io.pylon.core.http.PodPaths;
 
 import java.io.IOException;
 import java.net.URI;
@@ -22,13 +23,13 @@ final class PodForwarder {
     private final PodDiscovery discovery;
     private final PeerClient client;
     private final BroadcastLimits limits;
-    private final String segment;
+    private final PodPaths paths;
 
-    PodForwarder(PodDiscovery discovery, PeerClient client, BroadcastLimits limits, String segment) {
+    PodForwarder(PodDiscovery discovery, PeerClient client, BroadcastLimits limits, PodPaths paths) {
         this.discovery = discovery;
         this.client = client;
         this.limits = limits;
-        this.segment = segment;
+        this.paths = paths;
     }
 
     PeerClient.Response open(String target, String name, String authorization, String accept,
@@ -52,7 +53,7 @@ final class PodForwarder {
             throw failed(503, "Pod " + pod.podName() + " cannot be called: " + pod.unavailable() + ".");
         }
         boolean heapDump = LocalDiagnostics.HEAPDUMP.equals(name);
-        URI uri = PeerUri.of(pod.baseUrl(), segment, name, query, !heapDump);
+        URI uri = PeerUri.of(pod.baseUrl(), paths, name, query, !heapDump);
         Duration timeout = limits.podTimeout(name);
         try {
             return client.get(uri, authorization, accept, timeout);

@@ -100,6 +100,17 @@ public record SettingType<T>(String expected, Function<String, T> parser) {
         });
     }
 
+    /** A duration no shorter than {@code min} (given in milliseconds in the description). */
+    public static SettingType<Duration> durationAtLeast(Duration min) {
+        return new SettingType<>("a duration of at least " + min.toMillis() + "ms such as 500ms, 10s, 5m or 1h", s -> {
+            Duration value = parseDuration(s);
+            if (value.compareTo(min) < 0) {
+                throw new IllegalArgumentException(s);
+            }
+            return value;
+        });
+    }
+
     public static SettingType<Long> longRange(long min, long max) {
         return new SettingType<>("a whole number from " + min + " to " + max, s -> {
             long value = Long.parseLong(s);

@@ -51,6 +51,7 @@ public final class CoreDiagnostics {
         registry.register(new HealthSection(health, dumps));
         ConcurrencyLimit heavy = new ConcurrencyLimit(values.get(DiagnosticsSettings.HEAVY_CONCURRENCY),
                 "thread dumps or 'all' answers", HEAVY_RETRY_AFTER_SECONDS);
-        return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy), new HeapDumper(identity, dumps));
+        return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy), new HeapDumper(identity, dumps,
+                values.get(DiagnosticsSettings.HEAP_DUMP_STALL_TIMEOUT)));
     }
 }

@@ -4,6 +4,7 @@ import io.pylon.core.config.Setting;
 import io.pylon.core.config.SettingType;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -20,15 +21,21 @@ public final class DiagnosticsSettings {
 
     public static final Setting<List<Pattern>> MASK_KEYS = Setting.of("pylon.diagnostics.env.mask-keys",
             "Extra key patterns whose values 'env' diagnostics mask: comma-separated regular expressions, "
-                    + "case-insensitive, matched anywhere in the key (besides the built-in password, secret, token, key, "
-                    + "credential, private, auth).", List.of(), patterns());
+                    + "case-insensitive, matched anywhere in the key (besides the built-in ones: password, passwd, passphrase, "
+                    + "secret, credential anywhere; token, key, apikey, private, auth, authorization as a whole segment of the "
+                    + "name; pw, pwd, pass as its last segment).", List.of(), patterns());
 
     public static final Setting<Path> DUMP_DIR = Setting.of("pylon.diagnostics.dump-dir",
             "Directory for the temporary files of heap and thread dumps (deleted after each answer; leftovers at "
                     + "start-up). Default: dumps under the data directory.", null, SettingType.PATH);
 
+    public static final Setting<Duration> HEAP_DUMP_STALL_TIMEOUT = Setting.of("pylon.diagnostics.heap-dump.stall-timeout",
+            "A heap dump download during which the client reads nothing for this long is aborted: the connection is "
+                    + "closed, the file deleted and the next heap dump allowed.", Duration.ofSeconds(60),
+            SettingType.durationAtLeast(Duration.ofMillis(100)));
+
     public static List<Setting<?>> all() {
-        return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR);
+        return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR, HEAP_DUMP_STALL_TIMEOUT);
     }
 
     private static SettingType<List<Pattern>> patterns() {

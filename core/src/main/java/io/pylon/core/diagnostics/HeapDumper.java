@@ -16,6 +16,7 @@ import java.lang.System.Logger.Level;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -31,6 +32,11 @@ import java.util.zip.GZIPOutputStream;
  * {@code compress=gzip} compresses while streaming (fastest level, chunked transfer, no {@code Content-Length}):
  * no second file on disk and no wait for a whole compression pass before the first byte. (The JVM's own
  * {@code GC.heap_dump -gz} is not reachable through the DiagnosticCommand MBean.)
+ *
+ * <p>A download that makes no progress for the stall timeout is aborted ({@link StallWatchdog}), so a client that
+ * stops reading cannot keep the permit and the file. The file is deleted and the permit released once its last chunk
+ * has been read into memory, before that chunk is written: a client that asks again the moment it received the last
+ * byte finds the permit free.
  */
 public final class HeapDumper {
     static final String FILE_PREFIX = "pylon-heapdump-";
@@ -45,10 +51,12 @@ public final class HeapDumper {
     private final DumpDirectory dumps;
     private final ConcurrencyLimit oneAtATime = new ConcurrencyLimit(1, "heap dump", RETRY_AFTER_SECONDS);
     private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
+    private final Duration stallTimeout;
 
-    HeapDumper(PodIdentity identity, DumpDirectory dumps) {
+    HeapDumper(PodIdentity identity, DumpDirectory dumps, Duration stallTimeout) {
         this.identity = identity;
         this.dumps = dumps;
+        this.stallTimeout = stallTimeout;
     }
 
     /** Streams this pod's heap dump (parameters {@code live}, {@code compress}) or answers the JSON error. */
@@ -78,11 +86,11 @@ public final class HeapDumper {
             return;
         }
         try (permit) {
-            dumpAndSend(res, live.get(), gzip);
+            dumpAndSend(res, live.get(), gzip, permit);
         }
     }
 
-    private void dumpAndSend(ServerResponse res, boolean live, boolean gzip) {
+    private void dumpAndSend(ServerResponse res, boolean live, boolean gzip, ConcurrencyLimit.Permit permit) {
         long required = dumps.heapDumpRequirement();
         long free;
         try {
@@ -110,7 +118,7 @@ public final class HeapDumper {
             long size = Files.size(file);
             LOG.log(Level.INFO, String.format(Locale.ROOT, "Heap dump of %d MiB written in %d ms; sending it",
                     size / (1024 * 1024), (System.nanoTime() - t0) / 1_000_000));
-            stream(res, file, size, gzip);
+            stream(res, file, size, gzip, permit);
         } catch (IOException | UncheckedIOException e) {
             // The client went away mid-download (or the file vanished): nothing to answer, only to clean up.
             LOG.log(Level.INFO, "Heap dump download ended early: " + e.getClass().getSimpleName());
@@ -119,7 +127,8 @@ public final class HeapDumper {
         }
     }
 
-    private void stream(ServerResponse res, Path file, long size, boolean gzip) throws IOException {
+    private void stream(ServerResponse res, Path file, long size, boolean gzip, ConcurrencyLimit.Permit permit)
+            throws IOException {
         String filename = safe(identity.podName()) + "-" + STAMP.format(Instant.now()) + (gzip ? ".hprof.gz" : ".hprof");
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "application/octet-stream");
@@ -129,11 +138,33 @@ public final class HeapDumper {
         }
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
         byte[] buffer = new byte[BUFFER_SIZE];
-        try (InputStream in = Files.newInputStream(file);
-             OutputStream out = gzip ? new FastGzip(res.outputStream()) : res.outputStream()) {
-            int read;
-            while ((read = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, read);
+        long t0 = System.nanoTime();
+        try (StallWatchdog watchdog = new StallWatchdog(stallTimeout)) {
+            try (OutputStream out = gzip ? new FastGzip(res.outputStream()) : res.outputStream()) {
+                try (InputStream in = Files.newInputStream(file)) {
+                    long unread = size;
+                    int read;
+                    while ((read = in.read(buffer)) >= 0) {
+                        unread -= read;
+                        if (unread <= 0) {
+                            // The last chunk is in memory: free the file and the permit before the client can have it.
+                            delete(file);
+                            permit.close();
+                        }
+                        out.write(buffer, 0, read);
+                        watchdog.progress();
+                    }
+                }
+                delete(file);
+                permit.close();
+            } catch (IOException | RuntimeException e) {
+                // Helidon may wrap the interrupted write in its own runtime exception: whatever it is, it ends here.
+                if (watchdog.fired()) {
+                    LOG.log(Level.WARNING, String.format(Locale.ROOT,
+                            "Heap dump download aborted after %d ms: the client read nothing for %d ms (%s)",
+                            (System.nanoTime() - t0) / 1_000_000, stallTimeout.toMillis(), e.getClass().getSimpleName()));
+                }
+                throw e;
             }
         }
     }

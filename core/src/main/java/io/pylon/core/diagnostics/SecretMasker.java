@@ -17,10 +17,23 @@ import java.util.regex.Pattern;
  */
 final class SecretMasker {
     static final String MASK = "******";
-    private static final List<String> WORDS = List.of(
-            "password", "passwd", "passphrase", "secret", "token", "key", "credential", "private", "auth");
-    private static final Pattern URL_USER_INFO = Pattern.compile("(?<=://)[^/?#@\\s]+@");
-    private static final Pattern ASSIGNMENT = Pattern.compile("([A-Za-z0-9_.\\-]+)=([^\\s,;]+)");
+    /** Secret wherever they appear in a key: long enough never to be part of an innocent word. */
+    private static final List<String> WORDS = List.of("password", "passwd", "passphrase", "secret", "credential");
+    /**
+     * Secret as a whole segment of a key only ({@code DB_PW}, {@code GITHUB_TOKEN}, {@code apiKey}), so that
+     * {@code KEYBOARD_LAYOUT}, {@code PASSENGER_COUNT} or {@code AUTHOR} stay visible.
+     */
+    private static final Set<String> SEGMENTS = Set.of("token", "key", "apikey", "private", "auth", "authorization");
+    /**
+     * Secret as the last segment after another one only ({@code DB_PW}, {@code SMTP_PASS}, {@code MYSQL_PWD}): the
+     * shell's own {@code PWD} is the working directory, and {@code PASS_THROUGH} is no password.
+     */
+    private static final Set<String> LAST_SEGMENTS = Set.of("pw", "pwd", "pass");
+    /** Segment boundaries: any non-alphanumeric character, and lower-to-upper case changes ({@code keyStore}). */
+    private static final Pattern SEGMENT_BOUNDARY = Pattern.compile("[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])");
+    // Up to the last '@' of the authority: a password may itself contain '@'.
+    private static final Pattern URL_USER_INFO = Pattern.compile("(?<=://)[^/?#\\s]*@");
+    private static final Pattern ASSIGNMENT = Pattern.compile("([A-Za-z0-9_.\\-]+)=([^\\s,;&]+)");
     private static final Pattern OPTION_THEN_VALUE = Pattern.compile("(?<=^|\\s)(--?[A-Za-z0-9_.\\-]+)(\\s+)([^\\s\\-][^\\s]*)");
 
     private final String environmentId;
@@ -51,6 +64,15 @@ final class SecretMasker {
             if (lower.contains(word)) {
                 return true;
             }
+        }
+        String[] segments = SEGMENT_BOUNDARY.split(key);
+        for (String segment : segments) {
+            if (SEGMENTS.contains(segment.toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+        }
+        if (segments.length > 1 && LAST_SEGMENTS.contains(segments[segments.length - 1].toLowerCase(Locale.ROOT))) {
+            return true;
         }
         for (Pattern pattern : extraKeys) {
             if (pattern.matcher(key).find()) {

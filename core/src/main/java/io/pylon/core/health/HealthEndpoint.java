@@ -9,6 +9,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
 
 import java.util.LinkedHashMap;
@@ -36,10 +37,10 @@ public final class HealthEndpoint {
     }
 
     public void register(Routes routes, String segment) {
-        String base = "/" + segment + "/management/health";
-        route(routes, base, registry::all);
-        route(routes, base + "/live", () -> registry.probe(HealthCheck.Probe.LIVENESS));
-        route(routes, base + "/ready", () -> registry.probe(HealthCheck.Probe.READINESS));
+        PodPaths paths = PodPaths.of(segment);
+        route(routes, paths.health(), registry::all);
+        route(routes, paths.live(), () -> registry.probe(HealthCheck.Probe.LIVENESS));
+        route(routes, paths.ready(), () -> registry.probe(HealthCheck.Probe.READINESS));
     }
 
     private void route(Routes routes, String path, Supplier<HealthReport> evaluation) {

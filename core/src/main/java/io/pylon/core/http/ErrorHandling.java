@@ -1,11 +1,14 @@
 package io.pylon.core.http;
 
 import io.helidon.http.DirectHandler;
+import io.helidon.http.HttpException;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.RequestException;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 
 import java.lang.System.Logger.Level;
 
@@ -16,6 +19,7 @@ import java.lang.System.Logger.Level;
  */
 public final class ErrorHandling {
     private static final System.Logger LOG = System.getLogger(ErrorHandling.class.getName());
+    private static final String HTTP1_CONNECTION = "io.helidon.webserver.http1.Http1Connection";
     private static final Status HEADERS_TOO_LARGE = Status.create(431, "Request Header Fields Too Large");
 
     private ErrorHandling() {
@@ -44,18 +48,45 @@ public final class ErrorHandling {
     }
 
     public static void install(HttpRouting.Builder routing) {
-        routing.error(RequestException.class, (req, res, e) -> {
-            Status status = e.status();
-            ErrorBody.send(res, status, errorCode(status), status.reasonPhrase());
-        });
-        routing.error(Throwable.class, (req, res, t) -> {
+        routing.error(Throwable.class, ErrorHandling::respond);
+    }
+
+    /**
+     * Answers a failure of a filter or route: the status of an HTTP exception, 400 for a request body Helidon could not
+     * parse (its chunk parser throws plain runtime exceptions), 500 with a generic body for everything else, which is
+     * the only case logged above FINE.
+     */
+    public static void respond(ServerRequest req, ServerResponse res, Throwable t) {
+        if (t instanceof RequestException e) {
+            ErrorBody.send(res, e.status(), errorCode(e.status()), e.status().reasonPhrase());
+        } else if (t instanceof HttpException e && e.status().code() < 500) {
+            ErrorBody.send(res, e.status(), errorCode(e.status()), e.status().reasonPhrase());
+        } else if (isMalformedBody(t)) {
+            LOG.log(Level.DEBUG, () -> "Malformed request body on " + req.prologue().method().text() + " "
+                    + req.path().path() + ": " + t);
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request",
+                    "The request body is malformed (chunked encoding or length).");
+        } else {
             LOG.log(Level.ERROR, "Unexpected failure on " + req.prologue().method().text() + " " + req.path().path(), t);
             ErrorBody.send(res, Status.INTERNAL_SERVER_ERROR_500, "server_error", "An unexpected error occurred.");
-        });
+        }
+    }
+
+    /** Whether {@code t} was thrown while Helidon's HTTP/1 connection read the request body off the socket. */
+    static boolean isMalformedBody(Throwable t) {
+        for (Throwable cause = t; cause != null; cause = cause.getCause()) {
+            for (StackTraceElement frame : cause.getStackTrace()) {
+                if (frame.getClassName().equals(HTTP1_CONNECTION) && frame.getMethodName().startsWith("read")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Answers for errors raised by the HTTP layer itself, before any route runs. */
     public static DirectHandlers directHandlers() {
+        ParserFailures.install();
         DirectHandler handler = new JsonDirectHandler();
         DirectHandlers.Builder builder = DirectHandlers.builder();
         for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
@@ -81,7 +112,8 @@ public final class ErrorHandling {
         @Override
         public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
                                         ServerResponseHeaders headers, String message) {
-            Status effective = effectiveStatus(status, message);
+            String reason = ParserFailures.take();
+            Status effective = effectiveStatus(status, message != null ? message : reason);
             byte[] body = Json.bytes(ErrorBody.of(errorCode(effective), effective.reasonPhrase()));
             return TransportResponse.builder()
                     .status(effective)
@@ -93,13 +125,24 @@ public final class ErrorHandling {
         }
     }
 
-    // Helidon reports an oversized prologue as 400 or 414; answer 414 as RFC 9110 says.
+    // Helidon reports an oversized prologue as 400 or 414 and an oversized header block as 400; answer 414 and 431
+    // as RFC 9110 and RFC 6585 say. The message is Helidon's or the parser's reason; it is never sent.
     private static Status effectiveStatus(Status status, String message) {
         if (status.code() == 400 && message != null) {
             String m = message.toLowerCase(java.util.Locale.ROOT);
             if (m.contains("prologue") && (m.contains("length") || m.contains("too long") || m.contains("exceed"))) {
                 return Status.REQUEST_URI_TOO_LONG_414;
             }
+            if (m.contains("header size exceeded")) {
+                return HEADERS_TOO_LARGE;
+            }
+        }
+        // Before routing, Helidon answers bytes its parser chokes on (a NUL in the method, an unknown transfer
+        // coding, an unsupported version) with 500, 501 or 505: a request that cannot be parsed is the client's error.
+        // 503 stays: it is the server's overload answer, not a verdict on the request.
+        if (status.code() >= 500 && status.code() != 503) {
+            LOG.log(Level.DEBUG, () -> "Unparsable request answered 400 instead of " + status.code() + ": " + message);
+            return Status.BAD_REQUEST_400;
         }
         return status;
     }
@@ -112,6 +155,7 @@ public final class ErrorHandling {
             case 404 -> "not_found";
             case 405 -> "method_not_allowed";
             case 413 -> "payload_too_large";
+            case 411 -> "length_required";
             case 414 -> "uri_too_long";
             case 429 -> "too_many_requests";
             case 431 -> "request_header_fields_too_large";

@@ -38,6 +38,9 @@ public interface ModuleContext {
     /** Closed when the pod stops, after the server stopped accepting requests, in reverse order of registration. */
     void onStop(AutoCloseable resource);
 
-    /** The port the server will listen on, known after bind; before that the configured one. */
+    /**
+     * The port the server listens on. While the module starts the server has not bound yet, so this is the
+     * configured port; once it has bound, the bound one (they differ when port 0 was configured).
+     */
     int port();
 }

@@ -23,6 +23,7 @@ import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.MemoryCheck;
 import io.pylon.core.health.ShutdownCheck;
 import io.pylon.core.http.ErrorHandling;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.pod.LocalHost;
@@ -42,6 +43,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Starts one pod of a module: validates settings, builds the routes, binds the server. */
 public final class PodServer {
@@ -49,7 +51,7 @@ public final class PodServer {
 
     /** Largest request line (method, path, query) accepted; longer ones get 414. */
     public static final int MAX_REQUEST_LINE = 8 * 1024;
-    /** Largest header block accepted; larger ones get 431 (beyond four times this, the parser's plain 400). */
+    /** Largest header block accepted; larger ones get 431 (beyond four times this the parser stops reading: 431 too). */
     public static final int MAX_HEADERS = 16 * 1024;
 
     private PodServer() {
@@ -91,6 +93,7 @@ public final class PodServer {
         health.register(shutdown);
 
         HttpRouting.Builder routing = HttpRouting.builder();
+        io.pylon.core.http.ConnectionGuard.install(routing, chunkedPaths(module, segment));
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
         Routes routes = new Routes(routing);
@@ -98,7 +101,7 @@ public final class PodServer {
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
 
         Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
-                new DiagnosticsRegistry(), build, resources, port);
+                new DiagnosticsRegistry(), build, resources, new AtomicInteger(port));
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -114,18 +117,21 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
+        Http1Config http1 = Http1Config.builder()
+                .maxPrologueLength(MAX_REQUEST_LINE)
+                .maxHeadersSize(4 * MAX_HEADERS)
+                .build();
         WebServer server = WebServer.builder()
                 .host(bind)
                 .port(port)
                 .shutdownHook(false)
                 .shutdownGracePeriod(settings.get(CoreSettings.SHUTDOWN_GRACE))
                 .directHandlers(ErrorHandling.directHandlers())
+                .errorHandling(io.helidon.webserver.ErrorHandling.builder().logAllMessages(true).build()) // ParserFailures
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
                 .connectionOptions(options -> options.tcpNoDelay(true))
-                .addProtocol(Http1Config.builder()
-                        .maxPrologueLength(MAX_REQUEST_LINE)
-                        .maxHeadersSize(4 * MAX_HEADERS)
-                        .build())
+                .addProtocol(http1)
+                .addConnectionSelector(new io.pylon.core.http.Http10Selector(http1))
                 .routing(routing)
                 .build();
         try {
@@ -138,10 +144,11 @@ public final class PodServer {
             closeAll(resources);
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
         }
+        context.listeningPort.set(server.port());
         Pod pod = new Pod(module, identity, server, health, shutdown, resources, settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
-        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d/%s (started in %d ms)",
-                module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), segment,
+        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d%s (started in %d ms)",
+                module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), PodPaths.of(segment).root(),
                 (System.nanoTime() - t0) / 1_000_000));
         return pod;
     }
@@ -156,6 +163,11 @@ public final class PodServer {
         context.onStop(broadcast);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
                 diagnostics.local(), diagnostics.heapDumper(), broadcast).register(context.routes(), context.segment());
+    }
+
+    private static java.util.function.Predicate<String> chunkedPaths(PylonModule module, String segment) {
+        String own = "/" + segment + "/";
+        return path -> module.acceptsChunkedRequests() && !path.startsWith(own);
     }
 
     // Helidon logs a failed bind instead of throwing; checking first gives the operator one clear message.
@@ -244,10 +256,15 @@ public final class PodServer {
     private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
                            HealthRegistry health, PodExecutors executors,
                            DiagnosticsRegistry diagnostics, BuildInfo buildInfo,
-                           Deque<AutoCloseable> resources, int port) implements ModuleContext {
+                           Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {
             resources.push(resource);
+        }
+
+        @Override
+        public int port() {
+            return listeningPort.get();
         }
     }
 }

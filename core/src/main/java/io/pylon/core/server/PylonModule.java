@@ -31,6 +31,14 @@ public interface PylonModule {
     }
 
     /**
+     * Whether the module's own routes (outside {@code /<segment>/}) take chunked request bodies, as the Worker's
+     * gateway routes do. Elsewhere a request with {@code Transfer-Encoding} is refused with 411.
+     */
+    default boolean acceptsChunkedRequests() {
+        return false;
+    }
+
+    /**
      * Adds the module's routes, health checks and resources. Runs before the server accepts connections; a failure
      * stops start-up.
      */

@@ -1,6 +1,7 @@
 package io.pylon.core.version;
 
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
 
 import java.util.LinkedHashMap;
@@ -29,7 +30,7 @@ public final class VersionEndpoint {
     }
 
     public void register(Routes routes, String segment) {
-        routes.get("/" + segment + "/management/version", (req, res) -> {
+        routes.get(PodPaths.of(segment).version(), (req, res) -> {
             res.header(Json.CONTENT_TYPE_JSON);
             res.send(body);
         });

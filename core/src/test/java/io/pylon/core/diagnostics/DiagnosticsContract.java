@@ -15,8 +15,9 @@ import java.util.concurrent.CountDownLatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The single-pod shapes of compatibility.md, checked against a real pod of any diagnostics module: Worker and Cache
- * tests run it on their own pods (it ships in the core test-jar).
+ * Plausible values in the single-pod answers of a real pod of any diagnostics module: Worker and Cache tests run it
+ * on their own pods (it ships in the core test-jar). Which fields must exist is read from compatibility.md itself by
+ * {@link CompatibilityContract}.
  */
 public final class DiagnosticsContract {
     public static final List<String> SHARED = List.of("jvm", "threads", "threaddump", "env", "health", "all");

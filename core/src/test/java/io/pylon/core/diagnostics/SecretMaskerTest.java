@@ -58,6 +58,30 @@ class SecretMaskerTest {
     }
 
     @Test
+    void commonSecretNamesAreMaskedBySegment() {
+        SecretMasker plain = new SecretMasker(null, List.of(), List.of());
+        for (String key : List.of("DB_PW", "SMTP_PASS", "MYSQL_PWD", "GPG_PASSPHRASE", "SSH_PASSPHRASE_FILE",
+                "GOOGLE_APPLICATION_CREDENTIALS", "CREDENTIALS_JSON", "NPM_TOKEN", "TOKEN", "CLIENT_SECRET",
+                "SECRETS_DIR", "STRIPE_API_KEY", "KEY", "SIGNING_KEY_BASE64", "app.apiKey", "db-pw", "Authorization")) {
+            assertThat(plain.isSecretKey(key)).as(key).isTrue();
+        }
+        for (String key : List.of("KEYBOARD_LAYOUT", "MONKEY_MODE", "PASSENGER_COUNT", "BYPASS_PROXY", "AUTHOR",
+                "TOKENIZER_THREADS", "PWD", "PASS_THROUGH", "PWDX", "OLDPWD_HINT_LENGTH", "HOSTNAME", "PATH", "java.version")) {
+            assertThat(plain.isSecretKey(key)).as(key).isFalse();
+        }
+    }
+
+    @Test
+    void urlUserInfoIsMaskedInAnyValueEvenWithAnAtSignInThePassword() {
+        SecretMasker plain = new SecretMasker(null, List.of(), List.of());
+        assertThat(plain.mask("REDIS_URL", "redis://default:p@ss@cache:6379/0")).isEqualTo("redis://******@cache:6379/0");
+        assertThat(plain.mask("UPSTREAM", "https://user@example.test/x")).isEqualTo("https://******@example.test/x");
+        assertThat(plain.mask("DATABASE_URL", "jdbc:postgresql://db/pylon?user=app&password=hunter2&ssl=true"))
+                .isEqualTo("jdbc:postgresql://db/pylon?user=app&password=******&ssl=true");
+        assertThat(plain.mask("KEYBOARD_LAYOUT", "de-nodeadkeys")).isEqualTo("de-nodeadkeys");
+    }
+
+    @Test
     void theEnvironmentIdIsMaskedWhereverItAppears() {
         assertThat(masker.withoutEnvironmentId("thread-" + ID + "-1")).isEqualTo("thread-******-1");
         assertThat(new SecretMasker(null, List.of(), List.of()).withoutEnvironmentId("x")).isEqualTo("x");

@@ -190,6 +190,76 @@ class KubernetesManifestsTest {
         }
     }
 
+    @Test
+    void networkPoliciesLetOnlyCacheAndWorkerPodsReachTheGridAndEachModuleOnlyOnItsPort() {
+        JsonNode deny = named("NetworkPolicy", "pylon-default-deny-ingress").path("spec");
+        assertThat(deny.path("podSelector").isEmpty()).as("the default deny selects every pod").isTrue();
+        assertThat(texts(deny.path("policyTypes"))).contains("Ingress");
+        assertThat(deny.path("ingress").isEmpty()).isTrue();
+
+        assertThat(sources("cache", 5701)).containsExactlyInAnyOrder("app=cache", "app=worker");
+        assertThat(sources("cache", 8090)).contains("app=manager", "app=cache").doesNotContain(EVERYONE);
+        for (PortRow row : TABLE) {
+            if (!row.type().equals("NodePort")) {
+                continue;
+            }
+            assertThat(sources(row.module(), row.port())).as(row.module() + " behind its node port").containsExactly(EVERYONE);
+            assertThat(sources(row.module(), 5701)).as(row.module() + " on 5701").isEmpty();
+            assertThat(sources(row.module(), 9999)).as(row.module() + " on a port it does not serve").isEmpty();
+        }
+        assertThat(sources("cache", 9999)).isEmpty();
+    }
+
+    private static final String EVERYONE = "*";
+
+    /**
+     * Who the namespace's NetworkPolicies let reach {@code port} of a module's pods: {@value #EVERYONE} for any
+     * source, {@code key=value} for a pod selector's labels, {@code ns:...} or {@code ip:...} for the other kinds.
+     */
+    private static Set<String> sources(String module, int port) {
+        JsonNode podLabels = named("Deployment", "pylon-" + module).path("spec").path("template").path("metadata").path("labels");
+        Set<String> sources = new java.util.TreeSet<>();
+        for (JsonNode policy : ofKind("NetworkPolicy")) {
+            JsonNode spec = policy.path("spec");
+            if (!selects(spec.path("podSelector"), podLabels)) {
+                continue;
+            }
+            for (JsonNode rule : spec.path("ingress")) {
+                assertThat(rule.path("ports").isEmpty()).as(policy.path("metadata").path("name") + " opens every port").isFalse();
+                boolean coversPort = false;
+                for (JsonNode p : rule.path("ports")) {
+                    coversPort |= p.path("port").asInt() == port;
+                }
+                if (!coversPort) {
+                    continue;
+                }
+                if (rule.path("from").isEmpty()) {
+                    sources.add(EVERYONE);
+                }
+                for (JsonNode from : rule.path("from")) {
+                    if (from.has("namespaceSelector")) {
+                        sources.add("ns:" + from.path("namespaceSelector"));
+                    } else if (from.has("ipBlock")) {
+                        sources.add("ip:" + from.path("ipBlock"));
+                    } else {
+                        from.path("podSelector").path("matchLabels").properties()
+                                .forEach(label -> sources.add(label.getKey() + "=" + label.getValue().asText()));
+                    }
+                }
+            }
+        }
+        return sources;
+    }
+
+    private static boolean selects(JsonNode selector, JsonNode labels) {
+        for (var label : selector.path("matchLabels").properties()) {
+            if (!label.getValue().asText().equals(labels.path(label.getKey()).asText(null))) {
+                return false;
+            }
+        }
+        return !selector.has("matchExpressions");
+    }
+
     private static String fieldRef(Map<String, JsonNode> env, String name) {
         return env.get(name).path("valueFrom").path("fieldRef").path("fieldPath").asText();
     }

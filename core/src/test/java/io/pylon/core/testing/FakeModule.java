@@ -15,6 +15,7 @@ public final class FakeModule implements PylonModule {
     private final List<Consumer<ModuleContext>> startActions = new ArrayList<>();
     private final List<io.pylon.core.config.Setting<?>> settings = new ArrayList<>();
     private boolean diagnostics;
+    private boolean chunked;
 
     public FakeModule(String name) {
         this.name = name;
@@ -34,6 +35,17 @@ public final class FakeModule implements PylonModule {
     public FakeModule servingDiagnostics() {
         diagnostics = true;
         return this;
+    }
+
+    /** Takes chunked request bodies outside /<segment>/, as the Worker's gateway does. */
+    public FakeModule acceptingChunkedRequests() {
+        chunked = true;
+        return this;
+    }
+
+    @Override
+    public boolean acceptsChunkedRequests() {
+        return chunked;
     }
 
     public FakeModule withSetting(io.pylon.core.config.Setting<?> setting) {

@@ -56,6 +56,15 @@ public final class TestPods {
         return start(module, module.name() + "-test", Map.of());
     }
 
+    /** A port free on 127.0.0.1 when asked, for pods that must know each other's URLs before they start. */
+    public static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static String baseUrl(Pod pod) {
         return "http://" + pod.identity().podIp() + ":" + pod.port();
     }

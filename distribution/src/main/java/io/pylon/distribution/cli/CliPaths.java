@@ -1,13 +1,15 @@
 package io.pylon.distribution.cli;
 
+import io.pylon.core.http.PodPaths;
+
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
 
 /**
- * Every path the CLI calls, in one place: the Manager's {@code /apiops/...} routes and the modules' own
- * {@code /<segment>/management/...} endpoints. Names from the command line are percent-encoded as path segments.
- * (When core's PodPaths lands in main, the module paths below should come from it.)
+ * Every path the CLI calls, in one place: the Manager's {@code /apiops/...} routes, and the modules' own
+ * {@code /<segment>/management/...} endpoints from core's {@link PodPaths} (the pods' path grammar has one owner).
+ * Names from the command line are percent-encoded as path segments.
  */
 public final class CliPaths {
     private CliPaths() {
@@ -67,11 +69,11 @@ public final class CliPaths {
 
     /** A module's own health endpoint, below its base URL. */
     public static String moduleHealth(String segment) {
-        return "/" + segment + "/management/health";
+        return PodPaths.of(segment).health();
     }
 
     public static String moduleVersion(String segment) {
-        return "/" + segment + "/management/version";
+        return PodPaths.of(segment).version();
     }
 
     private static String tail(String... rest) {

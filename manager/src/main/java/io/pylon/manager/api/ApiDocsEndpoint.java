@@ -4,7 +4,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Routes;
-import io.pylon.manager.auth.Principal;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,16 +1,32 @@
 package io.pylon.manager.api;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.ErrorBody;
+
+import java.time.Duration;
 
 /** A request the API refuses, with the status and the {@code {error, error_description}} to answer. */
 public final class ApiException extends RuntimeException {
     private final transient Status status;
     private final String error;
+    private final transient Duration retryAfter;
 
     public ApiException(Status status, String error, String description) {
+        this(status, error, description, null);
+    }
+
+    private ApiException(Status status, String error, String description, Duration retryAfter) {
         super(description, null, false, false);
         this.status = status;
         this.error = error;
+        this.retryAfter = retryAfter;
+    }
+
+    /** A refusal that passes (overload, throttling): answered with {@code Retry-After} in whole seconds. */
+    public static ApiException retryLater(Status status, String error, String description, Duration retryAfter) {
+        return new ApiException(status, error, description, retryAfter);
     }
 
     public static ApiException badRequest(String description) {
@@ -31,5 +47,19 @@ public final class ApiException extends RuntimeException {
 
     public String error() {
         return error;
+    }
+
+    /** Seconds for {@code Retry-After} (at least 1), or null when the request should not simply be repeated. */
+    public Long retryAfterSeconds() {
+        return retryAfter == null ? null : Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+    }
+
+    /** Answers the refusal: {@code {error, error_description}} with its status, and {@code Retry-After} if any. */
+    public void send(ServerResponse res) {
+        Long seconds = retryAfterSeconds();
+        if (seconds != null) {
+            res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
+        }
+        ErrorBody.send(res, status, error, getMessage());
     }
 }

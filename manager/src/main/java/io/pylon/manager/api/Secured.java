@@ -4,9 +4,6 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
-import io.pylon.manager.auth.BearerAuth;
-import io.pylon.manager.auth.Principal;
-import io.pylon.manager.auth.Role;
 
 import java.util.Optional;
 
@@ -40,7 +37,7 @@ public final class Secured {
             try {
                 handler.handle(req, res, principal.get());
             } catch (ApiException e) {
-                ErrorBody.send(res, e.status(), e.error(), e.getMessage());
+                e.send(res);
             }
         };
     }

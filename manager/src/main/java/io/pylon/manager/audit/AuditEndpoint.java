@@ -5,8 +5,8 @@ import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.Principal;
 import io.pylon.manager.api.Secured;
-import io.pylon.manager.auth.Principal;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.pylon.manager.auth;
 
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.Role;
 import io.pylon.manager.audit.AuditLog;
 
 import java.time.Clock;
@@ -14,6 +15,11 @@ import java.util.regex.Pattern;
 /**
  * Accounts: login with brute-force protection, and the administration of users. Every change is audited and drops
  * the account's cached token checks so that it takes effect on the next request.
+ *
+ * <p>Brute-force protection has three layers: the {@link SignInThrottle} (per source address, and per account and
+ * source address, in memory, answered 429 before any hashing), the account-wide count in the database with a lock
+ * past {@code maxFailures} that blocks password sign-in only (the account's tokens keep working), and the
+ * {@link HashingPool} that bounds what password checks may cost at all.
  */
 public final class Accounts {
     public static final int MIN_PASSWORD = 12;
@@ -24,16 +30,18 @@ public final class Accounts {
     private final TokenService tokens;
     private final PasswordHasher hasher;
     private final AuditLog audit;
+    private final SignInThrottle throttle;
     private final Clock clock;
     private final int maxFailures;
     private final Duration lockDuration;
 
-    public Accounts(UserRepository users, TokenService tokens, PasswordHasher hasher, AuditLog audit, Clock clock,
-                    int maxFailures, Duration lockDuration) {
+    public Accounts(UserRepository users, TokenService tokens, PasswordHasher hasher, AuditLog audit,
+                    SignInThrottle throttle, Clock clock, int maxFailures, Duration lockDuration) {
         this.users = users;
         this.tokens = tokens;
         this.hasher = hasher;
         this.audit = audit;
+        this.throttle = throttle;
         this.clock = clock;
         this.maxFailures = maxFailures;
         this.lockDuration = lockDuration;
@@ -46,18 +54,27 @@ public final class Accounts {
 
     /**
      * The account, if the password is right and the account enabled and not locked. Every failure looks the same to
-     * the caller and costs one password verification, also for an unknown user.
+     * the caller and costs one password verification, also for an unknown user. A throttled source, or a full
+     * hashing pool, is refused with a 429 {@link ApiException} before any verification.
      */
     public Optional<User> login(String username, String password, String source) {
-        String name = normalise(username);
-        User user = USERNAME.matcher(name).matches() ? users.find(name).orElse(null) : null;
+        String typed = normalise(username);
+        boolean valid = USERNAME.matcher(typed).matches();
+        // junk names share one throttle key: they cannot be accounts, and must not take memory per name
+        String account = valid ? typed : "-";
+        throttle.check(account, source);
+        User user = valid ? users.find(typed).orElse(null) : null;
         boolean matches = hasher.verify(password, user == null ? null : user.passwordHash());
-        Instant now = clock.instant();
+        if (!matches) {
+            throttle.recordFailure(account, source);
+        }
         if (user == null) {
             // the typed name is not recorded: a mistyped password in the username field must not land in the log
             audit.record("-", "login.failed", "unknown user", source, "unknown-user");
             return Optional.empty();
         }
+        String name = user.username();
+        Instant now = clock.instant();
         if (!user.enabled()) {
             audit.record(name, "login.failed", "user:" + name, source, "disabled");
             return Optional.empty();
@@ -67,20 +84,24 @@ public final class Accounts {
             return Optional.empty();
         }
         if (!matches) {
-            int failures = users.recordFailure(name);
-            audit.record(name, "login.failed", "user:" + name, source, "bad-password");
-            if (failures >= maxFailures) {
-                users.lock(name, now.plus(lockDuration));
-                tokens.accountChanged(name);
-                audit.record(name, "account.locked", "user:" + name, source,
-                        "locked-" + lockDuration.toSeconds() + "s");
-            }
+            countFailure(name, source, now);
             return Optional.empty();
         }
+        throttle.recordSuccess(account, source);
         if (user.failedAttempts() != 0) {
             users.resetFailures(name);
         }
         return Optional.of(user);
+    }
+
+    private void countFailure(String name, String source, Instant now) {
+        UserRepository.Failure counted = users.recordFailure(name, now, maxFailures, now.plus(lockDuration));
+        // a failure that raced with the lock is not counted: it is one of the attempts made during the lock
+        audit.record(name, "login.failed", "user:" + name, source,
+                counted == UserRepository.Failure.NOT_COUNTED ? "locked" : "bad-password");
+        if (counted == UserRepository.Failure.LOCKED) {
+            audit.record(name, "account.locked", "user:" + name, source, "locked-" + lockDuration.toSeconds() + "s");
+        }
     }
 
     public Optional<User> find(String username) {

@@ -9,7 +9,9 @@ import java.util.Base64;
 
 /**
  * Argon2id password hashes in the PHC string format ({@code $argon2id$v=19$m=19456,t=2,p=1$salt$hash}). A stored
- * hash is verified with the parameters written in it, so changing the settings affects only new hashes.
+ * hash is verified with the parameters written in it, so changing the settings affects only new hashes. Every hash and
+ * verification runs on the {@link HashingPool}, never on the calling (virtual) thread; when the pool is full they
+ * throw a 429 {@link io.pylon.manager.api.ApiException} with {@code Retry-After}.
  */
 public final class PasswordHasher {
     private static final int SALT_BYTES = 16;
@@ -17,8 +19,10 @@ public final class PasswordHasher {
 
     private final Argon2Function function;
     private final String dummyHash;
+    private final HashingPool pool;
 
-    public PasswordHasher(int memoryKib, int iterations, int parallelism) {
+    public PasswordHasher(int memoryKib, int iterations, int parallelism, HashingPool pool) {
+        this.pool = pool;
         this.function = Argon2Function.getInstance(memoryKib, iterations, parallelism, HASH_BYTES, Argon2.ID);
         this.dummyHash = dummyHash(memoryKib, iterations, parallelism);
     }
@@ -37,7 +41,7 @@ public final class PasswordHasher {
     }
 
     public String hash(String password) {
-        return Password.hash(password).addRandomSalt(SALT_BYTES).with(function).getResult();
+        return pool.run(() -> Password.hash(password).addRandomSalt(SALT_BYTES).with(function).getResult());
     }
 
     /**
@@ -45,6 +49,10 @@ public final class PasswordHasher {
      * hash of the same cost and answers false, so that an unknown username takes as long as a known one.
      */
     public boolean verify(String password, String storedHash) {
+        return pool.run(() -> verifyHere(password, storedHash));
+    }
+
+    private boolean verifyHere(String password, String storedHash) {
         if (storedHash == null) {
             Password.check(password, dummyHash).with(function);
             return false;

@@ -8,6 +8,7 @@ import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.Principal;
 import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.api.SourceAddress;

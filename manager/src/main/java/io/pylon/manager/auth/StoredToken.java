@@ -1,12 +1,14 @@
 package io.pylon.manager.auth;
 
+import io.pylon.manager.api.Role;
+
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A token as stored (its hash only), with the state of its account at the time it was read. */
 public record StoredToken(String id, String username, Kind kind, String name, Instant createdAt, Instant expiresAt,
-                          Instant revokedAt, Role role, boolean accountEnabled, Instant accountLockedUntil) {
+                          Instant revokedAt, Role role, boolean accountEnabled) {
 
     public enum Kind {
         /** From POST /apiops/auth/token. */
@@ -15,12 +17,14 @@ public record StoredToken(String id, String username, Kind kind, String name, In
         PERSONAL
     }
 
-    /** Whether the token may be used now: unexpired, unrevoked, account enabled and not locked. */
+    /**
+     * Whether the token may be used now: unexpired, unrevoked, account enabled. A locked account's tokens stay usable:
+     * the lock only stops password sign-in, so that anonymous wrong passwords cannot sign an admin out.
+     */
     public boolean usableAt(Instant now) {
         return revokedAt == null
                 && (expiresAt == null || expiresAt.isAfter(now))
-                && accountEnabled
-                && (accountLockedUntil == null || !accountLockedUntil.isAfter(now));
+                && accountEnabled;
     }
 
     /** The listing form of a personal token: never the value, which is not stored. */

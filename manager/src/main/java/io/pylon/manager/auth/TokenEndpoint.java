@@ -8,6 +8,7 @@ import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.BearerAuth;
 import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;
@@ -75,7 +76,7 @@ public final class TokenEndpoint {
             body.put("expires_in", tokens.accessLifetimeSeconds());
             Json.send(res, body);
         } catch (ApiException e) {
-            ErrorBody.send(res, e.status(), e.error(), e.getMessage());
+            e.send(res);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "Token request failed: " + e.getClass().getName() + ": " + e.getMessage());
             ErrorBody.send(res, Status.INTERNAL_SERVER_ERROR_500, "server_error",

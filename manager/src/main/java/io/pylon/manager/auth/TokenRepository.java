@@ -1,5 +1,6 @@
 package io.pylon.manager.auth;
 
+import io.pylon.manager.api.Role;
 import io.pylon.manager.db.Jdbc;
 
 import java.sql.ResultSet;
@@ -12,7 +13,7 @@ import java.util.Optional;
 /** Token hashes in the {@code tokens} table, read together with their account's state. */
 public final class TokenRepository {
     private static final String SELECT = "SELECT t.id, t.username, t.kind, t.name, t.created_at, t.expires_at, "
-            + "t.revoked_at, u.role, u.enabled, u.locked_until FROM tokens t JOIN users u ON u.username = t.username ";
+            + "t.revoked_at, u.role, u.enabled FROM tokens t JOIN users u ON u.username = t.username ";
 
     private final Jdbc jdbc;
 
@@ -62,7 +63,6 @@ public final class TokenRepository {
         return new StoredToken(rs.getString("id"), rs.getString("username"),
                 StoredToken.Kind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)), rs.getString("name"),
                 Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "expires_at"), Jdbc.instant(rs, "revoked_at"),
-                Role.parse(rs.getString("role")).orElse(Role.VIEWER), rs.getBoolean("enabled"),
-                Jdbc.instant(rs, "locked_until"));
+                Role.parse(rs.getString("role")).orElse(Role.VIEWER), rs.getBoolean("enabled"));
     }
 }

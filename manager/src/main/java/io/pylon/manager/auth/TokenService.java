@@ -1,5 +1,7 @@
 package io.pylon.manager.auth;
 
+import io.pylon.manager.api.Principal;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -93,7 +95,7 @@ public final class TokenService {
         return tokens.listPersonal(username);
     }
 
-    /** The account changed (role, enabled, locked, deleted): its cached checks must be redone. */
+    /** The account changed (role, enabled, deleted): its cached checks must be redone. */
     public void accountChanged(String username) {
         cache.forgetUser(username);
     }

@@ -1,5 +1,7 @@
 package io.pylon.manager.auth;
 
+import io.pylon.manager.api.Role;
+
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;

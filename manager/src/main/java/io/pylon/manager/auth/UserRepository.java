@@ -1,5 +1,6 @@
 package io.pylon.manager.auth;
 
+import io.pylon.manager.api.Role;
 import io.pylon.manager.db.Jdbc;
 
 import java.sql.ResultSet;
@@ -64,18 +65,38 @@ public final class UserRepository {
                 passwordHash, now, username) == 1;
     }
 
-    /** Counts one more consecutive failure and returns the new count (0 for an unknown user). */
-    public int recordFailure(String username) {
-        return jdbc.inTransaction(c -> {
-            Jdbc.update(c, "UPDATE users SET failed_attempts = failed_attempts + 1 WHERE username = ?", username);
-            List<Integer> rows = Jdbc.query(c, "SELECT failed_attempts FROM users WHERE username = ?",
-                    rs -> rs.getInt(1), username);
-            return rows.isEmpty() ? 0 : rows.getFirst();
-        });
+    /** What one failed password did to the account's count. */
+    public enum Failure {
+        /** Counted, below the threshold. */
+        COUNTED,
+        /** Counted, reached the threshold: the account is now locked and its count starts again. */
+        LOCKED,
+        /** Not counted: the account was locked (by a concurrent failure) or is gone. */
+        NOT_COUNTED
     }
 
-    public void lock(String username, Instant until) {
-        jdbc.update("UPDATE users SET locked_until = ?, failed_attempts = 0 WHERE username = ?", until, username);
+    /**
+     * Counts one more consecutive failure unless the account is locked at {@code now}, and locks it until
+     * {@code lockUntil} when the count reaches {@code maxFailures}. One transaction: the increment takes the row's
+     * write lock, so concurrent failures are counted one by one and exactly one of them locks the account (a failure
+     * that waited for the lock re-reads the row and finds it locked).
+     */
+    public Failure recordFailure(String username, Instant now, int maxFailures, Instant lockUntil) {
+        return jdbc.inTransaction(c -> {
+            int updated = Jdbc.update(c, "UPDATE users SET failed_attempts = failed_attempts + 1 WHERE username = ? "
+                    + "AND (locked_until IS NULL OR locked_until <= ?)", username, now);
+            if (updated == 0) {
+                return Failure.NOT_COUNTED;
+            }
+            List<Integer> rows = Jdbc.query(c, "SELECT failed_attempts FROM users WHERE username = ?",
+                    rs -> rs.getInt(1), username);
+            if (rows.isEmpty() || rows.getFirst() < maxFailures) {
+                return Failure.COUNTED;
+            }
+            Jdbc.update(c, "UPDATE users SET locked_until = ?, failed_attempts = 0 WHERE username = ?",
+                    lockUntil, username);
+            return Failure.LOCKED;
+        });
     }
 
     /** After a successful login: the failure count starts again. */

@@ -6,11 +6,11 @@ import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
+import io.pylon.manager.api.BearerAuth;
+import io.pylon.manager.api.Principal;
+import io.pylon.manager.api.Role;
 import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;
-import io.pylon.manager.auth.BearerAuth;
-import io.pylon.manager.auth.Principal;
-import io.pylon.manager.auth.Role;
 import io.pylon.manager.environments.Environment;
 import io.pylon.manager.environments.EnvironmentStore;
 

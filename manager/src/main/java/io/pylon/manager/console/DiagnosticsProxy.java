@@ -8,7 +8,8 @@ import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
-import io.pylon.manager.auth.Principal;
+import io.pylon.core.http.PodPaths;
+import io.pylon.manager.api.Principal;
 import io.pylon.manager.environments.Environment;
 
 import java.io.IOException;
@@ -33,13 +34,13 @@ final class DiagnosticsProxy {
     private static final HeaderName CONTENT_DISPOSITION = HeaderNames.CONTENT_DISPOSITION;
 
     private final Upstream upstream;
-    private final String segment;
+    private final PodPaths paths;
     private final Duration readTimeout;
     private final Duration heapDumpTimeout;
 
     DiagnosticsProxy(Upstream upstream, String segment, Duration readTimeout, Duration heapDumpTimeout) {
         this.upstream = upstream;
-        this.segment = segment;
+        this.paths = PodPaths.of(segment);
         this.readTimeout = readTimeout;
         this.heapDumpTimeout = heapDumpTimeout;
     }
@@ -55,7 +56,7 @@ final class DiagnosticsProxy {
             throw new ConsoleException(Status.CONFLICT_409, "environment_id_missing",
                     "Environment " + environment.name() + " has no environment ID, so its pods refuse diagnostics.");
         }
-        String url = base + "/" + segment + "/diagnostics/" + target.name();
+        String url = base + paths.diagnostics(target.name());
         Map<String, String> query = new LinkedHashMap<>();
         if (target.pod() != null) {
             query.put("pod", target.pod());

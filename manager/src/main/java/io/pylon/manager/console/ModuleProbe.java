@@ -3,6 +3,7 @@ package io.pylon.manager.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 import io.pylon.manager.environments.Environment;
 
 import java.time.Duration;
@@ -23,12 +24,12 @@ final class ModuleProbe {
     static final Map<String, String> MODULES = orderedModules();
 
     private final Upstream upstream;
-    private final String segment;
+    private final PodPaths paths;
     private final Duration timeout;
 
     ModuleProbe(Upstream upstream, String segment, Duration timeout) {
         this.upstream = upstream;
-        this.segment = segment;
+        this.paths = PodPaths.of(segment);
         this.timeout = timeout;
     }
 
@@ -65,7 +66,7 @@ final class ModuleProbe {
         long t0 = System.nanoTime();
         JsonNode health;
         int httpStatus;
-        try (HttpClientResponse response = upstream.get(url + "/" + segment + "/management/health", Map.of(), null,
+        try (HttpClientResponse response = upstream.get(url + paths.health(), Map.of(), null,
                 "application/json", timeout, what)) {
             httpStatus = response.status().code();
             health = readJson(response);
@@ -89,7 +90,7 @@ final class ModuleProbe {
     }
 
     private JsonNode version(String url, String what) {
-        try (HttpClientResponse response = upstream.get(url + "/" + segment + "/management/version", Map.of(), null,
+        try (HttpClientResponse response = upstream.get(url + paths.version(), Map.of(), null,
                 "application/json", timeout, what)) {
             return response.status().code() == 200 ? readJson(response) : null;
         } catch (RuntimeException e) {

@@ -3,7 +3,6 @@ package io.pylon.manager.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pylon.core.config.Settings;
-import io.pylon.manager.ManagerSettings;
 import org.flywaydb.core.Flyway;
 
 import javax.sql.DataSource;
@@ -23,15 +22,15 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(Settings settings, Path dataDir) {
-        String url = settings.get(ManagerSettings.DB_URL);
-        String user = settings.get(ManagerSettings.DB_USER);
-        String password = settings.get(ManagerSettings.DB_PASSWORD);
+        String url = settings.get(DatabaseSettings.URL);
+        String user = settings.get(DatabaseSettings.USER);
+        String password = settings.get(DatabaseSettings.PASSWORD);
         if (url == null) {
             url = h2Url(dataDir);
             user = user == null ? "pylon" : user;
             password = password == null ? "" : password;
         }
-        return open(url, user, password, settings.get(ManagerSettings.DB_POOL_SIZE));
+        return open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE));
     }
 
     public static String h2Url(Path dataDir) {

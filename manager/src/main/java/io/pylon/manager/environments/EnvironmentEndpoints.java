@@ -9,11 +9,11 @@ import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.Principal;
 import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;
-import io.pylon.manager.auth.Principal;
 
 import java.net.URI;
 import java.time.Clock;

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PasswordHasherTest {
-    private final PasswordHasher hasher = new PasswordHasher(4096, 2, 1);
+    private final PasswordHasher hasher = new PasswordHasher(4096, 2, 1, new HashingPool(1, 4));
 
     @Test
     void hashesAreArgon2idPhcStringsWithTheirParametersAndARandomSalt() {
@@ -19,7 +19,7 @@ class PasswordHasherTest {
 
     @Test
     void aHashIsVerifiedWithTheParametersWrittenInIt() {
-        String old = new PasswordHasher(1024, 1, 1).hash("kept from before");
+        String old = new PasswordHasher(1024, 1, 1, new HashingPool(1, 1)).hash("kept from before");
 
         assertThat(hasher.verify("kept from before", old)).isTrue();
     }

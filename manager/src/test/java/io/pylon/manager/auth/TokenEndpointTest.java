@@ -1,6 +1,7 @@
 package io.pylon.manager.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.Pod;
 import io.pylon.core.testing.TestPods;
 import io.pylon.manager.ManagerClient;
@@ -173,7 +174,7 @@ class TokenEndpointTest {
             assertThat(json(response).get("error_description").asText()).contains("unexpected error")
                     .doesNotContainIgnoringCase("sql").doesNotContainIgnoringCase("h2");
             assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
-            HttpResponse<String> ready = TestPods.get(broken, "/platform/management/health/ready");
+            HttpResponse<String> ready = TestPods.get(broken, PodPaths.defaults().ready());
             assertThat(ready.statusCode()).isEqualTo(503);
             assertThat(json(ready).get("checks").get("database").get("status").asText()).isEqualTo("DOWN");
             assertThat(ready.body()).doesNotContain("jdbc:");

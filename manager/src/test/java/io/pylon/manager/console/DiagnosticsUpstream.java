@@ -6,6 +6,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.Pod;
 import io.pylon.core.testing.FakeModule;
 import io.pylon.core.testing.TestPods;
@@ -35,7 +36,7 @@ final class DiagnosticsUpstream implements AutoCloseable {
 
     DiagnosticsUpstream() {
         FakeModule module = new FakeModule("worker");
-        module.onStart(context -> context.routes().get("/platform/diagnostics/{name}", this::answer));
+        module.onStart(context -> context.routes().get(PodPaths.defaults().diagnostics("{name}"), this::answer));
         this.pod = TestPods.start(module, "upstream-worker", Map.of());
     }
 

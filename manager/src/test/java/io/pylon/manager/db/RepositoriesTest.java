@@ -1,15 +1,16 @@
 package io.pylon.manager.db;
 
+import io.pylon.core.testing.TestPods;
+import io.pylon.manager.Concurrently;
+import io.pylon.manager.api.Role;
 import io.pylon.manager.audit.AuditEvent;
 import io.pylon.manager.audit.AuditLog;
-import io.pylon.manager.auth.Role;
 import io.pylon.manager.auth.StoredToken;
 import io.pylon.manager.auth.TokenRepository;
 import io.pylon.manager.auth.User;
 import io.pylon.manager.auth.UserRepository;
 import io.pylon.manager.environments.Environment;
 import io.pylon.manager.environments.EnvironmentStore;
-import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,9 +64,12 @@ class RepositoriesTest {
 
         assertThat(users.insert(name, "$argon2id$hash", Role.VIEWER, now)).isTrue();
         assertThat(users.insert(name, "$argon2id$other", Role.ADMIN, now)).isFalse();
-        assertThat(users.recordFailure(name)).isEqualTo(1);
-        assertThat(users.recordFailure(name)).isEqualTo(2);
-        users.lock(name, now.plusSeconds(60));
+        Instant until = now.plusSeconds(60);
+        assertThat(users.recordFailure(name, now, 3, until)).isEqualTo(UserRepository.Failure.COUNTED);
+        assertThat(users.recordFailure(name, now, 3, until)).isEqualTo(UserRepository.Failure.COUNTED);
+        assertThat(users.find(name).orElseThrow().failedAttempts()).isEqualTo(2);
+        assertThat(users.recordFailure(name, now, 3, until)).isEqualTo(UserRepository.Failure.LOCKED);
+        assertThat(users.recordFailure(name, now, 3, until)).isEqualTo(UserRepository.Failure.NOT_COUNTED);
         User locked = users.find(name).orElseThrow();
         assertThat(locked.lockedAt(now)).isTrue();
         assertThat(locked.lockedUntil()).isEqualTo(now.plusSeconds(60));
@@ -83,6 +87,27 @@ class RepositoriesTest {
         assertThat(users.list()).extracting(User::username).contains(name);
         assertThat(users.delete(name)).isTrue();
         assertThat(users.find(name)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}", autoCloseArguments = false)
+    @MethodSource("databases")
+    void concurrentFailuresAreCountedOneByOneAndLockTheAccountOnce(String product, Database database) throws Exception {
+        UserRepository users = new UserRepository(new Jdbc(database.dataSource()));
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        String counted = "c-" + System.nanoTime();
+        String locked = "l-" + System.nanoTime();
+        users.insert(counted, "$argon2id$hash", Role.VIEWER, now);
+        users.insert(locked, "$argon2id$hash", Role.VIEWER, now);
+
+        List<UserRepository.Failure> below = Concurrently.run(12, () -> users.recordFailure(counted, now, 100, now.plusSeconds(60)));
+        List<UserRepository.Failure> past = Concurrently.run(12, () -> users.recordFailure(locked, now, 5, now.plusSeconds(60)));
+
+        assertThat(below).containsOnly(UserRepository.Failure.COUNTED);
+        assertThat(users.find(counted).orElseThrow().failedAttempts()).isEqualTo(12);
+        assertThat(past).filteredOn(f -> f == UserRepository.Failure.COUNTED).hasSize(4);
+        assertThat(past).filteredOn(f -> f == UserRepository.Failure.LOCKED).hasSize(1);
+        assertThat(past).filteredOn(f -> f == UserRepository.Failure.NOT_COUNTED).hasSize(7);
+        assertThat(users.find(locked).orElseThrow().lockedAt(now)).isTrue();
     }
 
     @ParameterizedTest(name = "{0}", autoCloseArguments = false)

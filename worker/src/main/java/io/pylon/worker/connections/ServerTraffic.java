@@ -6,25 +6,24 @@ import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 
 /**
  * Counts the server side of the Worker: requests accepted and in flight (a routing filter sees each one), and the
- * port clients reach it on (learned from the first request, since a pod started on port 0 learns it only after bind).
+ * port clients reach it on. Thread-safe: counters are adders, the port is read from the pod on each call.
  */
 public final class ServerTraffic implements Filter {
     private final LongAdder accepted = new LongAdder();
     private final LongAdder inFlight = new LongAdder();
-    private volatile int port;
+    private final IntSupplier port;
 
-    public ServerTraffic(int configuredPort) {
-        this.port = configuredPort;
+    /** @param port the pod's listening port ({@code ModuleContext::port}, the bound one once the server runs) */
+    public ServerTraffic(IntSupplier port) {
+        this.port = port;
     }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
-        if (port == 0) {
-            port = req.localPeer().port();
-        }
         accepted.increment();
         inFlight.increment();
         try {
@@ -42,8 +41,8 @@ public final class ServerTraffic implements Filter {
         return inFlight.sum();
     }
 
-    /** The listening port, or 0 while unknown (port 0 configured and no request seen yet). */
+    /** The listening port, or 0 before a server configured with port 0 has bound. */
     public int port() {
-        return port;
+        return port.getAsInt();
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.pylon.core.config.SettingType;
+import io.pylon.core.http.PodPaths;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,12 +51,12 @@ public final class RouteFileParser {
             "stripPrefix", "connectTimeout", "responseTimeout", "rateLimit");
     private static final Set<String> LIMIT_FIELDS = Set.of("requests", "per", "key", "onCacheUnavailable");
 
-    private final String segment;
+    private final PodPaths paths;
     private final Duration defaultConnectTimeout;
     private final Duration defaultResponseTimeout;
 
     public RouteFileParser(String segment, Duration defaultConnectTimeout, Duration defaultResponseTimeout) {
-        this.segment = segment;
+        this.paths = PodPaths.of(segment);
         this.defaultConnectTimeout = defaultConnectTimeout;
         this.defaultResponseTimeout = defaultResponseTimeout;
     }
@@ -125,9 +126,8 @@ public final class RouteFileParser {
         if (prefix.length() > 1 && prefix.endsWith("/")) {
             prefix = prefix.substring(0, prefix.length() - 1);
         }
-        String reserved = "/" + segment;
-        if (prefix.equals(reserved) || prefix.startsWith(reserved + "/")) {
-            throw ctx.invalid("pathPrefix", reserved + "/** is reserved for the platform's own endpoints");
+        if (paths.isReserved(prefix)) {
+            throw ctx.invalid("pathPrefix", paths.root() + "/** is reserved for the platform's own endpoints");
         }
 
         Set<String> methods = new LinkedHashSet<>();

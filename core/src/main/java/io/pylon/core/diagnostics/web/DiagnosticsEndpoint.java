@@ -16,6 +16,7 @@ import io.pylon.core.diagnostics.HeapDumper;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
 
 import java.io.IOException;
@@ -58,10 +59,10 @@ public final class DiagnosticsEndpoint {
     }
 
     public void register(Routes routes, String segment) {
-        String base = "/" + segment + "/diagnostics";
-        routes.get(base, (req, res) -> unnamed(req, res));
-        routes.get(base + "/", (req, res) -> unnamed(req, res));
-        routes.get(base + "/{name}", this::answer);
+        PodPaths paths = PodPaths.of(segment);
+        routes.get(paths.diagnostics(), (req, res) -> unnamed(req, res));
+        routes.get(paths.diagnostics() + "/", (req, res) -> unnamed(req, res));
+        routes.get(paths.diagnostics("{name}"), this::answer);
     }
 
     private void unnamed(ServerRequest req, ServerResponse res) {

@@ -1,0 +1,115 @@
+package io.pylon.core.http;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The outermost filter of every pod: after the response, the connection is either at the start of the next request
+ * or closed, so a body the handler never read cannot run as a second request (request smuggling).
+ *
+ * <p>Helidon 4.5.0 keeps reading after a response marked {@code Connection: close}, and skips the unread body of such
+ * a request, whose bytes it then parses as the next request (helidon-io/helidon#12324). So here: a body left unread
+ * is drained up to {@link #DRAIN_LIMIT} bytes; a longer, unreadable or malformed one closes the connection, and
+ * {@code Connection: close} from either side always closes. Closing is Helidon's own way: a
+ * {@link CloseConnectionException} thrown once the response is written bubbles up to the connection loop.
+ *
+ * <p>Errors thrown by handlers are answered here (through {@link ErrorHandling#respond}) rather than by Helidon's error
+ * handlers, so that the close decision also follows error responses. Also refused here, for every route: more than one
+ * {@code Authorization} header (400), which one a component honours would otherwise depend on its header library.
+ *
+ * <p>Immutable: one instance serves all requests concurrently.
+ */
+public final class ConnectionGuard implements Filter {
+    /** Most bytes of an unread request body read and discarded to keep the connection; beyond it, it closes. */
+    public static final int DRAIN_LIMIT = 64 * 1024;
+    private static final Status LENGTH_REQUIRED = Status.create(411, "Length Required");
+
+    private final Predicate<String> chunkedAccepted;
+
+    private ConnectionGuard(Predicate<String> chunkedAccepted) {
+        this.chunkedAccepted = chunkedAccepted;
+    }
+
+    /**
+     * Must be the first filter registered, so that it wraps every other filter and route.
+     *
+     * @param chunkedAccepted the request paths whose routes take chunked bodies; elsewhere such a request gets 411
+     */
+    public static void install(HttpRouting.Builder routing, Predicate<String> chunkedAccepted) {
+        routing.addFilter(new ConnectionGuard(chunkedAccepted));
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        List<String> authorization = req.headers().all(HeaderNames.AUTHORIZATION, List::of);
+        if (authorization.size() > 1) {
+            res.header(HeaderValues.CONNECTION_CLOSE);
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The request carries " + authorization.size()
+                    + " Authorization headers; send exactly one.");
+        } else if (req.headers().contains(HeaderNames.TRANSFER_ENCODING) && !chunkedAccepted.test(req.path().path())) {
+            // Helidon 4.5.0 hangs on a malformed chunk (closing the body stream reads on for the end) and fails
+            // valid extensions and trailers; what no route here needs is refused as RFC 9112 section 6.3 allows.
+            res.header(HeaderValues.CONNECTION_CLOSE);
+            ErrorBody.send(res, LENGTH_REQUIRED, "length_required",
+                    "Send the request body with Content-Length; chunked request bodies are not accepted here.");
+        } else {
+            try {
+                chain.proceed();
+            } catch (CloseConnectionException e) {
+                throw e; // also a failed write to a client that went away (ServerConnectionException)
+            } catch (RuntimeException e) {
+                if (res.isSent()) {
+                    throw e;
+                }
+                ErrorHandling.respond(req, res, e);
+            }
+        }
+        if (!res.isSent()) {
+            return; // Helidon answers what no route answered; its own rules apply
+        }
+        // drained first even when closing: a close with unread bytes is a TCP reset, which may destroy the response
+        boolean drained = drained(req);
+        if (!drained || closeRequested(req, res)) {
+            throw new CloseConnectionException("Connection closed after the response (Connection: close or unread body)");
+        }
+    }
+
+    private static boolean closeRequested(RoutingRequest req, RoutingResponse res) {
+        return req.headers().containsToken(HeaderValues.CONNECTION_CLOSE)
+                || res.headers().containsToken(HeaderValues.CONNECTION_CLOSE);
+    }
+
+    /** Whether the request body is now fully read: it was, or the rest fitted in {@link #DRAIN_LIMIT}. */
+    private static boolean drained(RoutingRequest req) {
+        if (req.content().consumed()) {
+            return true;
+        }
+        // never closed: on a malformed chunk or past the limit, closing the stream would read on for the body's end
+        try {
+            InputStream body = req.content().inputStream();
+            long skipped = 0;
+            byte[] buffer = new byte[8192];
+            for (int n; (n = body.read(buffer)) >= 0; ) {
+                skipped += n;
+                if (skipped > DRAIN_LIMIT) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false; // unreadable or malformed (a bad chunk size): the next request's start is unknown
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.pylon.core.http;
+
+import io.pylon.core.server.Pod;
+import io.pylon.core.testing.FakeModule;
+import io.pylon.core.testing.RawWire;
+import io.pylon.core.testing.TestPods;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** HTTP/1.0 clients (health checkers, nginx's default upstream protocol) get an answer, then the connection closes. */
+class Http10Test {
+    private static Pod pod;
+
+    @BeforeAll
+    static void start() {
+        pod = TestPods.start(new FakeModule("old-clients"));
+    }
+
+    @AfterAll
+    static void stop() {
+        pod.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Host: old\r\n", "Connection: keep-alive\r\n", "Host: a\r\nConnection: keep-alive\r\n"})
+    void getIsAnsweredAndTheConnectionCloses(String headers) throws IOException {
+        RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(),
+                "GET /platform/management/health HTTP/1.0\r\n" + headers + "\r\n"
+                        + "GET /platform/management/version HTTP/1.0\r\n\r\n");
+
+        assertThat(exchange.only().status()).isEqualTo(200);
+        assertThat(exchange.only().body()).contains("\"status\":\"UP\"");
+        assertThat(exchange.only().header("connection")).isEqualTo("close");
+        assertThat(exchange.only().header("transfer-encoding")).isNull();
+        assertThat(exchange.closed()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Connection: keep-alive\r\n"})
+    void headIsAnsweredWithoutABody(String headers) throws IOException {
+        RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(),
+                "HEAD /platform/management/version HTTP/1.0\r\n" + headers + "\r\n");
+
+        assertThat(exchange.responses()).hasSize(1);
+        assertThat(exchange.responses().getFirst().status()).isEqualTo(200);
+        assertThat(exchange.closed()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/nothing", "/platform/management/nothing"})
+    void errorsAreAnsweredToo(String path) throws IOException {
+        RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(), "GET " + path + " HTTP/1.0\r\n\r\n");
+
+        assertThat(exchange.only().status()).isEqualTo(404);
+        assertThat(exchange.closed()).isTrue();
+    }
+}

@@ -1,0 +1,95 @@
+package io.pylon.distribution;
+
+import io.pylon.core.server.Pod;
+import io.pylon.core.server.PylonModule;
+import io.pylon.core.testing.RawWire;
+import io.pylon.core.testing.TestPods;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The HTTP edge on a real pod of every module found by ServiceLoader (the five of the platform): no smuggled second
+ * request, HTTP/1.0 answered, 431 and one Authorization header, whatever routes the module adds.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EdgeOnEveryModuleTest {
+    private static final String SMUGGLED = "GET /platform/management/version HTTP/1.1\r\nHost: x\r\n\r\n";
+    private final Map<String, Pod> pods = new LinkedHashMap<>();
+
+    @BeforeAll
+    void startOnePodPerModule() throws IOException {
+        for (PylonModule module : Modules.all()) {
+            pods.put(module.name(), TestPods.start(module, module.name() + "-edge", Map.of("pylon.grid.port", freePort())));
+        }
+        assertThat(pods.keySet()).containsExactlyInAnyOrder("cache", "integration", "manager", "portal", "worker");
+    }
+
+    @AfterAll
+    void stopAll() {
+        pods.values().forEach(Pod::close);
+    }
+
+    List<String> modules() {
+        return List.of("cache", "integration", "manager", "portal", "worker");
+    }
+
+    @ParameterizedTest
+    @MethodSource("modules")
+    void noSmuggledRequestAfterAnyRefusal(String module) throws IOException {
+        for (String path : List.of("/nothing-here", "/platform/management/health", "/platform/diagnostics/jvm",
+                "/apiops/auth/token", "/platform/management/health/live")) {
+            RawWire.Exchange exchange = send(module, "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    + "Content-Type: application/x-unknown\r\nContent-Length: " + SMUGGLED.length() + "\r\n\r\n" + SMUGGLED);
+
+            assertThat(exchange.responses()).as(module + " " + path).hasSize(1);
+            assertThat(exchange.only().status()).as(module + " " + path).isBetween(400, 499);
+            assertThat(exchange.closed()).as(module + " " + path + " closed").isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("modules")
+    void http10IsAnswered(String module) throws IOException {
+        for (String request : List.of("GET /platform/management/health HTTP/1.0\r\n\r\n",
+                "HEAD /platform/management/version HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")) {
+            RawWire.Exchange exchange = send(module, request);
+
+            assertThat(exchange.only().status()).as(module + " " + request).isEqualTo(200);
+            assertThat(exchange.closed()).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("modules")
+    void hugeHeadersAre431AndTwoAuthorizationHeaders400(String module) throws IOException {
+        RawWire.Exchange big = send(module, "GET /platform/management/health HTTP/1.1\r\nHost: x\r\nX-Big: "
+                + "b".repeat(200 * 1024) + "\r\n\r\n");
+        RawWire.Exchange twice = send(module, "GET /platform/diagnostics/jvm HTTP/1.1\r\nHost: x\r\n"
+                + "Authorization: " + TestPods.ENVIRONMENT_ID + "\r\nAuthorization: x\r\n\r\n");
+
+        assertThat(big.only().status()).isEqualTo(431);
+        assertThat(twice.only().status()).isEqualTo(400);
+        assertThat(twice.only().body()).contains("Authorization headers");
+    }
+
+    private RawWire.Exchange send(String module, String request) throws IOException {
+        return RawWire.send("127.0.0.1", pods.get(module).port(), request);
+    }
+
+    private static String freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return String.valueOf(socket.getLocalPort());
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.pylon.manager.auth;
+
+import io.helidon.http.Status;
+import io.pylon.manager.api.ApiException;
+
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The few platform threads that compute Argon2id hashes, with a short queue in front of them. Argon2id is CPU- and
+ * memory-bound: run on request virtual threads it would occupy every carrier thread (and stall liveness probes)
+ * and allocate its memory blocks once per concurrent request. Here at most {@code threads} hashes run at once (so
+ * their memory is bounded too) and at most {@code queue} wait; a task beyond that is refused at once with 429 and
+ * {@code Retry-After}, so that a flood of sign-ins costs the pod a bounded share of its cores.
+ *
+ * <p>Threading: {@link #run} is called concurrently by request virtual threads, which block (unmounted) until their
+ * task is done; the executor is the only shared state and is thread-safe.
+ */
+public final class HashingPool implements AutoCloseable {
+    /** What a refused caller is told to wait: about the time the queue needs to drain. */
+    static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+    private final ThreadPoolExecutor executor;
+
+    public HashingPool(int threads, int queue) {
+        this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(queue), Thread.ofPlatform().name("manager-argon2-", 1).daemon(true).factory(),
+                new ThreadPoolExecutor.AbortPolicy());
+    }
+
+    /** The default size: every core but one, at least one, so that hashing never takes every core. */
+    public static int defaultThreads(int processors) {
+        return Math.max(1, processors - 1);
+    }
+
+    /** Runs the task on the pool and waits for it; 429 at once when the threads are busy and the queue is full. */
+    public <T> T run(Callable<T> task) {
+        Future<T> future;
+        try {
+            future = executor.submit(task);
+        } catch (RejectedExecutionException e) {
+            throw ApiException.retryLater(Status.TOO_MANY_REQUESTS_429, "temporarily_unavailable",
+                    "Too many passwords are being checked right now; retry in " + RETRY_AFTER.toSeconds() + " s.",
+                    RETRY_AFTER);
+        }
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException("password hashing failed", e.getCause());
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for password hashing", e);
+        }
+    }
+
+    /** Hashes running or waiting now (for tests and diagnostics). */
+    public int inFlight() {
+        return executor.getActiveCount() + executor.getQueue().size();
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

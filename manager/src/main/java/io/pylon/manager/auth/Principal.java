@@ -1,9 +1,0 @@
-package io.pylon.manager.auth;
-
-/** Who sent a request, as proven by its Bearer token. */
-public record Principal(String username, Role role, String tokenId) {
-
-    public boolean isAdmin() {
-        return role == Role.ADMIN;
-    }
-}

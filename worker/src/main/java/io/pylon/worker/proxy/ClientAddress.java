@@ -1,0 +1,34 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.common.socket.PeerInfo;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/** What the gateway knows of where a request came from: the client's address and the host it asked for. */
+final class ClientAddress {
+    private ClientAddress() {
+    }
+
+    /** The address of the client's connection, without port (what X-Forwarded-For and rate limits use). */
+    static String ip(PeerInfo remotePeer) {
+        SocketAddress address = remotePeer.address();
+        if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            return inet.getAddress().getHostAddress();
+        }
+        return remotePeer.host();
+    }
+
+    /** The Host header without its port ({@code [::1]:80} gives {@code ::1}); null stays null. */
+    static String hostWithoutPort(String host) {
+        if (host == null) {
+            return null;
+        }
+        if (host.startsWith("[")) {
+            int end = host.indexOf(']');
+            return end > 0 ? host.substring(1, end) : host;
+        }
+        int colon = host.indexOf(':');
+        return colon >= 0 ? host.substring(0, colon) : host;
+    }
+}

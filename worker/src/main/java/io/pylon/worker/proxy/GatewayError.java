@@ -1,0 +1,29 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.ErrorBody;
+
+/**
+ * An answer the gateway gives itself instead of the upstream's: the JSON error body, {@code Retry-After} when the
+ * client may try again, and nothing of the upstream (no address, no exception text). A plain value, so each stage
+ * decides what to answer and the handler only sends it.
+ *
+ * @param retryAfterSeconds 0 when no {@code Retry-After} is sent
+ */
+record GatewayError(Status status, String error, String message, long retryAfterSeconds) {
+    static final GatewayError BAD_GATEWAY = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
+            "The upstream service could not be reached.", 0);
+    static final GatewayError GATEWAY_TIMEOUT = new GatewayError(Status.GATEWAY_TIMEOUT_504, "gateway_timeout",
+            "The upstream service did not answer in time.", 0);
+    static final GatewayError POOL_EXHAUSTED = new GatewayError(Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
+            "The upstream service has too many requests in progress; try again later.", 1);
+
+    void send(ServerResponse res) {
+        if (retryAfterSeconds > 0) {
+            res.header(HeaderNames.RETRY_AFTER, String.valueOf(retryAfterSeconds));
+        }
+        ErrorBody.send(res, status, error, message);
+    }
+}

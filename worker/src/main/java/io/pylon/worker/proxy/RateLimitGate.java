@@ -1,0 +1,47 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.http.Status;
+import io.pylon.worker.ratelimit.RateLimiter;
+import io.pylon.worker.routes.RateLimit;
+import io.pylon.worker.routes.Route;
+
+import java.util.Locale;
+
+/**
+ * The rate-limit stage: asks the {@link RateLimiter} about a route that has a limit and turns a refusal into the
+ * client's answer (429 over the limit, 503 when the limit cannot be checked and the route says deny). Stateless
+ * apart from the counters; called concurrently by request threads.
+ */
+final class RateLimitGate {
+    private final RateLimiter rateLimiter;
+    private final ProxyStats stats;
+
+    RateLimitGate(RateLimiter rateLimiter, ProxyStats stats) {
+        this.rateLimiter = rateLimiter;
+        this.stats = stats;
+    }
+
+    /** Null when the request may pass, else the answer that refuses it. */
+    GatewayError check(Route route, String clientIp) {
+        RateLimit limit = route.rateLimit();
+        if (limit == null) {
+            return null;
+        }
+        RateLimiter.Decision decision = rateLimiter.check(route, clientIp);
+        return switch (decision.outcome()) {
+            case ALLOW -> null;
+            case LIMITED -> {
+                stats.rateLimited.increment();
+                yield new GatewayError(Status.TOO_MANY_REQUESTS_429, "too_many_requests", "Rate limit of "
+                        + limit.requests() + " request(s) per " + limit.window().name().toLowerCase(Locale.ROOT)
+                        + " exceeded.", decision.retryAfterSeconds());
+            }
+            case CACHE_UNAVAILABLE -> {
+                stats.rateLimitUnavailable.increment();
+                yield new GatewayError(Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
+                        "The rate limit of this route cannot be checked right now; try again later.",
+                        decision.retryAfterSeconds());
+            }
+        };
+    }
+}

@@ -1,0 +1,153 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.ServerConnectionException;
+import io.helidon.webserver.http.ServerResponse;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The relay stage: the upstream's response to the client. Status and end-to-end headers are copied (hop-by-hop ones,
+ * and those the upstream's {@code Connection} names, are not); a body no larger than the streaming buffer goes out in
+ * one write, a larger or unsized one is streamed through the buffer and flushed whenever the upstream pauses. The
+ * exchange is completed (its connection back to the pool) as soon as the upstream's body was read to its end, before
+ * the last write to the client, so the connection is back by the time the client has the whole response; an exchange
+ * that ends any other way is aborted (closed, never reused). Stateless
+ * apart from the counters; called concurrently by request threads, each with its own exchange.
+ */
+final class ResponseRelay {
+    private static final System.Logger LOG = System.getLogger(ResponseRelay.class.getName());
+
+    private final ProxyStats stats;
+
+    ResponseRelay(ProxyStats stats) {
+        this.stats = stats;
+    }
+
+    void relay(UpstreamExchange exchange, ServerResponse res) throws IOException {
+        ClassicHttpResponse response = exchange.response();
+        boolean completed = false;
+        try {
+            res.status(Status.create(response.getCode()));
+            HttpEntity entity = response.getEntity();
+            HopByHopHeaders hop = HopByHopHeaders.of(connectionValues(response));
+            for (Header header : response.getHeaders()) {
+                String name = header.getName();
+                if (hop.isHopByHop(name) || (entity != null && name.equalsIgnoreCase("content-length"))) {
+                    continue;
+                }
+                res.headers().add(HeaderValues.create(header.getName(), header.getValue()));
+            }
+            if (entity == null) {
+                exchange.complete();
+                res.send();
+            } else {
+                long length = entity.getContentLength();
+                if (length >= 0 && length <= StreamBuffer.SIZE) {
+                    if (!sendSmall(exchange, (int) length, res)) {
+                        return;
+                    }
+                } else {
+                    if (length >= 0) {
+                        res.headers().contentLength(length);
+                    }
+                    stream(exchange, length, res);
+                }
+            }
+            stats.forwarded.increment();
+            completed = true;
+        } finally {
+            if (completed) {
+                exchange.complete();
+            } else {
+                exchange.abort();
+            }
+        }
+    }
+
+    private static List<String> connectionValues(ClassicHttpResponse response) {
+        Header[] connection = response.getHeaders("Connection");
+        if (connection.length == 0) {
+            return List.of();
+        }
+        List<String> values = new ArrayList<>(connection.length);
+        for (Header header : connection) {
+            values.add(header.getValue());
+        }
+        return values;
+    }
+
+    /**
+     * A body no larger than the streaming buffer goes out in one write, without the streaming machinery. Nothing has
+     * reached the client before the whole body is read, so an upstream that fails here still gets a clean 502.
+     */
+    private boolean sendSmall(UpstreamExchange exchange, int length, ServerResponse res) {
+        byte[] body;
+        try {
+            body = exchange.body().readNBytes(length);
+        } catch (IOException e) {
+            body = null;
+        }
+        if (body == null || body.length < length) {
+            stats.upstreamAborted.increment();
+            res.headers().clear();
+            (exchange.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE).answer(stats).send(res);
+            return false;
+        }
+        exchange.complete();
+        try {
+            res.send(body);
+            return true;
+        } catch (UncheckedIOException | ServerConnectionException e) {
+            stats.clientAborted.increment();
+            throw new CloseConnectionException("client went away", e);
+        }
+    }
+
+    private void stream(UpstreamExchange exchange, long length, ServerResponse res) throws IOException {
+        byte[] buffer = StreamBuffer.forLength(length);
+        long total = 0;
+        InputStream in = exchange.body();
+        OutputStream out = res.outputStream();
+        try {
+            while (true) {
+                int n;
+                try {
+                    n = in.read(buffer);
+                } catch (IOException e) {
+                    stats.upstreamAborted.increment();
+                    LOG.log(Level.WARNING, "Upstream stopped sending a response body after " + total + " bytes ("
+                            + (exchange.timedOut() ? "silent past the response timeout" : e.getClass().getSimpleName())
+                            + "); closing the client connection");
+                    // the status line is out: cutting the connection is the only way left to say the body is incomplete
+                    throw new CloseConnectionException("upstream stopped sending the response body", e);
+                }
+                if (n < 0) {
+                    exchange.complete();
+                    break;
+                }
+                total += n;
+                out.write(buffer, 0, n);
+                if (in.available() == 0 && (length < 0 || total < length)) {
+                    out.flush();
+                }
+            }
+            out.close();
+        } catch (UncheckedIOException | IOException | ServerConnectionException e) {
+            stats.clientAborted.increment();
+            LOG.log(Level.DEBUG, () -> "Client went away after a partial response: " + e.getClass().getSimpleName());
+            throw new CloseConnectionException("client went away", e);
+        }
+    }
+}

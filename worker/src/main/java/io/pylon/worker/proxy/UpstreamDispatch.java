@@ -1,0 +1,120 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.webserver.CloseConnectionException;
+import io.pylon.worker.routes.Route;
+import io.pylon.worker.routes.RouteTable;
+import io.pylon.worker.routes.Upstream;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.util.Timeout;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The failover stage: opens an exchange with one of a route's upstreams. They are tried round robin from the route's
+ * cursor, healthy ones first; one that refuses the connection or does not accept it in time is marked failed and the
+ * next is tried, which is safe for any method because nothing was sent (unless the client's body was already being
+ * read). Any other failure ends the attempt. Called concurrently by request threads: the route's cursor is atomic,
+ * the connect timeouts are a concurrent map, the pools guard their own state.
+ */
+final class UpstreamDispatch {
+    private static final System.Logger LOG = System.getLogger(UpstreamDispatch.class.getName());
+
+    /** The request for one attempt; called once per upstream tried, each with a fresh response timeout. */
+    @FunctionalInterface
+    interface Outbound {
+        ClassicHttpRequest create(Upstream upstream, UpstreamPool pool, ResponseTimeout responseTimeout);
+    }
+
+    /** How an attempt ended: an exchange whose response head arrived, or the failure to tell the client. */
+    sealed interface Result permits Opened, Failed {
+    }
+
+    record Opened(UpstreamExchange exchange) implements Result {
+    }
+
+    record Failed(UpstreamFailure failure) implements Result {
+    }
+
+    private final UpstreamPools pools;
+    private final ResponseTimeouts responseTimeouts;
+    private final ProxyStats stats;
+    // Routes share a handful of connect timeouts; no need to build them per request.
+    private final Map<Duration, Timeout> connectTimeouts = new ConcurrentHashMap<>();
+
+    UpstreamDispatch(UpstreamPools pools, ResponseTimeouts responseTimeouts, ProxyStats stats) {
+        this.pools = pools;
+        this.responseTimeouts = responseTimeouts;
+        this.stats = stats;
+    }
+
+    /**
+     * @param body the client's body, null when the request has none
+     * @throws CloseConnectionException when the client stopped sending its body: nobody is left to answer
+     */
+    Result open(RouteTable.Entry entry, ClientRequestBody body, Outbound outbound) {
+        Route route = entry.route();
+        UpstreamFailure failure = UpstreamFailure.UNREACHABLE;
+        for (Upstream upstream : order(entry)) {
+            UpstreamPool pool = pools.pool(upstream);
+            ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
+            ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
+            try {
+                return new Opened(pool.open(request, connectTimeout(route), responseTimeout));
+            } catch (ConnectTimeoutException | ConnectException e) {
+                pools.failed(pool);
+                failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
+                log(route, pool, e);
+                if (body != null && body.started()) {
+                    break;
+                }
+            } catch (IOException e) {
+                if (body != null && body.clientFailed()) {
+                    stats.clientAborted.increment();
+                    throw new CloseConnectionException("client went away while sending the request body", e);
+                }
+                failure = responseTimeout.expired() ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(e);
+                if (failure == UpstreamFailure.UNREACHABLE) {
+                    pools.failed(pool);
+                }
+                log(route, pool, e);
+                break;
+            }
+        }
+        return new Failed(failure);
+    }
+
+    /** Round robin from the route's cursor, upstreams that failed recently moved to the end (tried only if all did). */
+    List<Upstream> order(RouteTable.Entry entry) {
+        List<Upstream> upstreams = entry.route().upstreams();
+        int n = upstreams.size();
+        if (n == 1) {
+            return upstreams;
+        }
+        int start = Math.floorMod(entry.cursor().getAndIncrement(), n);
+        List<Upstream> healthy = new ArrayList<>(n);
+        List<Upstream> failed = new ArrayList<>(0);
+        for (int i = 0; i < n; i++) {
+            Upstream upstream = upstreams.get((start + i) % n);
+            (pools.pool(upstream).isHealthy() ? healthy : failed).add(upstream);
+        }
+        healthy.addAll(failed);
+        return healthy;
+    }
+
+    private Timeout connectTimeout(Route route) {
+        return connectTimeouts.computeIfAbsent(route.connectTimeout(), Timeout::of);
+    }
+
+    private static void log(Route route, UpstreamPool pool, IOException e) {
+        LOG.log(Level.DEBUG, () -> "Route " + route.name() + ": upstream " + pool.origin() + " failed: "
+                + e.getClass().getSimpleName());
+    }
+}

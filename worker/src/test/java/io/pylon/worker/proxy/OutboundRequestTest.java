@@ -1,0 +1,76 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.WritableHeaders;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpHost;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The outbound stage on its own: what the upstream gets from the client's headers. */
+class OutboundRequestTest {
+    private static final HttpHost UPSTREAM = new HttpHost("http", "127.0.0.1", 9000);
+
+    @Test
+    void hopByHopHeadersAndThoseConnectionNamesStayBehind() {
+        WritableHeaders<?> in = WritableHeaders.create();
+        in.add(HeaderNames.CONNECTION, "keep-alive, X-Session-Secret");
+        in.add(HeaderNames.create("Keep-Alive"), "timeout=5");
+        in.add(HeaderNames.create("X-Session-Secret"), "s3cr3t");
+        in.add(HeaderNames.create("Proxy-Authorization"), "Basic eDp5");
+        in.add(HeaderNames.TE, "trailers");
+        in.add(HeaderNames.UPGRADE, "websocket");
+        in.add(HeaderNames.HOST, "api.example.com:8443");
+        in.add(HeaderNames.CONTENT_LENGTH, "12");
+        in.add(HeaderNames.EXPECT, "100-continue");
+        in.add(HeaderNames.create("X-Request-Id"), "abc");
+        in.add(HeaderNames.ACCEPT, "text/plain", "application/json");
+
+        ClassicHttpRequest out = OutboundRequest.create("POST", UPSTREAM, "/orders", in, "10.1.2.3", false);
+
+        assertThat(names(out)).doesNotContain("Connection", "Keep-Alive", "X-Session-Secret", "Proxy-Authorization",
+                "TE", "Upgrade", "Host", "Content-Length", "Expect");
+        assertThat(out.getFirstHeader("X-Request-Id").getValue()).isEqualTo("abc");
+        assertThat(Arrays.stream(out.getHeaders("Accept")).map(Header::getValue)).containsExactly("text/plain", "application/json");
+        assertThat(out.getMethod()).isEqualTo("POST");
+        assertThat(out.getRequestUri()).isEqualTo("/orders");
+    }
+
+    @Test
+    void forwardedForIsAppendedProtoAndHostAreThisHopsOwn() {
+        WritableHeaders<?> in = WritableHeaders.create();
+        in.add(HeaderNames.create("X-Forwarded-For"), "203.0.113.7");
+        in.add(HeaderNames.create("X-Forwarded-Proto"), "https");
+        in.add(HeaderNames.create("X-Forwarded-Host"), "spoofed.example");
+        in.add(HeaderNames.HOST, "api.example.com");
+
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in, "10.1.2.3", false);
+
+        assertThat(out.getHeaders("X-Forwarded-For")).extracting(Header::getValue).containsExactly("203.0.113.7, 10.1.2.3");
+        assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("http");
+        assertThat(out.getHeaders("X-Forwarded-Host")).extracting(Header::getValue).containsExactly("api.example.com");
+    }
+
+    @Test
+    void aRequestWithoutHostOrForwardingHeadersGetsOnlyWhatThisHopKnows() {
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", WritableHeaders.create(), "::1", true);
+
+        assertThat(out.getFirstHeader("X-Forwarded-For").getValue()).isEqualTo("::1");
+        assertThat(out.getFirstHeader("X-Forwarded-Proto").getValue()).isEqualTo("https");
+        assertThat(out.getFirstHeader("X-Forwarded-Host")).isNull();
+    }
+
+    @Test
+    void theQueryIsPassedOnAsItCame() {
+        assertThat(OutboundRequest.target("/base/orders", "")).isEqualTo("/base/orders");
+        assertThat(OutboundRequest.target("/base/orders", "q=a%20b&x")).isEqualTo("/base/orders?q=a%20b&x");
+    }
+
+    private static java.util.List<String> names(ClassicHttpRequest request) {
+        return Arrays.stream(request.getHeaders()).map(Header::getName).toList();
+    }
+}

@@ -1,7 +1,6 @@
 package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pylon.core.config.SettingType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -46,7 +45,7 @@ public final class AuditCommand implements Callable<Integer> {
         if (!format.equals("text") && !format.equals("json")) {
             throw CliException.usage("-o must be text or json for audit.");
         }
-        Duration every = pollInterval();
+        Duration every = DurationOption.parse(poll, "--poll", Duration.ofMillis(100));
         ManagerClient manager = Session.open(io, contextOptions).manager();
         long lastId = print(newestFirst(manager, limit), -1);
         while (follow) {
@@ -96,13 +95,5 @@ public final class AuditCommand implements Callable<Integer> {
         }
         io.out().flush();
         return highest;
-    }
-
-    private Duration pollInterval() {
-        try {
-            return SettingType.DURATION_TYPE.parse(poll);
-        } catch (IllegalArgumentException e) {
-            throw CliException.usage("--poll expects " + SettingType.DURATION_TYPE.expected() + ".");
-        }
     }
 }

@@ -2,7 +2,6 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.pylon.core.config.SettingType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,7 +53,7 @@ public final class CollectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        Duration interval = interval();
+        Duration interval = DurationOption.parse(every, "--every", Duration.ofSeconds(1));
         if (rounds != null && rounds < 1) {
             throw CliException.usage("--rounds must be at least 1.");
         }
@@ -77,18 +76,6 @@ public final class CollectCommand implements Callable<Integer> {
             }
         }
         return anyFailed ? CliException.FAILED : CliException.OK;
-    }
-
-    private Duration interval() {
-        try {
-            Duration interval = SettingType.DURATION_TYPE.parse(every);
-            if (interval.toMillis() < 1000) {
-                throw new IllegalArgumentException();
-            }
-            return interval;
-        } catch (IllegalArgumentException e) {
-            throw CliException.usage("--every expects " + SettingType.DURATION_TYPE.expected() + ", at least 1s.");
-        }
     }
 
     /** One round; true when a pod or a module failed. */

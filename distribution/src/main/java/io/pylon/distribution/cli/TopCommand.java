@@ -1,6 +1,5 @@
 package io.pylon.distribution.cli;
 
-import io.pylon.core.config.SettingType;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -54,7 +53,7 @@ public final class TopCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        Duration every = refreshInterval();
+        Duration every = DurationOption.parse(interval, "--interval", Duration.ofMillis(500));
         TopSort sort = initialSort();
         List<String> modules = ModuleNames.diagnosable(module);
         Session session = Session.open(io, contextOptions);
@@ -137,18 +136,6 @@ public final class TopCommand implements Callable<Integer> {
             } catch (InterruptedException e) {
                 return;
             }
-        }
-    }
-
-    private Duration refreshInterval() {
-        try {
-            Duration every = SettingType.DURATION_TYPE.parse(interval);
-            if (every.toMillis() < 500) {
-                throw new IllegalArgumentException();
-            }
-            return every;
-        } catch (IllegalArgumentException e) {
-            throw CliException.usage("--interval expects " + SettingType.DURATION_TYPE.expected() + ", at least 500ms.");
         }
     }
 

@@ -2,7 +2,22 @@
 # Order: $JAVA_HOME, `java` on PATH, then /usr/lib/jvm/* and the macOS JDK folder, newest first.
 
 pylon_java_major() {
-  # prints the feature version of the java binary $1 (17, 21, 25...), or nothing
+  # prints the feature version of the java binary $1 (17, 21, 25...), or nothing. Reads the JDK's release file
+  # (JAVA_VERSION="25.0.1") where there is one, which costs no JVM start; else asks the JVM itself.
+  local bin home version
+  bin=$(readlink -f "$1" 2>/dev/null || echo "$1")
+  home=$(dirname "$(dirname "$bin")")
+  if [ -f "$home/release" ]; then
+    version=$(sed -n 's/^JAVA_VERSION="\{0,1\}\([0-9][0-9.]*\).*/\1/p' "$home/release" | head -n 1)
+    case "$version" in
+      1.*) version=${version#1.}; version=${version%%.*} ;;  # 1.8.0_392: feature version 8
+      *) version=${version%%.*} ;;
+    esac
+    if [ -n "$version" ]; then
+      echo "$version"
+      return 0
+    fi
+  fi
   "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
 }
 

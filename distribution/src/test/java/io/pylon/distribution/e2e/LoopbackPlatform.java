@@ -44,12 +44,21 @@ final class LoopbackPlatform implements AutoCloseable {
 
     /** {@code defaultPasswordHashing}: the production Argon2 cost (benchmarks) rather than the cheapest (tests). */
     LoopbackPlatform(int workerCount, int cacheCount, boolean defaultPasswordHashing) {
-        String gridMembers = IntStream.range(0, cacheCount).mapToObj(i -> address(CACHE_NET, i) + ":" + GRID_PORT)
+        this(workerCount, cacheCount, defaultPasswordHashing, i -> address(WORKER_NET, i), i -> address(CACHE_NET, i));
+    }
+
+    /**
+     * The pods on the addresses given per index, e.g. a block of 127.0.N.x of one's own so that tests of several
+     * checkouts on one machine do not collide.
+     */
+    LoopbackPlatform(int workerCount, int cacheCount, boolean defaultPasswordHashing,
+                     java.util.function.IntFunction<String> workerAddress, java.util.function.IntFunction<String> cacheAddress) {
+        String gridMembers = IntStream.range(0, cacheCount).mapToObj(i -> cacheAddress.apply(i) + ":" + GRID_PORT)
                 .collect(Collectors.joining(","));
         String cachePeers = IntStream.range(0, cacheCount)
-                .mapToObj(i -> "cache-" + i + "=http://" + address(CACHE_NET, i) + ":" + CACHE_PORT).collect(Collectors.joining(","));
+                .mapToObj(i -> "cache-" + i + "=http://" + cacheAddress.apply(i) + ":" + CACHE_PORT).collect(Collectors.joining(","));
         String workerPeers = IntStream.range(0, workerCount)
-                .mapToObj(i -> "worker-" + i + "=http://" + address(WORKER_NET, i) + ":" + WORKER_PORT).collect(Collectors.joining(","));
+                .mapToObj(i -> "worker-" + i + "=http://" + workerAddress.apply(i) + ":" + WORKER_PORT).collect(Collectors.joining(","));
         try {
             Map<String, String> managerSettings = new java.util.HashMap<>(Map.of(
                     "pylon.environment.name", ENVIRONMENT,
@@ -67,7 +76,7 @@ final class LoopbackPlatform implements AutoCloseable {
                 starting.add(Thread.ofPlatform().start(() -> {
                     Pod pod = TestPods.start(new CacheModule(), "cache-" + n, Map.of(
                             "pylon.environment.name", ENVIRONMENT,
-                            "pylon.server.bind", address(CACHE_NET, n),
+                            "pylon.server.bind", cacheAddress.apply(n),
                             "pylon.server.port", String.valueOf(CACHE_PORT),
                             "pylon.discovery.static", cachePeers,
                             "pylon.grid.port", String.valueOf(GRID_PORT),
@@ -86,7 +95,7 @@ final class LoopbackPlatform implements AutoCloseable {
             for (int i = 0; i < workerCount; i++) {
                 workers.put("worker-" + i, TestPods.start(new WorkerModule(), "worker-" + i, Map.of(
                         "pylon.environment.name", ENVIRONMENT,
-                        "pylon.server.bind", address(WORKER_NET, i),
+                        "pylon.server.bind", workerAddress.apply(i),
                         "pylon.server.port", String.valueOf(WORKER_PORT),
                         "pylon.discovery.static", workerPeers,
                         "pylon.cache.addresses", gridMembers)));

@@ -1,0 +1,129 @@
+package io.pylon.distribution.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Calls to one Manager with a context's Bearer token, mapping its error answers to exit codes: 401 and 403 are
+ * authentication problems (3), everything else that is not 2xx a failure (1) with the Manager's own description.
+ */
+public final class ManagerClient {
+    static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+
+    private final String base;
+    private final String token;
+    private final String contextName;
+
+    public ManagerClient(String managerUrl, String token, String contextName) {
+        this.base = managerUrl.endsWith("/") ? managerUrl.substring(0, managerUrl.length() - 1) : managerUrl;
+        this.token = token;
+        this.contextName = contextName;
+    }
+
+    public String baseUrl() {
+        return base;
+    }
+
+    public JsonNode get(String path) {
+        return checked(HttpJson.send(request(path, CALL_TIMEOUT).GET().build()));
+    }
+
+    /** GET without mapping a non-2xx answer to an exception (a diagnostics call answers 429 or 404 for reasons). */
+    public HttpJson.Answer getAnswer(String path) {
+        HttpJson.Answer answer = HttpJson.send(request(path, CALL_TIMEOUT).GET().build());
+        if (answer.status() == 401 || answer.status() == 403) {
+            checked(answer);
+        }
+        return answer;
+    }
+
+    public JsonNode send(String method, String path, JsonNode body) {
+        HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofByteArray(HttpJson.MAPPER.valueToTree(body).toString().getBytes(StandardCharsets.UTF_8));
+        HttpRequest.Builder builder = request(path, CALL_TIMEOUT).method(method, publisher);
+        if (body != null) {
+            builder.header("Content-Type", "application/json");
+        }
+        return checked(HttpJson.send(builder.build()));
+    }
+
+    public JsonNode postForm(String path, Map<String, String> form) {
+        return checked(HttpJson.send(request(path, CALL_TIMEOUT)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form(form))).build()));
+    }
+
+    /** An open streamed answer (a heap dump); 2xx only, the caller closes the body. */
+    public HttpResponse<InputStream> stream(String path, Duration timeout) {
+        HttpResponse<InputStream> response = HttpJson.stream(request(path, timeout).GET().build());
+        if (response.statusCode() / 100 != 2) {
+            byte[] body;
+            try (InputStream in = response.body()) {
+                body = in.readNBytes(64 * 1024);
+            } catch (java.io.IOException e) {
+                body = new byte[0];
+            }
+            checked(new HttpJson.Answer(response.statusCode(), HttpJson.parse(body)));
+        }
+        return response;
+    }
+
+    /** {@code POST /apiops/auth/token} with client credentials: the Manager's token answer, or exit 3 when refused. */
+    public static JsonNode signIn(String managerUrl, String username, String password) {
+        ManagerClient anonymous = new ManagerClient(managerUrl, null, null);
+        HttpJson.Answer answer = HttpJson.send(anonymous.request(CliPaths.token(), CALL_TIMEOUT)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("grant_type", "client_credentials",
+                        "client_id", username, "client_secret", password))))
+                .build());
+        if (answer.status() == 401) {
+            throw CliException.auth("The Manager at " + anonymous.base + " refused the username or password.");
+        }
+        if (!answer.ok() || !answer.body().path("access_token").isTextual()) {
+            throw CliException.failed("The Manager at " + anonymous.base + " did not issue a token: "
+                    + Text.printable(answer.description()) + ".");
+        }
+        return answer.body();
+    }
+
+    private HttpRequest.Builder request(String path, Duration timeout) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
+                .header("Accept", "application/json");
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        return builder;
+    }
+
+    private JsonNode checked(HttpJson.Answer answer) {
+        if (answer.ok()) {
+            return answer.body();
+        }
+        String error = answer.body().path("error").asText("");
+        if (answer.status() == 401) {
+            throw CliException.auth(("invalid_token".equals(error) ? "The session of context '" + contextName
+                    + "' has expired or was revoked" : "The Manager asks for a sign-in")
+                    + ": log in again with `pylon login " + base + "`.");
+        }
+        if (answer.status() == 403) {
+            throw CliException.auth("Not allowed: " + Text.printable(answer.description()) + " (this needs the admin role).");
+        }
+        throw CliException.failed(Text.printable(answer.description()) + " (HTTP " + answer.status()
+                + (error.isEmpty() ? "" : ", " + Text.printable(error)) + ")");
+    }
+
+    private static String form(Map<String, String> fields) {
+        return fields.entrySet().stream()
+                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+    }
+}

@@ -1,0 +1,39 @@
+package io.pylon.distribution.cli;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Runs a call for a pod named on the command line without the operator naming its module: the module the name
+ * suggests first (a name containing "cache" is probably a Cache pod), the other one when that module's pods answer
+ * 404 (no such pod).
+ */
+final class PodLocator {
+    private PodLocator() {
+    }
+
+    static <T> T call(String pod, String module, Function<String, Attempt<T>> call) {
+        List<String> order = module != null ? ModuleNames.diagnosable(module)
+                : pod.contains("cache") ? List.of("cache", "worker") : List.of("worker", "cache");
+        Attempt<T> last = null;
+        for (String candidate : order) {
+            last = call.apply(candidate);
+            if (!last.notFound()) {
+                return last.value();
+            }
+        }
+        throw CliException.failed("No pod named '" + Text.printable(pod) + "' in " + String.join(" or ", order)
+                + (last.description() == null ? "" : " (" + Text.printable(last.description()) + ")") + ".");
+    }
+
+    /** What one try gave: a value, or that the module has no such pod. */
+    record Attempt<T>(T value, boolean notFound, String description) {
+        static <T> Attempt<T> found(T value) {
+            return new Attempt<>(value, false, null);
+        }
+
+        static <T> Attempt<T> missing(String description) {
+            return new Attempt<>(null, true, description);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.pylon.distribution.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The context a command runs in (from {@code --context} or the current one), its Manager client, and the
+ * environment it works on ({@code --env}, else the context's, else the Manager's only environment).
+ */
+public final class Session {
+    private final CliContext context;
+    private final ManagerClient manager;
+    private final String envOption;
+
+    private Session(CliContext context, String envOption) {
+        this.context = context;
+        this.manager = new ManagerClient(context.manager(), context.token(), context.name());
+        this.envOption = envOption;
+    }
+
+    public static Session open(CliIo io, ContextOptions options) {
+        ConfigFile.Contents config = ConfigFile.locate(io.env()).read();
+        String name = options.context != null ? options.context : config.currentContext();
+        if (name == null) {
+            throw CliException.auth("Not logged in: run `pylon login <manager-url>` first.");
+        }
+        CliContext context = config.find(name).orElseThrow(() -> CliException.usage("There is no context named '"
+                + Text.printable(name) + "'; `pylon config get-contexts` lists them."));
+        if (context.expired(Instant.now())) {
+            throw CliException.auth("The session of context '" + context.name() + "' expired at " + context.expiresAt()
+                    + ": log in again with `pylon login " + context.manager() + "`.");
+        }
+        return new Session(context, options.env);
+    }
+
+    public CliContext context() {
+        return context;
+    }
+
+    public ManagerClient manager() {
+        return manager;
+    }
+
+    /** The environment name to work on. */
+    public String environment() {
+        if (envOption != null) {
+            return envOption;
+        }
+        if (context.environment() != null) {
+            return context.environment();
+        }
+        List<String> names = new ArrayList<>();
+        for (JsonNode environment : manager.get(CliPaths.environments()).path("environments")) {
+            names.add(environment.path("name").asText());
+        }
+        if (names.size() == 1) {
+            return names.getFirst();
+        }
+        throw CliException.usage(names.isEmpty() ? "The Manager has no environment yet."
+                : "Name the environment with --env (one of: " + Text.printable(String.join(", ", names)) + ").");
+    }
+}

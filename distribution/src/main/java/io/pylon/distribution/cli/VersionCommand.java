@@ -1,0 +1,62 @@
+package io.pylon.distribution.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code pylon version [module]}: every module's own version endpoint. Exit 1 when a module did not answer. */
+@Command(name = "version", description = "Version of each module of the environment, from the modules' own endpoints.")
+public final class VersionCommand implements Callable<Integer> {
+    private final CliIo io;
+
+    @Parameters(arity = "0..1", paramLabel = "MODULE", description = "manager, worker, cache, integration or portal (default: all).")
+    String module;
+
+    @Mixin
+    ContextOptions contextOptions;
+
+    @Mixin
+    OutputOptions output;
+
+    public VersionCommand(CliIo io) {
+        this.io = io;
+    }
+
+    @Override
+    public Integer call() {
+        List<String> modules = ModuleNames.any(module);
+        Session session = Session.open(io, contextOptions);
+        List<ModuleEndpoints.Result> results = ModuleEndpoints.call(session, modules,
+                CliPaths.moduleVersion(session.context().segmentOrDefault()));
+        ArrayNode data = HttpJson.MAPPER.createArrayNode();
+        Table table = new Table(output.format() == OutputOptions.Format.wide
+                ? List.of("MODULE", "VERSION", "COMMIT", "COMMIT TIME", "JAVA", "URL") : List.of("MODULE", "VERSION", "COMMIT", "URL"));
+        boolean all = true;
+        for (ModuleEndpoints.Result result : results) {
+            boolean answered = result.answer() != null && result.answer().ok();
+            all &= answered || result.url() == null;
+            ObjectNode node = data.addObject().put("module", result.module()).put("url", result.url());
+            var body = answered ? result.answer().body() : HttpJson.MAPPER.missingNode();
+            if (answered) {
+                node.set("version", body);
+            } else {
+                node.put("error", result.url() == null ? "no URL in the environment"
+                        : result.answer() == null ? result.error() : result.answer().description());
+            }
+            String version = answered ? body.path("version").asText("-") : (result.url() == null ? "NOT CONFIGURED" : "UNREACHABLE");
+            if (output.format() == OutputOptions.Format.wide) {
+                table.addValues(result.module(), version, body.path("commit").asText("-"), body.path("commitTime").asText("-"),
+                        body.path("java").path("version").asText("-"), result.url());
+            } else {
+                table.addValues(result.module(), version, body.path("commit").asText("-"), result.url());
+            }
+        }
+        Printer.print(io, output, data, () -> table);
+        return all ? CliException.OK : CliException.FAILED;
+    }
+}

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# Issue 12 benchmark (grid trust, heap-dump stalls): one real Cache pod on 127.15.0.1 in one JVM; a stock Hazelcast
-# client tries to join with what a viewer sees; a heap-dump reader stalls, and the time until the next dump is
-# accepted is measured. Usage: bench/hostile/run.sh [stall-timeout, default 5s] [rounds, default 5]
+# Issue 12: every attack of the hostile-world run, one after the other, each against real pods it starts itself on its
+# own loopback addresses (127.0.11-15.x). Figures and what they mean: BENCHMARKS.md, "Hostile world".
+#   login flood   bench/hostile/login-flood.sh     probe latency of a Manager under a wrong-password flood
+#   fuzz          bench/hostile/fuzz               responses >= 500, smuggled responses, forged log lines
+#   kill -9       bench/hostile/kill9.sh           acknowledged writes lost over 5 kill -9 runs
+#   SIGTERM       bench/hostile/sigterm.sh         wrk errors when SIGTERM lands under wrk -c32 (needs wrk)
+#   descriptors   bench/hostile/descriptors.sh     time to the next 200 after descriptor exhaustion
+#   grid, dumps   bench/hostile/grid-join.sh       a stock Hazelcast client with what a viewer sees; heap-dump stall
+# Usage: bench/hostile/run.sh [names...]   (default: all of login-flood fuzz kill9 sigterm descriptors grid-join)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-JAVA="$JAVA_HOME/bin/java"
-# package (never install: ~/.m2 is shared); the reactor resolves core and cache-client to their target/classes
-./mvnw -B -q -o -pl cache -am package dependency:build-classpath -DskipTests \
-  -Dmdep.outputFile=target/bench-hostile.cp -Dmdep.includeScope=runtime
-CP="cache/target/classes:$(cat cache/target/bench-hostile.cp)"
-echo "load average before: $(uptime | sed 's/.*load average: //')"
-"$JAVA" -Xmx256m \
-  --add-modules java.se --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \
-  --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.management/sun.management=ALL-UNNAMED \
-  --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED \
-  -cp "$CP" bench/hostile/GridJoin.java "${1:-5s}" "${2:-5}" 2>/dev/null
-echo "load average after: $(uptime | sed 's/.*load average: //')"
+cd "$(dirname "$0")"
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(login-flood fuzz kill9 sigterm descriptors grid-join)
+for name in "${names[@]}"; do
+  case "$name" in
+    fuzz) script=./fuzz ;;
+    login-flood|kill9|sigterm|descriptors|grid-join) script="./$name.sh" ;;
+    *) echo "unknown attack '$name' (login-flood fuzz kill9 sigterm descriptors grid-join)" >&2; exit 2 ;;
+  esac
+  echo "=== $name ($(date -u +%H:%M:%S) UTC, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  "$script"
+done

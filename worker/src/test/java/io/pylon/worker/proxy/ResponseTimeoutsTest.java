@@ -30,15 +30,16 @@ class ResponseTimeoutsTest {
     @Test
     void armedTimeoutPastItsDueTimeClosesTheConnection() {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofMillis(50));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
         long before = System.nanoTime();
         timeout.watch(endpoint);
         long after = System.nanoTime();
 
-        // due between before + 50 ms and after + 50 ms, whatever this thread's pace
-        timeouts.sweep(before + Duration.ofMillis(49).toNanos());
+        // due between before + 60 s and after + 60 s, whatever this thread's pace (long enough that the real sweep,
+        // running every 20 ms on the timer, never expires it on a loaded machine: only the sweeps called here do)
+        timeouts.sweep(before + Duration.ofSeconds(59).toNanos());
         assertThat(endpoint.closed).isFalse();
-        timeouts.sweep(after + Duration.ofMillis(50).toNanos());
+        timeouts.sweep(after + Duration.ofSeconds(60).toNanos());
 
         assertThat(endpoint.closed).isTrue();
         assertThat(timeout.expired()).isTrue();
@@ -49,7 +50,7 @@ class ResponseTimeoutsTest {
     @Test
     void disarmedTimeoutNeverExpires() {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofMillis(50));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
         timeout.watch(endpoint);
         timeout.disarm();
 
@@ -63,7 +64,7 @@ class ResponseTimeoutsTest {
     @Test
     void readsArmTheTimeoutOnlyWhileTheyRun() throws Exception {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofMillis(50));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
         timeout.watch(endpoint);
         InputStream body = timeout.reads(new ByteArrayInputStream(new byte[10]));
 

@@ -27,8 +27,12 @@ public final class DiagnosticsSettings {
             "Directory for the temporary files of heap and thread dumps (deleted after each answer; leftovers at "
                     + "start-up). Default: dumps under the data directory.", null, SettingType.PATH);
 
+    public static final Setting<Integer> HISTOGRAM_FLAG_FACTOR = Setting.of("pylon.diagnostics.histogram.flag-factor",
+            "A 'histogram' broadcast flags a pod whose bytes of a class exceed this many times the fleet median of that "
+                    + "class (and at least 1 MiB).", 3, SettingType.intRange(2, 1000));
+
     public static List<Setting<?>> all() {
-        return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR);
+        return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR, HISTOGRAM_FLAG_FACTOR);
     }
 
     private static SettingType<List<Pattern>> patterns() {

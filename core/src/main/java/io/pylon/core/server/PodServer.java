@@ -157,6 +157,7 @@ public final class PodServer {
     private static void installDiagnostics(ModuleContext context, List<Setting<?>> settings) {
         CoreDiagnostics.PodDiagnostics diagnostics = CoreDiagnostics.install(context.settings(), context.identity(),
                 context.dataDir(), context.executors(), context.health(), context.diagnostics(), settings);
+        context.onStop(diagnostics.logLevels());
         PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
         DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
                 context.segment());

@@ -11,7 +11,9 @@ import io.pylon.core.broadcast.AggregateOutput;
 import io.pylon.core.broadcast.DiagnosticsBroadcast;
 import io.pylon.core.broadcast.PeerClient;
 import io.pylon.core.broadcast.PodFailedException;
+import io.pylon.core.diagnostics.DiagnosticsQuery;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
+import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.HeapDumper;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.http.ErrorBody;
@@ -27,11 +29,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code GET /<segment>/diagnostics/<name>}, the one place that decides how a diagnostics call is answered:
+ * {@code GET /<segment>/diagnostics/<name>} (and {@code PUT}/{@code DELETE}/{@code POST} for the names that change
+ * something: loggers, jfr), the one place that decides how a diagnostics call is answered:
  * <ol>
  *   <li>the environment ID is checked (401), then the name (404 listing the names offered);</li>
  *   <li>{@code heapdump}: this pod's dump is streamed, or with {@code pod=<other>} the other pod's is passed on;
  *       a heap dump is never broadcast, and HEAD is refused (it would have to write a whole dump);</li>
+ *   <li>a method the name does not take: 405 with {@code Allow}; a bad query parameter: 400 naming it (checked
+ *       here before a broadcast or a forward, and by the pod that answers);</li>
  *   <li>{@code internal=true}: this pod's own single-pod object (what peers are asked during a broadcast);</li>
  *   <li>{@code pod=<name>}: that pod's single-pod object, through this pod when it is another one;</li>
  *   <li>otherwise: a broadcast over every pod of the module.</li>
@@ -63,6 +68,9 @@ public final class DiagnosticsEndpoint {
         routes.get(paths.diagnostics(), (req, res) -> unnamed(req, res));
         routes.get(paths.diagnostics() + "/", (req, res) -> unnamed(req, res));
         routes.get(paths.diagnostics("{name}"), this::answer);
+        for (Method method : List.of(Method.PUT, Method.DELETE, Method.POST)) {
+            routes.route(method, paths.diagnostics("{name}"), this::answer);
+        }
     }
 
     private void unnamed(ServerRequest req, ServerResponse res) {
@@ -82,6 +90,11 @@ public final class DiagnosticsEndpoint {
         }
         Optional<String> pod = req.query().first("pod").asOptional();
         boolean other = pod.isPresent() && !pod.get().equals(local.identity().podName());
+        String method = req.prologue().method() == Method.HEAD ? LocalDiagnostics.GET : req.prologue().method().text();
+        if (LocalDiagnostics.HEAPDUMP.equals(name) && !LocalDiagnostics.GET.equals(method)) {
+            DiagnosticsResponses.sendMethodNotAllowed(res, name, method, List.of(LocalDiagnostics.GET));
+            return;
+        }
         if (LocalDiagnostics.HEAPDUMP.equals(name)) {
             if (req.prologue().method() == Method.HEAD) {
                 res.header(HeaderNames.ALLOW, "GET");
@@ -98,27 +111,44 @@ public final class DiagnosticsEndpoint {
         if (internal.isEmpty()) {
             return;
         }
+        DiagnosticsQuery query = DiagnosticsQuery.of(query(req));
         if (internal.get() || pod.isPresent() && !other) {
-            DiagnosticsResponses.sendLocal(name, req, res, local);
-        } else if (other) {
-            forward(pod.get(), name, req, res);
+            DiagnosticsResponses.sendLocal(method, name, query, req, res, local);
+            return;
+        }
+        // a bad parameter or method is refused here once, not by every pod of a broadcast
+        try {
+            local.validate(method, name, query);
+        } catch (InvalidParameterException e) {
+            DiagnosticsResponses.sendInvalid(res, e);
+            return;
+        } catch (UnsupportedOperationException e) {
+            DiagnosticsResponses.sendMethodNotAllowed(res, name, method, local.methods(name));
+            return;
+        }
+        if (other) {
+            forward(method, pod.get(), name, req, res);
         } else {
-            broadcast(name, req, res);
+            broadcast(method, name, req, res);
         }
     }
 
-    private void broadcast(String name, ServerRequest req, ServerResponse res) throws IOException {
+    private void broadcast(String method, String name, ServerRequest req, ServerResponse res) throws IOException {
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(DiagnosticsResponses.NO_STORE);
         AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
-        broadcast.run(name, authorization(req), query(req), local, out);
+        broadcast.run(method, name, authorization(req), query(req), local, out);
     }
 
     private void forward(String target, String name, ServerRequest req, ServerResponse res) throws IOException {
+        forward(LocalDiagnostics.GET, target, name, req, res);
+    }
+
+    private void forward(String method, String target, String name, ServerRequest req, ServerResponse res) throws IOException {
         PeerClient.Response answer;
         try {
-            answer = broadcast.forward(target, name, authorization(req),
+            answer = broadcast.forward(method, target, name, authorization(req),
                     req.headers().first(HeaderNames.ACCEPT).orElse(null), query(req), local.identity().podName());
         } catch (PodFailedException e) {
             DiagnosticsResponses.sendGatewayError(res, e.failure().status(), e.failure().message());

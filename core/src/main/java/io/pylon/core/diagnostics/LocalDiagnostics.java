@@ -82,6 +82,9 @@ public final class LocalDiagnostics {
         long t0 = System.nanoTime();
         ObjectNode node = envelope();
         if (ALL.equals(name)) {
+            if (!GET.equals(method)) {
+                throw new UnsupportedOperationException(name + " takes no " + method);
+            }
             try (ConcurrencyLimit.Permit permit = heavy.enter()) {
                 for (DiagnosticSection section : registry.all()) {
                     if (section.inAll()) {

@@ -36,7 +36,7 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
                     "The diagnostics '" + name + "' take GET" + CHANGES.getOrDefault(name, Set.of()).stream().sorted()
                             .map(m -> ", " + m).collect(java.util.stream.Collectors.joining()) + ", not " + clip(method) + ".");
         }
-        Map<String, String> parameters = new java.util.LinkedHashMap<>();
+        Map<String, String> parameters = new java.util.TreeMap<>(); // sorted: the audit target reads the same every time
         for (Map.Entry<String, String> entry : query.entrySet()) {
             if (!PARAMETERS.contains(entry.getKey())) {
                 continue;

@@ -95,7 +95,7 @@ class ConsoleSreDiagnosticsTest {
         for (JsonNode event : events) {
             if (event.path("action").asText().equals("diagnostics.loggers.PUT")) {
                 assertThat(event.path("actor").asText()).isEqualTo("admin");
-                assertThat(event.path("target").asText()).isEqualTo("test/worker logger=" + LOGGER + " level=DEBUG ttl=5m");
+                assertThat(event.path("target").asText()).isEqualTo("test/worker level=DEBUG logger=" + LOGGER + " ttl=5m");
                 assertThat(event.path("outcome").asText()).isEqualTo("success");
             }
         }

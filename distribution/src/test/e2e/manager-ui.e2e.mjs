@@ -96,9 +96,9 @@ async function fleetPanels(page, isAdmin) {
   await page.getByRole('button', { name: 'Log levels of every Worker pod' }).click();
   await page.locator('dialog #loggers tbody tr').first().waitFor({ timeout: 60_000 });
   if (isAdmin) {
-    await page.getByLabel('Logger', { exact: true }).fill('io.pylon.e2e.probe');
-    await page.getByLabel('Level').selectOption('FINEST');
-    await page.getByLabel('Reverts after').selectOption('1m');
+    await page.locator('#lg-logger').fill('io.pylon.e2e.probe');
+    await page.locator('#lg-level').selectOption('FINEST');
+    await page.locator('#lg-ttl').selectOption('1m');
     await page.getByRole('button', { name: 'Set on every pod' }).click();
     const row = page.locator('dialog #loggers tbody tr', { hasText: 'io.pylon.e2e.probe' });
     await row.waitFor();

@@ -2,6 +2,7 @@ package io.pylon.core.broadcast;
 
 import io.pylon.core.diagnostics.DiagnosticsBusyException;
 import io.pylon.core.diagnostics.DiagnosticsQuery;
+import io.pylon.core.diagnostics.DiagnosticsRefusedException;
 import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.diagnostics.SectionFailedException;
@@ -106,6 +107,8 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
             return Json.bytes(local.answer(method, name, query));
         } catch (InvalidParameterException e) {
             throw new PodFailedException(new PodFailure(400, e.getMessage()));
+        } catch (DiagnosticsRefusedException e) {
+            throw new PodFailedException(new PodFailure(e.status(), e.getMessage()));
         } catch (DiagnosticsBusyException e) {
             throw new PodFailedException(new PodFailure(429, e.getMessage()));
         } catch (SectionFailedException e) {

@@ -14,7 +14,7 @@ import java.util.List;
 
 /**
  * Registers the sections every diagnostics module shares (jvm, threads, threaddump, env, health, hotthreads,
- * histogram, loggers) and the heap dump.
+ * histogram, loggers, jfr) and the heap dump.
  */
 public final class CoreDiagnostics {
     private static final int HEAVY_RETRY_AFTER_SECONDS = 2;
@@ -23,7 +23,8 @@ public final class CoreDiagnostics {
     }
 
     /** What a pod answers diagnostics with: its sections and its heap dumps. */
-    public record PodDiagnostics(LocalDiagnostics local, HeapDumper heapDumper, AutoCloseable logLevels) {
+    public record PodDiagnostics(LocalDiagnostics local, HeapDumper heapDumper, AutoCloseable logLevels,
+                                 FlightRecordings recordings) {
     }
 
     /**
@@ -57,9 +58,12 @@ public final class CoreDiagnostics {
         registry.register(new HistogramSection(values.get(DiagnosticsSettings.HISTOGRAM_FLAG_FACTOR)));
         LogLevelOverrides logLevels = new LogLevelOverrides(executors.maintenance(), Clock.systemUTC());
         registry.register(new LoggersSection(logLevels));
+        FlightRecordings recordings = new FlightRecordings(new DumpDirectory(dataDir.resolve("recordings")).path(),
+                values.get(DiagnosticsSettings.JFR_RETENTION), executors.maintenance(), Clock.systemUTC());
+        registry.register(new JfrSection(recordings));
         ConcurrencyLimit heavy = new ConcurrencyLimit(values.get(DiagnosticsSettings.HEAVY_CONCURRENCY),
                 "thread dumps or 'all' answers", HEAVY_RETRY_AFTER_SECONDS);
         return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy), new HeapDumper(identity, dumps),
-                logLevels);
+                logLevels, recordings);
     }
 }

@@ -43,6 +43,11 @@ public interface DiagnosticSection {
         return false;
     }
 
+    /** Whether this read is heavy: {@link #heavy()} unless its parameters decide (a recording's summary is). */
+    default boolean heavy(DiagnosticsQuery query) {
+        return heavy();
+    }
+
     /** The section's content: anything Jackson can write (a Map, a record, a JsonNode). */
     Object collect() throws Exception;
 

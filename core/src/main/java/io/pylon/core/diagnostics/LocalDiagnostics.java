@@ -102,7 +102,7 @@ public final class LocalDiagnostics {
                 }
                 section.validate(method, query);
                 node.set(key, toJson(section, () -> section.change(method, query)));
-            } else if (section.heavy()) {
+            } else if (section.heavy(query)) {
                 section.validate(method, query);
                 try (ConcurrencyLimit.Permit permit = heavy.enter()) {
                     node.set(key, collect(section, query));
@@ -190,7 +190,7 @@ public final class LocalDiagnostics {
         Object value;
         try {
             value = content.get();
-        } catch (DiagnosticsBusyException | InvalidParameterException e) {
+        } catch (DiagnosticsBusyException | InvalidParameterException | DiagnosticsRefusedException e) {
             throw e;
         } catch (Exception | LinkageError e) {
             throw new SectionFailedException(section.name(), e);

@@ -12,7 +12,9 @@ import io.pylon.core.broadcast.DiagnosticsBroadcast;
 import io.pylon.core.broadcast.PeerClient;
 import io.pylon.core.broadcast.PodFailedException;
 import io.pylon.core.diagnostics.DiagnosticsQuery;
+import io.pylon.core.diagnostics.DiagnosticsRefusedException;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
+import io.pylon.core.diagnostics.FlightRecordings;
 import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.HeapDumper;
 import io.pylon.core.diagnostics.LocalDiagnostics;
@@ -33,6 +35,7 @@ import java.util.Optional;
  * something: loggers, jfr), the one place that decides how a diagnostics call is answered:
  * <ol>
  *   <li>the environment ID is checked (401), then the name (404 listing the names offered);</li>
+ *   <li>{@code jfr?download=<id>}: a recording streamed, this pod's or with {@code pod=} another's; never broadcast;</li>
  *   <li>{@code heapdump}: this pod's dump is streamed, or with {@code pod=<other>} the other pod's is passed on;
  *       a heap dump is never broadcast, and HEAD is refused (it would have to write a whole dump);</li>
  *   <li>a method the name does not take: 405 with {@code Allow}; a bad query parameter: 400 naming it (checked
@@ -49,18 +52,27 @@ public final class DiagnosticsEndpoint {
             "EnvironmentId realm=\"diagnostics\"");
     /** Aggregates up to this size leave in one write; larger ones stream in pieces of about this size. */
     private static final int OUTPUT_BUFFER = 1024 * 1024;
+    private static final String JFR = "jfr";
 
     private final EnvironmentIdGuard guard;
     private final LocalDiagnostics local;
     private final HeapDumper heapDumper;
     private final DiagnosticsBroadcast broadcast;
+    private final FlightRecordings recordings;
 
     public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
                                DiagnosticsBroadcast broadcast) {
+        this(guard, local, heapDumper, broadcast, null);
+    }
+
+    /** @param recordings the pod's flight recordings, whose downloads are streams; null when the pod has none */
+    public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
+                               DiagnosticsBroadcast broadcast, FlightRecordings recordings) {
         this.guard = guard;
         this.local = local;
         this.heapDumper = heapDumper;
         this.broadcast = broadcast;
+        this.recordings = recordings;
     }
 
     public void register(Routes routes, String segment) {
@@ -112,6 +124,11 @@ public final class DiagnosticsEndpoint {
             return;
         }
         DiagnosticsQuery query = DiagnosticsQuery.of(query(req));
+        if (JFR.equals(name) && LocalDiagnostics.GET.equals(method) && query.text("download").isPresent()) {
+            // a recording is a file, streamed like a heap dump: this pod's own, or another's passed on; never broadcast
+            download(pod, other, query, req, res);
+            return;
+        }
         if (internal.get() || pod.isPresent() && !other) {
             DiagnosticsResponses.sendLocal(method, name, query, req, res, local);
             return;
@@ -130,6 +147,30 @@ public final class DiagnosticsEndpoint {
             forward(method, pod.get(), name, req, res);
         } else {
             broadcast(method, name, req, res);
+        }
+    }
+
+    private void download(Optional<String> pod, boolean other, DiagnosticsQuery query, ServerRequest req,
+                          ServerResponse res) throws IOException {
+        try {
+            local.validate(LocalDiagnostics.GET, JFR, query);
+        } catch (InvalidParameterException e) {
+            DiagnosticsResponses.sendInvalid(res, e);
+            return;
+        }
+        if (other) {
+            forward(pod.get(), JFR, req, res);
+            return;
+        }
+        if (recordings == null) {
+            ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "This pod keeps no flight recordings.");
+            return;
+        }
+        try {
+            RecordingDownload.send(res, recordings, query.text("download").get(),
+                    "gzip".equals(query.choice("compress", "none", List.of("none", "gzip"))), local.identity().podName());
+        } catch (DiagnosticsRefusedException e) {
+            DiagnosticsResponses.sendRefused(res, e);
         }
     }
 

@@ -12,6 +12,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.diagnostics.DiagnosticsBusyException;
 import io.pylon.core.diagnostics.DiagnosticsQuery;
+import io.pylon.core.diagnostics.DiagnosticsRefusedException;
 import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.diagnostics.SectionFailedException;
@@ -49,6 +50,9 @@ final class DiagnosticsResponses {
         } catch (InvalidParameterException e) {
             sendInvalid(res, e);
             return;
+        } catch (DiagnosticsRefusedException e) {
+            sendRefused(res, e);
+            return;
         } catch (UnsupportedOperationException e) {
             sendMethodNotAllowed(res, name, method, local.methods(name));
             return;
@@ -75,6 +79,10 @@ final class DiagnosticsResponses {
     static void sendInvalid(ServerResponse res, InvalidParameterException e) {
         new ErrorBody("invalid_request", e.getMessage(), java.util.Map.of("parameter", e.parameter()))
                 .send(res, Status.BAD_REQUEST_400);
+    }
+
+    static void sendRefused(ServerResponse res, DiagnosticsRefusedException e) {
+        ErrorBody.send(res, Status.create(e.status()), e.error(), e.getMessage());
     }
 
     /** 405 with {@code Allow} for a method the name does not take. */

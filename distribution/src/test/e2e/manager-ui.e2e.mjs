@@ -106,7 +106,37 @@ async function fleetPanels(page, isAdmin) {
     await shot(page, prefix + 'c-log-levels');
     await page.getByRole('button', { name: 'Revert io.pylon.e2e.probe' }).click();
     await page.locator('dialog #loggers tbody tr', { hasText: 'io.pylon.e2e.probe' }).filter({ hasText: 'Revert now' }).waitFor({ state: 'detached' });
+    await closeDialog(page);
+
+    await page.getByRole('button', { name: 'Flight recordings of every Worker pod' }).click();
+    await page.locator('#jfr-duration').selectOption('10s');
+    await page.getByRole('button', { name: 'Start on every pod' }).click();
+    await page.locator('dialog #recordings tbody tr').nth(1).waitFor({ timeout: 30_000 });
+    check(await page.locator('dialog #recordings tbody tr', { hasText: 'RUNNING' }).count() === 2, 'a recording runs on both Worker pods');
+    await shot(page, prefix + 'd-recordings-running');
+    const finished = page.locator('dialog #recordings tbody tr', { hasText: 'FINISHED' });
+    const until = Date.now() + 60_000;
+    while (await finished.count() < 2 && Date.now() < until) {
+      await page.waitForTimeout(1000);
+      await page.locator('dialog').getByRole('button', { name: 'Refresh' }).click();
+    }
+    check(await finished.count() === 2, 'both recordings finished');
+    await finished.first().getByRole('button', { name: /^Summary of / }).click();
+    await page.locator('#jfr-summary-lead').waitFor({ timeout: 60_000 });
+    check(/\d+ events, \d+ execution samples/.test(await page.locator('#jfr-summary-lead').innerText()), 'the summary counts events and samples');
+    await shot(page, prefix + 'e-recording-summary');
+    const [jfr] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }),
+      finished.first().getByRole('button', { name: /^Download / }).click()]);
+    const jfrPath = await jfr.path();
+    check(readFileSync(jfrPath).subarray(0, 4).toString('latin1') === 'FLR\0', 'the downloaded recording starts with the JFR magic');
+    rmSync(jfrPath, { force: true });
+    await page.locator('dialog').getByText(/^Done: /).waitFor();
+    const gone = Date.now() + 10_000;
+    while (await finished.count() !== 1 && Date.now() < gone) await page.waitForTimeout(200);
+    check(await finished.count() === 1, 'the downloaded recording is gone from its pod');
+    await shot(page, prefix + 'f-recording-downloaded');
   } else {
+    check(await page.locator('[data-action="jfr"]').count() === 0, 'a viewer sees no flight recordings button');
     check(await page.locator('#logger-change').count() === 0, 'a viewer gets no form to change a level');
     await shot(page, prefix + 'c-log-levels');
   }
@@ -228,9 +258,10 @@ async function viewer(page) {
     const get = async (path) => (await fetch(`/apiops/environments/${environment}/diagnostics/${path}`, { headers })).status;
     const put = async (path) => (await fetch(`/apiops/environments/${environment}/diagnostics/${path}`, { method: 'PUT', headers })).status;
     return [await get('worker/heapdump'), await get('cache/env'), await get('worker/jvm'),
-      await put('worker/loggers?logger=io.pylon&level=FINEST&ttl=1m'), await get('worker/hotthreads?interval=10ms&samples=1')];
+      await put('worker/loggers?logger=io.pylon&level=FINEST&ttl=1m'), await get('worker/hotthreads?interval=10ms&samples=1'),
+      await get('worker/jfr')];
   }, ENVIRONMENT);
-  check(statuses.join() === '403,403,200,403,200', 'viewer: heapdump 403, env 403, jvm 200, loggers PUT 403, hotthreads 200; got ' + statuses);
+  check(statuses.join() === '403,403,200,403,200,403', 'viewer: heapdump 403, env 403, jvm 200, loggers PUT 403, hotthreads 200, jfr 403; got ' + statuses);
   await shot(page, '01-server-management');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor();

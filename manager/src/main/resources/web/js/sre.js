@@ -1,7 +1,7 @@
 // The fleet panels an SRE opens after the snapshot: hot threads, class histogram, log levels with a TTL.
 // Each asks every pod of the module at once (a broadcast through the Manager) and shows the fleet summary first.
 import * as api from './api.js';
-import { h, clear, put, openDialog, field, notify } from './dom.js';
+import { h, clear, put, openDialog, field, notify, download } from './dom.js';
 import * as fmt from './format.js';
 
 function loading(body, words = 'Asking every pod…') {
@@ -213,4 +213,115 @@ function showLoggers(out, answer, env, module, admin, reload) {
     { key: 'reverts', label: 'Reverts at', render: (r) => r.reverts ? h('span', {}, new Date(r.reverts).toLocaleTimeString(), admin
       ? h('button', { type: 'button', class: 'button small secondary', 'aria-label': 'Revert ' + r.name, onclick: () => revert(r.name) }, 'Revert now') : null) : '–' },
   ], rows, { key: 'name', descending: false }));
+}
+
+/** Flight recordings of every pod (admins only): start on every pod, watch, summary, download with progress, delete. */
+export async function openRecordings(env, module) {
+  const { body } = openDialog(`Flight recordings · ${module}`, { wide: true });
+  const duration = h('select', { id: 'jfr-duration' }, ['10s', '30s', '1m', '5m', '15m'].map((d) => h('option', { value: d, selected: d === '30s' }, d)));
+  const settings = h('select', { id: 'jfr-settings' }, h('option', { value: 'default', selected: true }, 'default (about 1% overhead)'),
+    h('option', { value: 'profile' }, 'profile (more detail, more overhead)'));
+  const maxSize = h('input', { id: 'jfr-max', type: 'number', min: 1, max: 1024, value: 100 });
+  const out = h('div', { class: 'jfr-result' });
+  const detail = h('div', { class: 'jfr-detail', 'aria-live': 'polite' });
+  const load = async () => {
+    try {
+      showRecordings(out, detail, await api.json(api.diagnosticsPath(env, module, 'jfr')), env, module, load);
+    } catch (err) {
+      failed(out, err);
+    }
+  };
+  const start = async (e) => {
+    e.preventDefault();
+    try {
+      const answer = await api.json(api.diagnosticsPath(env, module, 'jfr',
+        { duration: duration.value, settings: settings.value, maxSizeMb: maxSize.value }), { method: 'POST' });
+      const started = (answer.pods || []).filter((p) => !p.error).length;
+      notify(`Recording on ${started} of ${(answer.pods || []).length} pods for ${duration.value}.`, started ? 'success' : 'error');
+      const refused = (answer.pods || []).filter((p) => p.error);
+      if (refused.length) notify(refused.map((p) => `${p.podName}: ${p.error.message}`).join(' '), 'error');
+      load();
+    } catch (err) {
+      notify(api.explain(err), 'error');
+    }
+  };
+  put(body, h('form', { class: 'toolbar', id: 'jfr-start', onsubmit: start },
+    field('Duration', duration), field('Settings', settings), field('Max size (MB)', maxSize),
+    h('button', { type: 'submit', class: 'button' }, 'Start on every pod'),
+    h('button', { type: 'button', class: 'button secondary', onclick: load }, 'Refresh')), out, detail);
+  loading(out, 'Listing recordings…');
+  load();
+}
+
+function showRecordings(out, detail, answer, env, module, reload) {
+  const rows = [];
+  for (const pod of answer.pods || []) {
+    for (const r of (pod.jfr && pod.jfr.recordings) || []) rows.push({ pod: pod.podName, ...r });
+  }
+  const action = (label, title, onclick) => h('button', { type: 'button', class: 'button small', 'aria-label': title, onclick }, label);
+  put(clear(out), podErrors(answer), rows.length ? h('div', { class: 'table-scroll' }, h('table', { class: 'data', id: 'recordings' },
+    h('thead', {}, h('tr', {}, ['Pod', 'Recording', 'State', 'Settings', 'Size', 'Ends', 'Actions'].map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, rows.map((r) => h('tr', { dataset: { pod: r.pod, id: r.id } },
+      h('td', {}, r.pod), h('td', {}, h('code', {}, r.id)), h('td', {}, h('span', { class: 'badge ' + (r.state === 'FINISHED' ? 'up' : '') }, r.state)),
+      h('td', {}, r.settings), h('td', { class: 'num' }, fmt.bytes(r.sizeBytes)), h('td', {}, new Date(r.endsAt).toLocaleTimeString()),
+      h('td', { class: 'actions' },
+        r.state === 'FINISHED' ? action('Summary', `Summary of ${r.id} on ${r.pod}`, () => recordingSummary(detail, env, module, r)) : null,
+        r.state === 'FINISHED' ? action('Download', `Download ${r.id} of ${r.pod}`, () => downloadRecording(detail, env, module, r, reload)) : null,
+        action(r.state === 'RUNNING' ? 'Stop' : 'Delete', `Delete ${r.id} on ${r.pod}`, async () => {
+          try {
+            await api.json(api.diagnosticsPath(env, module, 'jfr', { pod: r.pod, id: r.id }), { method: 'DELETE' });
+            reload();
+          } catch (err) {
+            notify(api.explain(err), 'error');
+          }
+        }))))))) : h('p', { class: 'muted' }, 'No recordings on the pods.'));
+}
+
+async function recordingSummary(detail, env, module, r) {
+  loading(detail, 'Reading the recording on the pod…');
+  try {
+    const answer = await api.json(api.diagnosticsPath(env, module, 'jfr', { pod: r.pod, id: r.id, view: 'summary' }));
+    const one = answer.pods ? answer.pods[0] : answer;
+    const s = one.jfr.summary;
+    const list = (title, items, label, value, unit) => h('div', {}, h('h4', {}, title), items.length
+      ? h('ol', {}, items.map((i) => h('li', {}, h('code', {}, i[label]), ` ${fmt.number(i[value])}${unit}`)))
+      : h('p', { class: 'muted small' }, 'None recorded.'));
+    put(clear(detail), h('h3', {}, `Summary of ${r.id} on ${r.pod}`),
+      h('p', { class: 'lead', id: 'jfr-summary-lead' }, `${fmt.number(s.events)} events, ${fmt.number(s.executionSamples)} execution samples, `
+        + `${s.gcPauses.collections} GCs pausing ${s.gcPauses.totalPauseMillis} ms (longest ${s.gcPauses.longestPauseMillis} ms).`),
+      list('Hot methods', s.hotMethods, 'method', 'samples', ' samples'),
+      list('Allocation by class', s.allocationByClass, 'className', 'bytes', ' bytes'),
+      list('Lock contention', s.lockContention, 'monitorClass', 'totalMillis', ' ms'));
+  } catch (err) {
+    failed(detail, err);
+  }
+}
+
+async function downloadRecording(detail, env, module, r, reload) {
+  const progress = h('progress', { id: 'jfr-progress', max: 100, value: 0 });
+  const status = h('p', { role: 'status' }, 'Downloading…');
+  put(clear(detail), h('label', { for: 'jfr-progress' }, 'Download'), progress, status);
+  try {
+    const response = await api.raw(api.diagnosticsPath(env, module, 'jfr', { pod: r.pod, download: r.id }),
+      { headers: { Accept: 'application/octet-stream' } });
+    const total = Number(response.headers.get('Content-Length')) || r.sizeBytes || 0;
+    const reader = response.body.getReader();
+    const chunks = [];
+    let received = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      received += value.length;
+      if (total) progress.value = Math.min(100, (received / total) * 100);
+      status.textContent = `Received ${fmt.bytes(received)}${total ? ' of ' + fmt.bytes(total) : ''}.`;
+    }
+    progress.value = 100;
+    status.textContent = `Done: ${fmt.bytes(received)} saved as ${r.pod}-${r.id}.jfr; the pod removed its copy.`;
+    download(new Blob(chunks, { type: 'application/octet-stream' }), `${r.pod}-${r.id}.jfr`);
+    reload();
+  } catch (err) {
+    status.textContent = 'Download failed: ' + api.explain(err);
+    status.className = 'error-text';
+  }
 }

@@ -6,7 +6,7 @@ import * as fmt from '../format.js';
 import { sparkline } from '../sparkline.js';
 import { mergePods, rowError, versionSkew, memberDisagreement, answeredLine } from '../pods.js';
 import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
-import { openHotThreads, openHistogram, openLoggers } from '../sre.js';
+import { openHotThreads, openHistogram, openLoggers, openRecordings } from '../sre.js';
 
 const HISTORY = 30;
 const history = new Map(); // "env/module/pod" -> [{heap, threads}]
@@ -204,7 +204,8 @@ function fleetTools(env, module, admin) {
   return h('div', { class: 'toolbar fleet-tools', role: 'group', 'aria-label': `${name} fleet diagnostics` },
     tool('Hot threads', () => openHotThreads(env, module), 'hotthreads'),
     tool('Class histogram', () => openHistogram(env, module), 'histogram'),
-    tool('Log levels', () => openLoggers(env, module, admin), 'loggers'));
+    tool('Log levels', () => openLoggers(env, module, admin), 'loggers'),
+    admin ? tool('Flight recordings', () => openRecordings(env, module), 'jfr') : null);
 }
 
 function podRow(env, module, row, skew, disagreement, admin) {

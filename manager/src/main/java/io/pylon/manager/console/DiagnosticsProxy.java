@@ -84,10 +84,9 @@ final class DiagnosticsProxy {
             copyHeader(response, res, HeaderNames.ALLOW);
             copyHeader(response, res, HeaderNames.RETRY_AFTER);
             if (status == 200 && target.name().equals("jfr")) {
-                // a recording's download: its file name, length and gzip encoding as the pod gave them
+                // a recording's download: its file name and length as the pod gave them
                 copyHeader(response, res, HeaderNames.CONTENT_DISPOSITION);
                 copyHeader(response, res, HeaderNames.CONTENT_LENGTH);
-                copyHeader(response, res, HeaderNames.CONTENT_ENCODING);
             }
             if (status == 200 && target.isHeapDump()) {
                 copyHeader(response, res, HeaderNames.CONTENT_LENGTH);

@@ -17,7 +17,7 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
             "hotthreads", "histogram", "loggers", "jfr");
     /** The query parameters of the names that take them, passed on to the pods, which check their bounds. */
     private static final Set<String> PARAMETERS = Set.of("interval", "samples", "top", "live", "prefix", "logger",
-            "level", "ttl", "duration", "settings", "maxsize", "id", "compress", "view");
+            "level", "ttl", "duration", "settings", "maxSizeMb", "id", "download", "compress", "view");
     private static final Pattern PARAMETER_VALUE = Pattern.compile("[A-Za-z0-9._$:-]{0,200}");
     /** The names, besides GET, that change something on the pods: admins only, and audited. */
     private static final Map<String, Set<String>> CHANGES = Map.of("loggers", Set.of("PUT", "DELETE"),

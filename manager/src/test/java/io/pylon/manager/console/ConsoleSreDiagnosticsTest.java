@@ -104,6 +104,33 @@ class ConsoleSreDiagnosticsTest {
     }
 
     @Test
+    void recordingsAreForAdminsAndTheirDownloadPassesThrough() throws Exception {
+        assertThat(manager.get(BASE + "jfr", viewer).statusCode()).isEqualTo(403);
+        assertThat(manager.send("POST", BASE + "jfr?duration=1s", viewer, "").statusCode()).isEqualTo(403);
+        HttpResponse<String> started = manager.send("POST", BASE + "jfr?duration=1s&settings=default&maxSizeMb=20", admin, "");
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+        String id = json(started.body()).path("pods").get(0).path("jfr").path("id").asText();
+        String state = "";
+        for (int i = 0; i < 100 && !state.equals("FINISHED"); i++) {
+            Thread.sleep(200);
+            state = json(manager.get(BASE + "jfr?pod=worker-console", admin).body()).path("jfr").path("recordings").get(0)
+                    .path("state").asText();
+        }
+        assertThat(state).isEqualTo("FINISHED");
+        HttpResponse<java.io.InputStream> download = manager.stream(BASE + "jfr?pod=worker-console&download=" + id, admin);
+        assertThat(download.statusCode()).isEqualTo(200);
+        assertThat(download.headers().firstValue("Content-Disposition").orElseThrow()).contains("worker-console-" + id + ".jfr");
+        byte[] bytes;
+        try (java.io.InputStream in = download.body()) {
+            bytes = in.readAllBytes();
+        }
+        assertThat(new String(bytes, 0, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("FLR");
+        assertThat(download.headers().firstValue("Content-Length")).hasValue(String.valueOf(bytes.length));
+        JsonNode events = json(manager.get("/apiops/audit", admin).body()).path("events");
+        assertThat(events.findValuesAsText("action")).contains("diagnostics.jfr.POST", "diagnostics.jfr");
+    }
+
+    @Test
     void methodsANameDoesNotTakeAreRefusedByTheManager() {
         HttpResponse<String> response = manager.send("PUT", BASE + "histogram", admin, "");
         assertThat(response.statusCode()).isEqualTo(405);

@@ -32,8 +32,8 @@ public final class DiagnosticsSettings {
                     + "class (and at least 1 MiB).", 3, SettingType.intRange(2, 1000));
 
     public static final Setting<java.time.Duration> JFR_RETENTION = Setting.of("pylon.diagnostics.jfr.retention",
-            "How long a finished flight recording stays in <data dir>/recordings when nobody downloads it (a download "
-                    + "removes it at once).", java.time.Duration.ofHours(1), SettingType.DURATION_TYPE);
+            "How long a finished flight recording stays in the recordings folder of the data directory when nobody "
+                    + "downloads it (a download removes it at once).", java.time.Duration.ofHours(1), SettingType.DURATION_TYPE);
 
     public static List<Setting<?>> all() {
         return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR, HISTOGRAM_FLAG_FACTOR, JFR_RETENTION);

@@ -103,7 +103,8 @@ final class HotThreadsSection implements DiagnosticSection {
                 Thread.sleep(p.interval());
             }
             long s0 = System.nanoTime();
-            read(sampled, reading, cpu);
+            // only the last reading's stacks are shown whole; the others need the frames compared for 'stuck'
+            read(sampled, reading, cpu, reading == p.samples() ? STACK_DEPTH : STUCK_FRAMES);
             sampleNanos = Math.max(sampleNanos, System.nanoTime() - s0);
         }
         long spanNanos = System.nanoTime() - t0;
@@ -131,9 +132,9 @@ final class HotThreadsSection implements DiagnosticSection {
         return answer;
     }
 
-    private void read(Map<Long, Sampled> sampled, int reading, boolean cpu) {
+    private void read(Map<Long, Sampled> sampled, int reading, boolean cpu, int depth) {
         long[] ids = threads.getAllThreadIds();
-        ThreadInfo[] infos = threads.getThreadInfo(ids, STACK_DEPTH);
+        ThreadInfo[] infos = threads.getThreadInfo(ids, depth);
         long[] times = cpuTimes(ids, cpu);
         for (int i = 0; i < ids.length; i++) {
             ThreadInfo info = infos[i];

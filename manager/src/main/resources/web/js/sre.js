@@ -305,17 +305,10 @@ async function downloadRecording(detail, env, module, r, reload) {
     const response = await api.raw(api.diagnosticsPath(env, module, 'jfr', { pod: r.pod, download: r.id }),
       { headers: { Accept: 'application/octet-stream' } });
     const total = Number(response.headers.get('Content-Length')) || r.sizeBytes || 0;
-    const reader = response.body.getReader();
-    const chunks = [];
-    let received = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
-      if (total) progress.value = Math.min(100, (received / total) * 100);
-      status.textContent = `Received ${fmt.bytes(received)}${total ? ' of ' + fmt.bytes(total) : ''}.`;
-    }
+    const { chunks, received } = await api.readWithProgress(response, (bytes) => {
+      if (total) progress.value = Math.min(100, (bytes / total) * 100);
+      status.textContent = `Received ${fmt.bytes(bytes)}${total ? ' of ' + fmt.bytes(total) : ''}.`;
+    });
     progress.value = 100;
     status.textContent = `Done: ${fmt.bytes(received)} saved as ${r.pod}-${r.id}.jfr; the pod removed its copy.`;
     download(new Blob(chunks, { type: 'application/octet-stream' }), `${r.pod}-${r.id}.jfr`);

@@ -42,8 +42,7 @@ final class HotThreadsSection implements DiagnosticSection {
             "java.lang.ref.Reference.waitForReferencePendingList",
             "java.lang.ref.ReferenceQueue.remove",
             "sun.nio.ch.Net.accept",
-            "sun.nio.ch.EPoll.wait",
-            "jdk.internal.misc.CDS.getRandomSeedForDumping");
+            "sun.nio.ch.EPoll.wait");
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 

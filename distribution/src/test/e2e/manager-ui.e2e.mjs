@@ -69,6 +69,80 @@ async function closeDialog(page) {
   await page.waitForSelector('dialog', { state: 'detached' });
 }
 
+// Hot threads, class histogram and log levels of every Worker pod; an admin also sets a level that reverts by itself.
+async function fleetPanels(page, isAdmin) {
+  const prefix = isAdmin ? '08' : 'viewer';
+  await page.getByRole('button', { name: 'Hot threads of every Worker pod' }).click();
+  await page.locator('dialog #hot-threads tbody tr').first().waitFor({ timeout: 60_000 });
+  const cpu = await page.$$eval('dialog #hot-threads tbody tr td:nth-child(4)', (tds) => tds.map((td) => Number(td.innerText.replace(/,/g, ''))));
+  check(cpu.length >= 2 && cpu.every((x, i) => i === 0 || cpu[i - 1] >= x), 'hot threads are sorted by CPU ms, highest first: ' + cpu.slice(0, 5));
+  await page.locator('dialog #hot-threads th button', { hasText: 'Thread' }).click();
+  const names = await page.$$eval('dialog #hot-threads tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.innerText));
+  check(names.every((x, i) => i === 0 || names[i - 1].localeCompare(x) <= 0), 'a click on Thread sorts by name');
+  check(await page.locator('dialog').getByText('Stuck stacks across pods').count() === 1, 'the stuck stacks heading is shown');
+  const groups = await page.locator('dialog ul.stuck-groups summary').allInnerTexts();
+  check(groups.length === 0 || groups.every((g) => /^\d+ threads? on \d+ of 2 pods at /.test(g)), 'stuck groups name threads, pods and the frame: ' + groups.slice(0, 2));
+  await shot(page, prefix + 'a-hot-threads');
+  await closeDialog(page);
+
+  await page.getByRole('button', { name: 'Class histogram of every Worker pod' }).click();
+  await page.locator('dialog #histogram tbody tr').first().waitFor({ timeout: 60_000 });
+  const rows = await page.locator('dialog #histogram tbody tr').count();
+  check(rows >= 20, `the histogram lists the classes of both pods (${rows} rows)`);
+  check(await page.locator('dialog').getByText(/fleet median/).count() >= 1, 'the histogram compares with the fleet median');
+  await shot(page, prefix + 'b-histogram');
+  await closeDialog(page);
+
+  await page.getByRole('button', { name: 'Log levels of every Worker pod' }).click();
+  await page.locator('dialog #loggers tbody tr').first().waitFor({ timeout: 60_000 });
+  if (isAdmin) {
+    await page.locator('#lg-logger').fill('io.pylon.e2e.probe');
+    await page.locator('#lg-level').selectOption('FINEST');
+    await page.locator('#lg-ttl').selectOption('1m');
+    await page.getByRole('button', { name: 'Set on every pod' }).click();
+    const row = page.locator('dialog #loggers tbody tr', { hasText: 'io.pylon.e2e.probe' });
+    await row.waitFor();
+    check((await row.innerText()).includes('FINEST'), 'the changed level is listed: ' + await row.innerText());
+    await shot(page, prefix + 'c-log-levels');
+    await page.getByRole('button', { name: 'Revert io.pylon.e2e.probe' }).click();
+    await page.locator('dialog #loggers tbody tr', { hasText: 'io.pylon.e2e.probe' }).filter({ hasText: 'Revert now' }).waitFor({ state: 'detached' });
+    await closeDialog(page);
+
+    await page.getByRole('button', { name: 'Flight recordings of every Worker pod' }).click();
+    await page.locator('#jfr-duration').selectOption('10s');
+    await page.getByRole('button', { name: 'Start on every pod' }).click();
+    await page.locator('dialog #recordings tbody tr').nth(1).waitFor({ timeout: 30_000 });
+    check(await page.locator('dialog #recordings tbody tr', { hasText: 'RUNNING' }).count() === 2, 'a recording runs on both Worker pods');
+    await shot(page, prefix + 'd-recordings-running');
+    const finished = page.locator('dialog #recordings tbody tr', { hasText: 'FINISHED' });
+    const until = Date.now() + 60_000;
+    while (await finished.count() < 2 && Date.now() < until) {
+      await page.waitForTimeout(1000);
+      await page.locator('dialog').getByRole('button', { name: 'Refresh' }).click();
+    }
+    check(await finished.count() === 2, 'both recordings finished');
+    await finished.first().getByRole('button', { name: /^Summary of / }).click();
+    await page.locator('#jfr-summary-lead').waitFor({ timeout: 60_000 });
+    check(/\d+ events, \d+ execution samples/.test(await page.locator('#jfr-summary-lead').innerText()), 'the summary counts events and samples');
+    await shot(page, prefix + 'e-recording-summary');
+    const [jfr] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }),
+      finished.first().getByRole('button', { name: /^Download / }).click()]);
+    const jfrPath = await jfr.path();
+    check(readFileSync(jfrPath).subarray(0, 4).toString('latin1') === 'FLR\0', 'the downloaded recording starts with the JFR magic');
+    rmSync(jfrPath, { force: true });
+    await page.locator('dialog').getByText(/^Done: /).waitFor();
+    const gone = Date.now() + 10_000;
+    while (await finished.count() !== 1 && Date.now() < gone) await page.waitForTimeout(200);
+    check(await finished.count() === 1, 'the downloaded recording is gone from its pod');
+    await shot(page, prefix + 'f-recording-downloaded');
+  } else {
+    check(await page.locator('[data-action="jfr"]').count() === 0, 'a viewer sees no flight recordings button');
+    check(await page.locator('#logger-change').count() === 0, 'a viewer gets no form to change a level');
+    await shot(page, prefix + 'c-log-levels');
+  }
+  await closeDialog(page);
+}
+
 async function admin(page) {
   await page.goto(BASE + '/');
   await page.getByLabel('Username').waitFor();
@@ -127,6 +201,8 @@ async function admin(page) {
   await shot(page, '08-env');
   await closeDialog(page);
 
+  await fleetPanels(page, true);
+
   await page.getByRole('link', { name: 'My profile' }).click();
   await page.getByLabel('Name').fill('e2e token');
   await page.getByRole('button', { name: 'Create token' }).click();
@@ -175,13 +251,17 @@ async function viewer(page) {
   check(await page.locator('[data-action="heapdump"]').count() === 0, 'a viewer sees no heap dump button');
   check(await page.locator('[data-action="env"]').count() === 0, 'a viewer sees no env button');
   check(await page.locator('[data-action="threaddump"]').count() === 4, 'a viewer sees the thread dump buttons');
+  await fleetPanels(page, false);
   check(!(await page.getByRole('link', { name: 'Users' }).isVisible()), 'a viewer sees no Users page');
   const statuses = await page.evaluate(async (environment) => {
     const headers = { Authorization: 'Bearer ' + sessionStorage.getItem('pylon.token') };
     const get = async (path) => (await fetch(`/apiops/environments/${environment}/diagnostics/${path}`, { headers })).status;
-    return [await get('worker/heapdump'), await get('cache/env'), await get('worker/jvm')];
+    const put = async (path) => (await fetch(`/apiops/environments/${environment}/diagnostics/${path}`, { method: 'PUT', headers })).status;
+    return [await get('worker/heapdump'), await get('cache/env'), await get('worker/jvm'),
+      await put('worker/loggers?logger=io.pylon&level=FINEST&ttl=1m'), await get('worker/hotthreads?interval=10ms&samples=1'),
+      await get('worker/jfr')];
   }, ENVIRONMENT);
-  check(statuses[0] === 403 && statuses[1] === 403 && statuses[2] === 200, 'viewer: heapdump 403, env 403, jvm 200; got ' + statuses);
+  check(statuses.join() === '403,403,200,403,200,403', 'viewer: heapdump 403, env 403, jvm 200, loggers PUT 403, hotthreads 200, jfr 403; got ' + statuses);
   await shot(page, '01-server-management');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -112,3 +112,26 @@ export function listOf(body, key) {
   if (body && Array.isArray(body[key])) return body[key];
   return [];
 }
+
+/**
+ * Reads a download to its end, calling onProgress(received bytes) at most every 100 ms as pieces arrive, so that a
+ * progress bar moves without a repaint per piece. Resolves to {chunks, received}.
+ */
+export async function readWithProgress(response, onProgress) {
+  const reader = response.body.getReader();
+  const chunks = [];
+  let received = 0;
+  let lastPaint = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    const now = performance.now();
+    if (now - lastPaint > 100) {
+      lastPaint = now;
+      onProgress(received);
+    }
+  }
+  return { chunks, received };
+}

@@ -149,22 +149,10 @@ export async function downloadHeapDump(env, module, pod) {
     const disposition = response.headers.get('Content-Disposition') || '';
     const fileName = (/filename="?([^";]+)"?/.exec(disposition) || [])[1] || `${pod}.hprof`;
     if (!total) progress.removeAttribute('value');
-    const reader = response.body.getReader();
-    const chunks = [];
-    let received = 0;
-    let lastPaint = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
-      const now = performance.now();
-      if (now - lastPaint > 100) {
-        lastPaint = now;
-        if (total) progress.value = (received / total) * 100;
-        status.textContent = `Received ${fmt.bytes(received)}${total ? ' of ' + fmt.bytes(total) : ''}.`;
-      }
-    }
+    const { chunks, received } = await api.readWithProgress(response, (bytes) => {
+      if (total) progress.value = (bytes / total) * 100;
+      status.textContent = `Received ${fmt.bytes(bytes)}${total ? ' of ' + fmt.bytes(total) : ''}.`;
+    });
     progress.value = 100;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     status.textContent = `Done: ${fmt.bytes(received)} in ${seconds} s, saved as ${fileName}.`;

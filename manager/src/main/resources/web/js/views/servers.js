@@ -6,6 +6,7 @@ import * as fmt from '../format.js';
 import { sparkline } from '../sparkline.js';
 import { mergePods, rowError, versionSkew, memberDisagreement, answeredLine } from '../pods.js';
 import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
+import { openHotThreads, openHistogram, openLoggers, openRecordings } from '../sre.js';
 
 const HISTORY = 30;
 const history = new Map(); // "env/module/pod" -> [{heap, threads}]
@@ -174,6 +175,7 @@ function podSection(env, module, answers, rows, admin, checking) {
     section.append(h('p', { class: 'flag-banner' }, `${name} could not be read: ${api.explain(body.failure)}`));
   }
   section.append(h('p', { class: 'muted answered' }, answeredLine(rows, answers.jvm)));
+  section.append(fleetTools(env, module, admin));
   const skew = versionSkew(rows);
   if (skew) {
     section.append(h('p', { class: 'flag-banner', role: 'alert' }, 'Version skew: ' +
@@ -192,6 +194,18 @@ function podSection(env, module, answers, rows, admin, checking) {
     h('tbody', {}, rows.map((row) => podRow(env, module, row, skew, disagreement, admin))));
   section.append(h('div', { class: 'table-scroll', role: 'region', 'aria-label': title, tabindex: '0' }, table));
   return section;
+}
+
+/** The panels that ask every pod of the module at once. */
+function fleetTools(env, module, admin) {
+  const name = module === 'worker' ? 'Worker' : 'Cache';
+  const tool = (label, action, key) => h('button', { type: 'button', class: 'button small secondary',
+    'aria-label': `${label} of every ${name} pod`, dataset: { action: key }, onclick: action }, label);
+  return h('div', { class: 'toolbar fleet-tools', role: 'group', 'aria-label': `${name} fleet diagnostics` },
+    tool('Hot threads', () => openHotThreads(env, module), 'hotthreads'),
+    tool('Class histogram', () => openHistogram(env, module), 'histogram'),
+    tool('Log levels', () => openLoggers(env, module, admin), 'loggers'),
+    admin ? tool('Flight recordings', () => openRecordings(env, module), 'jfr') : null);
 }
 
 function podRow(env, module, row, skew, disagreement, admin) {

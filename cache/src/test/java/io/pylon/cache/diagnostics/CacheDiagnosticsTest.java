@@ -52,4 +52,25 @@ class CacheDiagnosticsTest {
         assertThat(DiagnosticsContract.internal(pod, "all").has("datagrid")).isTrue();
         DiagnosticsContract.assertNotOffered(pod, "connections", List.of("datagrid", "hazelcast"));
     }
+
+    @Test
+    void hazelcastLoggersAreListedAndTheirLevelChanges() throws IOException {
+        var list = TestPods.get(pod, "/platform/diagnostics/loggers?internal=true&prefix=com.hazelcast",
+                "Authorization", TestPods.ENVIRONMENT_ID);
+        assertThat(list.statusCode()).isEqualTo(200);
+        JsonNode listed = io.pylon.core.http.Json.MAPPER.readTree(list.body()).path("loggers");
+        assertThat(listed.path("count").asInt()).isPositive();
+        String logger = listed.path("loggers").get(0).path("name").asText();
+        assertThat(logger).startsWith("com.hazelcast");
+        var changed = TestPods.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(TestPods.baseUrl(pod)
+                        + "/platform/diagnostics/loggers?internal=true&logger=" + logger + "&level=FINE&ttl=1m"))
+                .header("Authorization", TestPods.ENVIRONMENT_ID).PUT(java.net.http.HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+        assertThat(java.util.logging.Logger.getLogger(logger).getLevel()).isEqualTo(java.util.logging.Level.FINE);
+        var reverted = TestPods.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(TestPods.baseUrl(pod)
+                        + "/platform/diagnostics/loggers?internal=true&logger=" + logger))
+                .header("Authorization", TestPods.ENVIRONMENT_ID).DELETE().build());
+        assertThat(reverted.statusCode()).isEqualTo(200);
+        assertThat(java.util.logging.Logger.getLogger(logger).getLevel()).isNotEqualTo(java.util.logging.Level.FINE);
+    }
 }

@@ -42,7 +42,10 @@ final class Broadcast {
      * @param authorization the caller's Authorization value, passed on to every pod
      * @param uris          where each peer is asked
      */
-    record Call(String name, String authorization, Function<DiscoveredPod, URI> uris) {
+    record Call(String method, String name, String authorization, Function<DiscoveredPod, URI> uris) {
+        Call(String name, String authorization, Function<DiscoveredPod, URI> uris) {
+            this("GET", name, authorization, uris);
+        }
     }
 
     Broadcast(PeerClient client, BroadcastLimits limits) {
@@ -102,7 +105,7 @@ final class Broadcast {
             threads.execute(() -> {
                 PodResult result;
                 try {
-                    result = ask(call, request.uris().apply(pod), request.authorization(), timeout, podTimeout, deadline);
+                    result = ask(call, request, request.uris().apply(pod), timeout, podTimeout, deadline);
                 } catch (RuntimeException e) {
                     result = PodResult.failed(PodFailure.of(e, timeout));
                 } finally {
@@ -127,9 +130,9 @@ final class Broadcast {
         }
     }
 
-    private PodResult ask(PodCall call, URI uri, String authorization, Duration timeout, Duration podTimeout, long deadline) {
+    private PodResult ask(PodCall call, Call request, URI uri, Duration timeout, Duration podTimeout, long deadline) {
         AtomicBoolean timedOut = new AtomicBoolean();
-        try (PeerClient.Response response = client.get(uri, authorization, null, timeout)) {
+        try (PeerClient.Response response = client.request(request.method(), uri, request.authorization(), null, timeout)) {
             InputStream body = response.body();
             if (response.status() != 200) {
                 return PodResult.failed(PeerErrors.of(response.status(), body));

@@ -9,8 +9,8 @@ import java.util.Set;
 public record BroadcastLimits(int maxInFlight, Duration podTimeout, Duration slowPodTimeout, Duration deadline,
                               Duration connectTimeout, Duration heapDumpTimeout, long maxAnswerBytes) {
 
-    /** The names whose answers take long to build (a thread dump each). */
-    private static final Set<String> SLOW = Set.of("threaddump", "all");
+    /** The names whose answers take long to build (a thread dump, a sampling interval, a heap walk). */
+    private static final Set<String> SLOW = Set.of("threaddump", "all", "hotthreads", "histogram", "jfr");
 
     public static BroadcastLimits from(Settings settings) {
         return new BroadcastLimits(settings.get(BroadcastSettings.MAX_IN_FLIGHT), settings.get(BroadcastSettings.POD_TIMEOUT),

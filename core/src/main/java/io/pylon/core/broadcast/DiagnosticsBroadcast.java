@@ -1,6 +1,9 @@
 package io.pylon.core.broadcast;
 
 import io.pylon.core.diagnostics.DiagnosticsBusyException;
+import io.pylon.core.diagnostics.DiagnosticsQuery;
+import io.pylon.core.diagnostics.DiagnosticsRefusedException;
+import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.diagnostics.SectionFailedException;
 import io.pylon.core.discovery.DiscoveredPod;
@@ -49,6 +52,12 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
      */
     public void run(String name, String authorization, Map<String, List<String>> query, LocalDiagnostics local,
                     AggregateOutput out) throws IOException {
+        run(LocalDiagnostics.GET, name, authorization, query, local, out);
+    }
+
+    /** A broadcast of a read or, with another method, of a change (a log level set on every pod). */
+    public void run(String method, String name, String authorization, Map<String, List<String>> query,
+                    LocalDiagnostics local, AggregateOutput out) throws IOException {
         long t0 = System.nanoTime();
         String selfName = local.identity().podName();
         List<DiscoveredPod> pods;
@@ -60,12 +69,13 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
             LOG.log(Level.WARNING, discovery.mode().label() + " discovery failed, answering for this pod alone: " + discoveryError);
             pods = List.of(DiscoveredPod.callable(selfName, local.identity().podIp(), null));
         }
-        Broadcast.Call call = new Broadcast.Call(name, authorization,
+        Broadcast.Call call = new Broadcast.Call(method, name, authorization,
                 pod -> PeerUri.of(pod.baseUrl(), paths, name, query, true));
         try {
             AggregateWriter writer = new AggregateWriter(out, local.aggregations(name));
             writer.start();
-            broadcast.run(pods, selfName, () -> answerSelf(name, local), call, writer);
+            DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
+            broadcast.run(pods, selfName, () -> answerSelf(method, name, parameters, local), call, writer);
             writer.finish(Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0, discovery.mode().label(), discoveryError);
             out.close();
         } catch (IOException | RuntimeException e) {
@@ -82,12 +92,23 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
      */
     public PeerClient.Response forward(String target, String name, String authorization, String accept,
                                        Map<String, List<String>> query, String selfName) throws PodFailedException {
-        return forwarder.open(target, name, authorization, accept, query, selfName);
+        return forward(LocalDiagnostics.GET, target, name, authorization, accept, query, selfName);
     }
 
-    private static byte[] answerSelf(String name, LocalDiagnostics local) throws PodFailedException {
+    /** A forward of a read or of a change to one named pod. */
+    public PeerClient.Response forward(String method, String target, String name, String authorization, String accept,
+                                       Map<String, List<String>> query, String selfName) throws PodFailedException {
+        return forwarder.open(method, target, name, authorization, accept, query, selfName);
+    }
+
+    private static byte[] answerSelf(String method, String name, DiagnosticsQuery query, LocalDiagnostics local)
+            throws PodFailedException {
         try {
-            return Json.bytes(local.answer(name));
+            return Json.bytes(local.answer(method, name, query));
+        } catch (InvalidParameterException e) {
+            throw new PodFailedException(new PodFailure(400, e.getMessage()));
+        } catch (DiagnosticsRefusedException e) {
+            throw new PodFailedException(new PodFailure(e.status(), e.getMessage()));
         } catch (DiagnosticsBusyException e) {
             throw new PodFailedException(new PodFailure(429, e.getMessage()));
         } catch (SectionFailedException e) {

@@ -1,6 +1,7 @@
 package io.pylon.core.broadcast;
 
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.WebClient;
 
@@ -69,7 +70,13 @@ public final class PeerClient implements AutoCloseable {
      * @param timeout for the answer to start, and for each read after
      */
     public Response get(URI uri, String authorization, String accept, Duration timeout) throws IOException {
-        var request = client().get().uri(uri).readTimeout(timeout);
+        return request("GET", uri, authorization, accept, timeout);
+    }
+
+    /** Like {@link #get}, with another method ({@code PUT}, {@code DELETE}, {@code POST}: the changes of loggers, jfr). */
+    public Response request(String method, URI uri, String authorization, String accept, Duration timeout)
+            throws IOException {
+        var request = client().method(Method.create(method)).uri(uri).readTimeout(timeout);
         if (authorization != null) {
             request.header(HeaderNames.AUTHORIZATION, authorization);
         }

@@ -32,7 +32,7 @@ final class PodForwarder {
         this.paths = paths;
     }
 
-    PeerClient.Response open(String target, String name, String authorization, String accept,
+    PeerClient.Response open(String method, String target, String name, String authorization, String accept,
                              Map<String, List<String>> query, String selfName) throws PodFailedException {
         List<DiscoveredPod> pods;
         try {
@@ -56,7 +56,7 @@ final class PodForwarder {
         URI uri = PeerUri.of(pod.baseUrl(), paths, name, query, !heapDump);
         Duration timeout = limits.podTimeout(name);
         try {
-            return client.get(uri, authorization, accept, timeout);
+            return client.request(method, uri, authorization, accept, timeout);
         } catch (IOException | RuntimeException e) {
             PodFailure failure = PodFailure.of(e, timeout);
             throw failed(failure.status(), "Pod " + pod.podName() + ": " + failure.message() + ".");

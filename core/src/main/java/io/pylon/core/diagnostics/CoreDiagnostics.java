@@ -8,10 +8,14 @@ import io.pylon.core.pod.PodExecutors;
 import io.pylon.core.pod.PodIdentity;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Registers the sections every diagnostics module shares (jvm, threads, threaddump, env, health) and the heap dump. */
+/**
+ * Registers the sections every diagnostics module shares (jvm, threads, threaddump, env, health, hotthreads,
+ * histogram, loggers, jfr) and the heap dump.
+ */
 public final class CoreDiagnostics {
     private static final int HEAVY_RETRY_AFTER_SECONDS = 2;
 
@@ -19,7 +23,8 @@ public final class CoreDiagnostics {
     }
 
     /** What a pod answers diagnostics with: its sections and its heap dumps. */
-    public record PodDiagnostics(LocalDiagnostics local, HeapDumper heapDumper) {
+    public record PodDiagnostics(LocalDiagnostics local, HeapDumper heapDumper, AutoCloseable logLevels,
+                                 FlightRecordings recordings) {
     }
 
     /**
@@ -49,9 +54,16 @@ public final class CoreDiagnostics {
         registry.register(new ThreadDumpSection(new VirtualThreadDump(dumps.path()), masker));
         registry.register(new EnvSection(masker, System::getenv));
         registry.register(new HealthSection(health, dumps));
+        registry.register(new HotThreadsSection());
+        registry.register(new HistogramSection(values.get(DiagnosticsSettings.HISTOGRAM_FLAG_FACTOR)));
+        LogLevelOverrides logLevels = new LogLevelOverrides(executors.maintenance(), Clock.systemUTC());
+        registry.register(new LoggersSection(logLevels));
+        FlightRecordings recordings = new FlightRecordings(new DumpDirectory(dataDir.resolve("recordings")).path(),
+                values.get(DiagnosticsSettings.JFR_RETENTION), executors.maintenance(), Clock.systemUTC());
+        registry.register(new JfrSection(recordings));
         ConcurrencyLimit heavy = new ConcurrencyLimit(values.get(DiagnosticsSettings.HEAVY_CONCURRENCY),
                 "thread dumps or 'all' answers", HEAVY_RETRY_AFTER_SECONDS);
         return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy), new HeapDumper(identity, dumps,
-                values.get(DiagnosticsSettings.HEAP_DUMP_STALL_TIMEOUT)));
+                values.get(DiagnosticsSettings.HEAP_DUMP_STALL_TIMEOUT)), logLevels, recordings);
     }
 }

@@ -43,8 +43,48 @@ public interface DiagnosticSection {
         return false;
     }
 
+    /** Whether this read is heavy: {@link #heavy()} unless its parameters decide (a recording's summary is). */
+    default boolean heavy(DiagnosticsQuery query) {
+        return heavy();
+    }
+
     /** The section's content: anything Jackson can write (a Map, a record, a JsonNode). */
     Object collect() throws Exception;
+
+    /**
+     * The section's content for a call with query parameters ({@code ?top=10}); sections without parameters keep
+     * the default, which ignores them.
+     *
+     * @throws InvalidParameterException for a parameter of the wrong form or out of its bounds
+     */
+    default Object collect(DiagnosticsQuery query) throws Exception {
+        return collect();
+    }
+
+    /**
+     * Checks the parameters of a call before it is answered or broadcast, so that a bad one is refused once, with
+     * 400, rather than by every pod. The default accepts everything.
+     *
+     * @param method {@code GET}, or one of {@link #changes()}
+     * @throws InvalidParameterException naming the parameter and its bounds
+     */
+    default void validate(String method, DiagnosticsQuery query) {
+    }
+
+    /** The HTTP methods besides GET that change something on the pod ({@code PUT}, {@code DELETE} for loggers). */
+    default Set<String> changes() {
+        return Set.of();
+    }
+
+    /**
+     * Applies a change ({@code PUT ?logger=..&level=..}) on this pod and answers its result, under {@link #key()}
+     * like a read. Called concurrently like {@link #collect()}.
+     *
+     * @param method one of {@link #changes()}
+     */
+    default Object change(String method, DiagnosticsQuery query) throws Exception {
+        throw new UnsupportedOperationException(name() + " takes no " + method);
+    }
 
     /**
      * Whether a broadcast adds a cluster-wide summary of this section beside {@code pods} (the data grid's totals per

@@ -34,8 +34,16 @@ public final class DiagnosticsSettings {
                     + "closed, the file deleted and the next heap dump allowed.", Duration.ofSeconds(60),
             SettingType.durationAtLeast(Duration.ofMillis(100)));
 
+    public static final Setting<Integer> HISTOGRAM_FLAG_FACTOR = Setting.of("pylon.diagnostics.histogram.flag-factor",
+            "A 'histogram' broadcast flags a pod whose bytes of a class exceed this many times the fleet median of that "
+                    + "class (and at least 1 MiB).", 3, SettingType.intRange(2, 1000));
+
+    public static final Setting<java.time.Duration> JFR_RETENTION = Setting.of("pylon.diagnostics.jfr.retention",
+            "How long a finished flight recording stays in the recordings folder of the data directory when nobody "
+                    + "downloads it (a download removes it at once).", java.time.Duration.ofHours(1), SettingType.DURATION_TYPE);
+
     public static List<Setting<?>> all() {
-        return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR, HEAP_DUMP_STALL_TIMEOUT);
+        return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR, HEAP_DUMP_STALL_TIMEOUT, HISTOGRAM_FLAG_FACTOR, JFR_RETENTION);
     }
 
     private static SettingType<List<Pattern>> patterns() {

@@ -23,6 +23,7 @@ import java.util.NoSuchElementException;
 public final class LocalDiagnostics {
     public static final String ALL = "all";
     public static final String HEAPDUMP = "heapdump";
+    public static final String GET = "GET";
 
     private static final System.Logger LOG = System.getLogger(LocalDiagnostics.class.getName());
 
@@ -67,13 +68,27 @@ public final class LocalDiagnostics {
      * @throws SectionFailedException   when the one section asked for could not be collected
      */
     public ObjectNode answer(String name) {
+        return answer(GET, name, DiagnosticsQuery.EMPTY);
+    }
+
+    /**
+     * The single-pod object of a call: a read ({@code GET}) with its query parameters, or a change ({@code PUT},
+     * {@code DELETE}...) that the section offers; both answer the same envelope.
+     *
+     * @throws InvalidParameterException     for a bad parameter
+     * @throws UnsupportedOperationException when the section takes no such method
+     */
+    public ObjectNode answer(String method, String name, DiagnosticsQuery query) {
         long t0 = System.nanoTime();
         ObjectNode node = envelope();
         if (ALL.equals(name)) {
+            if (!GET.equals(method)) {
+                throw new UnsupportedOperationException(name + " takes no " + method);
+            }
             try (ConcurrencyLimit.Permit permit = heavy.enter()) {
                 for (DiagnosticSection section : registry.all()) {
                     if (section.inAll()) {
-                        node.set(section.key(), collectOrError(section));
+                        node.set(section.key(), collectOrError(section, query));
                     }
                 }
             }
@@ -81,12 +96,20 @@ public final class LocalDiagnostics {
             DiagnosticSection section = registry.find(name)
                     .orElseThrow(() -> new NoSuchElementException("no diagnostics named '" + name + "' on this pod"));
             String key = name.equals(section.name()) ? section.key() : name;
-            if (section.heavy()) {
+            if (!GET.equals(method)) {
+                if (!section.changes().contains(method)) {
+                    throw new UnsupportedOperationException(name + " takes no " + method);
+                }
+                section.validate(method, query);
+                node.set(key, toJson(section, () -> section.change(method, query)));
+            } else if (section.heavy(query)) {
+                section.validate(method, query);
                 try (ConcurrencyLimit.Permit permit = heavy.enter()) {
-                    node.set(key, collect(section));
+                    node.set(key, collect(section, query));
                 }
             } else {
-                node.set(key, collect(section));
+                section.validate(method, query);
+                node.set(key, collect(section, query));
             }
         }
         node.put("responseTime", Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0);
@@ -126,11 +149,48 @@ public final class LocalDiagnostics {
         return node;
     }
 
-    private static JsonNode collect(DiagnosticSection section) {
+    /**
+     * Checks a call's method and parameters without answering it (before a broadcast).
+     *
+     * @throws NoSuchElementException        for a name the pod does not offer
+     * @throws UnsupportedOperationException for a method the name does not take
+     * @throws InvalidParameterException     for a bad parameter
+     */
+    public void validate(String method, String name, DiagnosticsQuery query) {
+        if (ALL.equals(name) || HEAPDUMP.equals(name)) {
+            if (!GET.equals(method)) {
+                throw new UnsupportedOperationException(name + " takes no " + method);
+            }
+            return;
+        }
+        DiagnosticSection section = registry.find(name)
+                .orElseThrow(() -> new NoSuchElementException("no diagnostics named '" + name + "' on this pod"));
+        if (!GET.equals(method) && !section.changes().contains(method)) {
+            throw new UnsupportedOperationException(name + " takes no " + method);
+        }
+        section.validate(method, query);
+    }
+
+    /** The methods a name takes: GET and the section's changes, for {@code Allow}. */
+    public List<String> methods(String name) {
+        List<String> methods = new ArrayList<>(List.of(GET));
+        registry.find(name).ifPresent(section -> section.changes().stream().sorted().forEach(methods::add));
+        return methods;
+    }
+
+    private interface Content {
+        Object get() throws Exception;
+    }
+
+    private static JsonNode collect(DiagnosticSection section, DiagnosticsQuery query) {
+        return toJson(section, () -> section.collect(query));
+    }
+
+    private static JsonNode toJson(DiagnosticSection section, Content content) {
         Object value;
         try {
-            value = section.collect();
-        } catch (DiagnosticsBusyException e) {
+            value = content.get();
+        } catch (DiagnosticsBusyException | InvalidParameterException | DiagnosticsRefusedException e) {
             throw e;
         } catch (Exception | LinkageError e) {
             throw new SectionFailedException(section.name(), e);
@@ -145,9 +205,9 @@ public final class LocalDiagnostics {
     }
 
     // In 'all' one broken section must not hide the others: it gets an error object in place of its content.
-    private static JsonNode collectOrError(DiagnosticSection section) {
+    private static JsonNode collectOrError(DiagnosticSection section, DiagnosticsQuery query) {
         try {
-            return collect(section);
+            return collect(section, query);
         } catch (SectionFailedException e) {
             LOG.log(Level.WARNING, e.getMessage());
             ObjectNode error = Json.MAPPER.createObjectNode();

@@ -180,12 +180,15 @@ public final class PodServer {
     private static void installDiagnostics(ModuleContext context, List<Setting<?>> settings) {
         CoreDiagnostics.PodDiagnostics diagnostics = CoreDiagnostics.install(context.settings(), context.identity(),
                 context.dataDir(), context.executors(), context.health(), context.diagnostics(), settings);
+        context.onStop(diagnostics.logLevels());
+        context.onStop(diagnostics.recordings());
         PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
         DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
                 context.segment());
         context.onStop(broadcast);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
-                diagnostics.local(), diagnostics.heapDumper(), broadcast).register(context.routes(), context.segment());
+                diagnostics.local(), diagnostics.heapDumper(), broadcast, diagnostics.recordings())
+                .register(context.routes(), context.segment());
     }
 
     private static java.util.function.Predicate<String> chunkedPaths(PylonModule module, String segment) {

@@ -23,7 +23,9 @@ import java.util.Optional;
  * <li>{@code GET /apiops/environments/{name}/modules}: health, version and check time of the five modules;</li>
  * <li>{@code GET /apiops/environments/{name}/diagnostics/{module}/{diagnostics}?pod=&internal=}: a Worker or Cache
  * diagnostics call, forwarded with the environment ID added by the Manager. {@code heapdump} and {@code env} need
- * the admin role and, like {@code all}, are recorded in the audit log.</li>
+ * the admin role and, like {@code all}, are recorded in the audit log. {@code hotthreads} and {@code histogram} are
+ * open to viewers; {@code jfr} and the changes ({@code PUT}/{@code DELETE} loggers, {@code POST}/{@code DELETE} jfr)
+ * need the admin role and are audited with their parameters.</li>
  * </ul>
  */
 public final class ConsoleApi {
@@ -46,6 +48,9 @@ public final class ConsoleApi {
     public void register(Routes routes) {
         routes.get("/apiops/environments/{name}/modules", this::modules);
         routes.get("/apiops/environments/{name}/diagnostics/{module}/{diagnostics}", this::diagnostics);
+        routes.put("/apiops/environments/{name}/diagnostics/{module}/{diagnostics}", this::diagnostics);
+        routes.delete("/apiops/environments/{name}/diagnostics/{module}/{diagnostics}", this::diagnostics);
+        routes.post("/apiops/environments/{name}/diagnostics/{module}/{diagnostics}", this::diagnostics);
     }
 
     private void modules(ServerRequest req, ServerResponse res) {
@@ -66,7 +71,8 @@ public final class ConsoleApi {
         try {
             target = DiagnosticTarget.parse(req.path().pathParameters().get("module"),
                     req.path().pathParameters().get("diagnostics"),
-                    req.query().first("pod").orElse(null), req.query().first("internal").orElse(null));
+                    req.query().first("pod").orElse(null), req.query().first("internal").orElse(null),
+                    req.prologue().method().text(), parameters(req));
         } catch (ConsoleException e) {
             if (auth.require(req, res, Role.VIEWER).isPresent()) {
                 ErrorBody.send(res, e.status(), e.error(), e.getMessage());
@@ -89,10 +95,18 @@ public final class ConsoleApi {
             outcome = "failure (broken off)";
         } finally {
             if (target.audited()) {
-                audit.record(caller.get().username(), "diagnostics." + target.name(),
+                audit.record(caller.get().username(), target.auditAction(),
                         target.auditTarget(environmentName), SourceAddress.of(req), outcome);
             }
         }
+    }
+
+    private static java.util.Map<String, String> parameters(ServerRequest req) {
+        java.util.Map<String, String> parameters = new java.util.LinkedHashMap<>();
+        for (String name : req.query().names()) {
+            parameters.put(name, req.query().first(name).orElse(""));
+        }
+        return parameters;
     }
 
     private Environment environment(ServerRequest req) {

@@ -2,6 +2,7 @@ package io.pylon.manager.console;
 
 import io.helidon.http.Status;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -9,9 +10,46 @@ import java.util.regex.Pattern;
  * One diagnostics call the console forwards: which module, which diagnostics name, and optionally one pod or the
  * {@code internal} flag, validated before anything leaves the Manager.
  */
-record DiagnosticTarget(String module, String name, String pod, Boolean internal) {
+record DiagnosticTarget(String module, String name, String pod, Boolean internal, String method,
+                        Map<String, String> parameters) {
     static final Set<String> MODULES = Set.of("worker", "cache");
-    private static final Set<String> COMMON = Set.of("jvm", "threads", "threaddump", "heapdump", "env", "health", "all");
+    private static final Set<String> COMMON = Set.of("jvm", "threads", "threaddump", "heapdump", "env", "health", "all",
+            "hotthreads", "histogram", "loggers", "jfr");
+    /** The query parameters of the names that take them, passed on to the pods, which check their bounds. */
+    private static final Set<String> PARAMETERS = Set.of("interval", "samples", "top", "live", "prefix", "logger",
+            "level", "ttl", "duration", "settings", "maxSizeMb", "id", "download", "compress", "view");
+    private static final Pattern PARAMETER_VALUE = Pattern.compile("[A-Za-z0-9._$:-]{0,200}");
+    /** The names, besides GET, that change something on the pods: admins only, and audited. */
+    private static final Map<String, Set<String>> CHANGES = Map.of("loggers", Set.of("PUT", "DELETE"),
+            "jfr", Set.of("POST", "DELETE"));
+
+    DiagnosticTarget(String module, String name, String pod, Boolean internal) {
+        this(module, name, pod, internal, "GET", Map.of());
+    }
+
+    /** A call with a method and query parameters; only parameters the pods read are passed on. */
+    static DiagnosticTarget parse(String module, String name, String pod, String internal, String method,
+                                  Map<String, String> query) {
+        DiagnosticTarget target = parse(module, name, pod, internal);
+        if (!"GET".equals(method) && !CHANGES.getOrDefault(name, Set.of()).contains(method)) {
+            throw new ConsoleException(Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
+                    "The diagnostics '" + name + "' take GET" + CHANGES.getOrDefault(name, Set.of()).stream().sorted()
+                            .map(m -> ", " + m).collect(java.util.stream.Collectors.joining()) + ", not " + clip(method) + ".");
+        }
+        Map<String, String> parameters = new java.util.TreeMap<>(); // sorted: the audit target reads the same every time
+        for (Map.Entry<String, String> entry : query.entrySet()) {
+            if (!PARAMETERS.contains(entry.getKey())) {
+                continue;
+            }
+            if (!PARAMETER_VALUE.matcher(entry.getValue()).matches()) {
+                throw new ConsoleException(Status.BAD_REQUEST_400, "invalid_request", "Query parameter "
+                        + entry.getKey() + " must be up to 200 letters, digits, '.', '_', '$', ':' or '-'.");
+            }
+            parameters.put(entry.getKey(), entry.getValue());
+        }
+        return new DiagnosticTarget(module, name, target.pod(), target.internal(), method,
+                java.util.Collections.unmodifiableMap(parameters));
+    }
     private static final Pattern POD_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
 
     static DiagnosticTarget parse(String module, String name, String pod, String internal) {
@@ -22,7 +60,7 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
         if (!COMMON.contains(name) && !moduleSpecific(module, name)) {
             throw new ConsoleException(Status.NOT_FOUND_404, "unknown_diagnostics",
                     "The " + module + " has no diagnostics named '" + clip(name) + "'; it has jvm, threads, threaddump, "
-                            + "heapdump, env, health, all and " + ("worker".equals(module) ? "connections" : "datagrid") + ".");
+                            + "heapdump, env, health, hotthreads, histogram, loggers, jfr, all and " + ("worker".equals(module) ? "connections" : "datagrid") + ".");
         }
         if (pod != null && !POD_NAME.matcher(pod).matches()) {
             throw new ConsoleException(Status.BAD_REQUEST_400, "invalid_request",
@@ -47,14 +85,26 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
         return name.equals("heapdump");
     }
 
-    /** Heap dumps and environment variables may hold secrets of the pod: admins only. */
+    /**
+     * Heap dumps, environment variables and flight recordings (which hold the environment and system properties) may
+     * hold secrets of the pod, and changes (log levels, recordings) act on it: admins only.
+     */
     boolean adminOnly() {
-        return name.equals("heapdump") || name.equals("env");
+        return name.equals("heapdump") || name.equals("env") || name.equals("jfr") || isChange();
     }
 
-    /** Reads that the audit log records: they expose a pod's memory or its environment. */
+    /** Reads that the audit log records (they expose a pod's memory or its environment), and every change. */
     boolean audited() {
-        return name.equals("heapdump") || name.equals("env") || name.equals("all");
+        return name.equals("heapdump") || name.equals("env") || name.equals("all") || name.equals("jfr") || isChange();
+    }
+
+    boolean isChange() {
+        return !"GET".equals(method);
+    }
+
+    /** The audit action: {@code diagnostics.heapdump}, or {@code diagnostics.loggers.PUT} for a change. */
+    String auditAction() {
+        return "diagnostics." + name + (isChange() ? "." + method : "");
     }
 
     /** {@code all} carries the env section, which a viewer must not see. */
@@ -64,7 +114,13 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
 
     /** How the audit log names what was read: {@code dev/worker/worker-0} or {@code dev/worker}. */
     String auditTarget(String environment) {
-        return environment + "/" + module + (pod == null ? "" : "/" + pod);
+        String where = environment + "/" + module + (pod == null ? "" : "/" + pod);
+        if (!isChange() || parameters.isEmpty()) {
+            return where;
+        }
+        StringBuilder what = new StringBuilder(where).append(' ');
+        parameters.forEach((k, v) -> what.append(k).append('=').append(v).append(' '));
+        return what.toString().strip();
     }
 
     private static String clip(String value) {

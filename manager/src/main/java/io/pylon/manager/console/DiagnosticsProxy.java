@@ -64,9 +64,11 @@ final class DiagnosticsProxy {
         if (target.internal() != null && !target.isHeapDump()) {
             query.put("internal", target.internal().toString());
         }
+        query.putAll(target.parameters());
         String what = "the " + target.module() + " of environment " + environment.name();
         Duration timeout = target.isHeapDump() ? heapDumpTimeout : readTimeout;
-        try (HttpClientResponse response = upstream.get(url, query, environment.environmentId(), null, timeout, what)) {
+        try (HttpClientResponse response = upstream.send(target.method(), url, query, environment.environmentId(), null,
+                timeout, what)) {
             int status = response.status().code();
             if (status == 401) {
                 throw new ConsoleException(Status.BAD_GATEWAY_502, "environment_id_rejected",
@@ -79,6 +81,13 @@ final class DiagnosticsProxy {
                 return "success";
             }
             copyHeader(response, res, HeaderNames.CONTENT_TYPE);
+            copyHeader(response, res, HeaderNames.ALLOW);
+            copyHeader(response, res, HeaderNames.RETRY_AFTER);
+            if (status == 200 && target.name().equals("jfr")) {
+                // a recording's download: its file name and length as the pod gave them
+                copyHeader(response, res, HeaderNames.CONTENT_DISPOSITION);
+                copyHeader(response, res, HeaderNames.CONTENT_LENGTH);
+            }
             if (status == 200 && target.isHeapDump()) {
                 copyHeader(response, res, HeaderNames.CONTENT_LENGTH);
                 res.header(CONTENT_DISPOSITION, "attachment; filename=\"" + heapDumpFileName(environment, target) + "\"");

@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Outbound GETs from the Manager to the modules of an environment, with timeouts, turning a failed connection into
+ * Outbound calls (GETs, and the PUT/DELETE/POST of diagnostics changes) from the Manager to the modules of an environment, with timeouts, turning a failed connection into
  * a {@link ConsoleException} that says which module did not answer (never the environment ID).
  */
 final class Upstream {
@@ -33,7 +33,13 @@ final class Upstream {
      */
     HttpClientResponse get(String url, Map<String, String> query, String authorization, String accept,
                            Duration readTimeout, String what) {
-        HttpClientRequest request = client.get(url).readTimeout(readTimeout);
+        return send("GET", url, query, authorization, accept, readTimeout, what);
+    }
+
+    /** Like {@link #get} with another method: the console's changes (a log level, a recording). */
+    HttpClientResponse send(String method, String url, Map<String, String> query, String authorization, String accept,
+                            Duration readTimeout, String what) {
+        HttpClientRequest request = client.method(io.helidon.http.Method.create(method)).uri(url).readTimeout(readTimeout);
         query.forEach(request::queryParam);
         if (authorization != null) {
             request.header(HeaderValues.create(HeaderNames.AUTHORIZATION, authorization));

@@ -11,7 +11,11 @@ import io.pylon.core.broadcast.AggregateOutput;
 import io.pylon.core.broadcast.DiagnosticsBroadcast;
 import io.pylon.core.broadcast.PeerClient;
 import io.pylon.core.broadcast.PodFailedException;
+import io.pylon.core.diagnostics.DiagnosticsQuery;
+import io.pylon.core.diagnostics.DiagnosticsRefusedException;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
+import io.pylon.core.diagnostics.FlightRecordings;
+import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.HeapDumper;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.http.ErrorBody;
@@ -27,11 +31,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code GET /<segment>/diagnostics/<name>}, the one place that decides how a diagnostics call is answered:
+ * {@code GET /<segment>/diagnostics/<name>} (and {@code PUT}/{@code DELETE}/{@code POST} for the names that change
+ * something: loggers, jfr), the one place that decides how a diagnostics call is answered:
  * <ol>
  *   <li>the environment ID is checked (401), then the name (404 listing the names offered);</li>
+ *   <li>{@code jfr?download=<id>}: a recording streamed, this pod's or with {@code pod=} another's; never broadcast;</li>
  *   <li>{@code heapdump}: this pod's dump is streamed, or with {@code pod=<other>} the other pod's is passed on;
  *       a heap dump is never broadcast, and HEAD is refused (it would have to write a whole dump);</li>
+ *   <li>a method the name does not take: 405 with {@code Allow}; a bad query parameter: 400 naming it (checked
+ *       here before a broadcast or a forward, and by the pod that answers);</li>
  *   <li>{@code internal=true}: this pod's own single-pod object (what peers are asked during a broadcast);</li>
  *   <li>{@code pod=<name>}: that pod's single-pod object, through this pod when it is another one;</li>
  *   <li>otherwise: a broadcast over every pod of the module.</li>
@@ -44,18 +52,27 @@ public final class DiagnosticsEndpoint {
             "EnvironmentId realm=\"diagnostics\"");
     /** Aggregates up to this size leave in one write; larger ones stream in pieces of about this size. */
     private static final int OUTPUT_BUFFER = 1024 * 1024;
+    private static final String JFR = "jfr";
 
     private final EnvironmentIdGuard guard;
     private final LocalDiagnostics local;
     private final HeapDumper heapDumper;
     private final DiagnosticsBroadcast broadcast;
+    private final FlightRecordings recordings;
 
     public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
                                DiagnosticsBroadcast broadcast) {
+        this(guard, local, heapDumper, broadcast, null);
+    }
+
+    /** @param recordings the pod's flight recordings, whose downloads are streams; null when the pod has none */
+    public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
+                               DiagnosticsBroadcast broadcast, FlightRecordings recordings) {
         this.guard = guard;
         this.local = local;
         this.heapDumper = heapDumper;
         this.broadcast = broadcast;
+        this.recordings = recordings;
     }
 
     public void register(Routes routes, String segment) {
@@ -63,6 +80,9 @@ public final class DiagnosticsEndpoint {
         routes.get(paths.diagnostics(), (req, res) -> unnamed(req, res));
         routes.get(paths.diagnostics() + "/", (req, res) -> unnamed(req, res));
         routes.get(paths.diagnostics("{name}"), this::answer);
+        for (Method method : List.of(Method.PUT, Method.DELETE, Method.POST)) {
+            routes.route(method, paths.diagnostics("{name}"), this::answer);
+        }
     }
 
     private void unnamed(ServerRequest req, ServerResponse res) {
@@ -82,6 +102,11 @@ public final class DiagnosticsEndpoint {
         }
         Optional<String> pod = req.query().first("pod").asOptional();
         boolean other = pod.isPresent() && !pod.get().equals(local.identity().podName());
+        String method = req.prologue().method() == Method.HEAD ? LocalDiagnostics.GET : req.prologue().method().text();
+        if (LocalDiagnostics.HEAPDUMP.equals(name) && !LocalDiagnostics.GET.equals(method)) {
+            DiagnosticsResponses.sendMethodNotAllowed(res, name, method, List.of(LocalDiagnostics.GET));
+            return;
+        }
         if (LocalDiagnostics.HEAPDUMP.equals(name)) {
             if (req.prologue().method() == Method.HEAD) {
                 res.header(HeaderNames.ALLOW, "GET");
@@ -98,27 +123,73 @@ public final class DiagnosticsEndpoint {
         if (internal.isEmpty()) {
             return;
         }
+        DiagnosticsQuery query = DiagnosticsQuery.of(query(req));
+        if (JFR.equals(name) && LocalDiagnostics.GET.equals(method) && query.text("download").isPresent()) {
+            // a recording is a file, streamed like a heap dump: this pod's own, or another's passed on; never broadcast
+            download(pod, other, query, req, res);
+            return;
+        }
         if (internal.get() || pod.isPresent() && !other) {
-            DiagnosticsResponses.sendLocal(name, req, res, local);
-        } else if (other) {
-            forward(pod.get(), name, req, res);
+            DiagnosticsResponses.sendLocal(method, name, query, req, res, local);
+            return;
+        }
+        // a bad parameter or method is refused here once, not by every pod of a broadcast
+        try {
+            local.validate(method, name, query);
+        } catch (InvalidParameterException e) {
+            DiagnosticsResponses.sendInvalid(res, e);
+            return;
+        } catch (UnsupportedOperationException e) {
+            DiagnosticsResponses.sendMethodNotAllowed(res, name, method, local.methods(name));
+            return;
+        }
+        if (other) {
+            forward(method, pod.get(), name, req, res);
         } else {
-            broadcast(name, req, res);
+            broadcast(method, name, req, res);
         }
     }
 
-    private void broadcast(String name, ServerRequest req, ServerResponse res) throws IOException {
+    private void download(Optional<String> pod, boolean other, DiagnosticsQuery query, ServerRequest req,
+                          ServerResponse res) throws IOException {
+        try {
+            local.validate(LocalDiagnostics.GET, JFR, query);
+        } catch (InvalidParameterException e) {
+            DiagnosticsResponses.sendInvalid(res, e);
+            return;
+        }
+        if (other) {
+            forward(pod.get(), JFR, req, res);
+            return;
+        }
+        if (recordings == null) {
+            ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "This pod keeps no flight recordings.");
+            return;
+        }
+        try {
+            RecordingDownload.send(res, recordings, query.text("download").get(),
+                    "gzip".equals(query.choice("compress", "none", List.of("none", "gzip"))), local.identity().podName());
+        } catch (DiagnosticsRefusedException e) {
+            DiagnosticsResponses.sendRefused(res, e);
+        }
+    }
+
+    private void broadcast(String method, String name, ServerRequest req, ServerResponse res) throws IOException {
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(DiagnosticsResponses.NO_STORE);
         AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
-        broadcast.run(name, authorization(req), query(req), local, out);
+        broadcast.run(method, name, authorization(req), query(req), local, out);
     }
 
     private void forward(String target, String name, ServerRequest req, ServerResponse res) throws IOException {
+        forward(LocalDiagnostics.GET, target, name, req, res);
+    }
+
+    private void forward(String method, String target, String name, ServerRequest req, ServerResponse res) throws IOException {
         PeerClient.Response answer;
         try {
-            answer = broadcast.forward(target, name, authorization(req),
+            answer = broadcast.forward(method, target, name, authorization(req),
                     req.headers().first(HeaderNames.ACCEPT).orElse(null), query(req), local.identity().podName());
         } catch (PodFailedException e) {
             DiagnosticsResponses.sendGatewayError(res, e.failure().status(), e.failure().message());

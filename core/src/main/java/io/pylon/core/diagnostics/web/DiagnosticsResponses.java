@@ -11,6 +11,9 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.diagnostics.DiagnosticsBusyException;
+import io.pylon.core.diagnostics.DiagnosticsQuery;
+import io.pylon.core.diagnostics.DiagnosticsRefusedException;
+import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.diagnostics.SectionFailedException;
 import io.pylon.core.diagnostics.ThreadDumpSection;
@@ -33,11 +36,25 @@ final class DiagnosticsResponses {
      * Busy: 429 with Retry-After; a failed section: 500; both as JSON error bodies.
      */
     static void sendLocal(String name, ServerRequest req, ServerResponse res, LocalDiagnostics local) {
+        sendLocal(LocalDiagnostics.GET, name, DiagnosticsQuery.EMPTY, req, res, local);
+    }
+
+    static void sendLocal(String method, String name, DiagnosticsQuery query, ServerRequest req, ServerResponse res,
+                          LocalDiagnostics local) {
         ObjectNode answer;
         try {
-            answer = local.answer(name);
+            answer = local.answer(method, name, query);
         } catch (DiagnosticsBusyException e) {
             sendBusy(res, e);
+            return;
+        } catch (InvalidParameterException e) {
+            sendInvalid(res, e);
+            return;
+        } catch (DiagnosticsRefusedException e) {
+            sendRefused(res, e);
+            return;
+        } catch (UnsupportedOperationException e) {
+            sendMethodNotAllowed(res, name, method, local.methods(name));
             return;
         } catch (SectionFailedException e) {
             ErrorBody.send(res, Status.INTERNAL_SERVER_ERROR_500, "server_error", e.getMessage());
@@ -56,6 +73,23 @@ final class DiagnosticsResponses {
     static void sendBusy(ServerResponse res, DiagnosticsBusyException e) {
         res.header(HeaderNames.RETRY_AFTER, String.valueOf(e.retryAfterSeconds()));
         ErrorBody.send(res, TOO_MANY_REQUESTS, "too_many_requests", e.getMessage());
+    }
+
+    /** 400 naming the parameter and its bounds. */
+    static void sendInvalid(ServerResponse res, InvalidParameterException e) {
+        new ErrorBody("invalid_request", e.getMessage(), java.util.Map.of("parameter", e.parameter()))
+                .send(res, Status.BAD_REQUEST_400);
+    }
+
+    static void sendRefused(ServerResponse res, DiagnosticsRefusedException e) {
+        ErrorBody.send(res, Status.create(e.status()), e.error(), e.getMessage());
+    }
+
+    /** 405 with {@code Allow} for a method the name does not take. */
+    static void sendMethodNotAllowed(ServerResponse res, String name, String method, List<String> allowed) {
+        res.header(HeaderNames.ALLOW, String.join(", ", allowed));
+        ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
+                "The diagnostics '" + clip(name) + "' take " + String.join(", ", allowed) + ", not " + clip(method) + ".");
     }
 
     /** An error of this pod standing between the caller and another pod (404, 502, 503, 504). */

@@ -1,0 +1,228 @@
+package io.pylon.core.diagnostics;
+
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The pod's JDK Flight Recordings: at most one running at a time, each written to {@code pylon-recording-<id>.jfr}
+ * under the recordings directory when its duration ends, then kept until it is downloaded, deleted, or its retention
+ * time passes (the maintenance executor removes it). Files left by an earlier run are removed at start-up.
+ *
+ * <p>Threading: every method holds the instance lock; the {@link Recording} objects are only touched under it. A
+ * recording's file is read (download, summary) outside the lock, which is safe because a finished file never changes
+ * and its deletion waits for no reader (an open file stays readable on Linux).
+ */
+public final class FlightRecordings implements AutoCloseable {
+    static final String PREFIX = "pylon-recording-";
+    private static final System.Logger LOG = System.getLogger(FlightRecordings.class.getName());
+
+    private final Path dir;
+    private final Duration retention;
+    private final ScheduledExecutorService maintenance;
+    private final Clock clock;
+    private final Map<String, Entry> entries = new LinkedHashMap<>();
+
+    /** What a caller asks for. */
+    public record Request(Duration duration, String settings, long maxSizeBytes) {
+    }
+
+    private static final class Entry {
+        final String id;
+        final Recording recording;
+        final Request request;
+        final Path file;
+        final Instant startedAt;
+
+        Entry(String id, Recording recording, Request request, Path file, Instant startedAt) {
+            this.id = id;
+            this.recording = recording;
+            this.request = request;
+            this.file = file;
+            this.startedAt = startedAt;
+        }
+    }
+
+    public FlightRecordings(Path dir, Duration retention, ScheduledExecutorService maintenance, Clock clock) {
+        this.dir = dir;
+        this.retention = retention;
+        this.maintenance = maintenance;
+        this.clock = clock;
+        removeLeftovers();
+    }
+
+    /** Starts a recording; refused with 409 while another one runs, 507 when the disk cannot hold its maximum size. */
+    public synchronized Map<String, Object> start(Request request) {
+        for (Entry entry : entries.values()) {
+            if (running(entry)) {
+                throw new DiagnosticsRefusedException(409, "conflict", "Recording " + entry.id
+                        + " is still running on this pod (at most one at a time); delete it or wait until it ends.");
+            }
+        }
+        long free = usableSpace();
+        if (free < request.maxSizeBytes()) {
+            throw new DiagnosticsRefusedException(507, "insufficient_storage", "The recordings directory has "
+                    + free / (1024 * 1024) + " MiB free, less than the maximum size asked for.");
+        }
+        Configuration configuration;
+        try {
+            configuration = Configuration.getConfiguration(request.settings());
+        } catch (IOException | ParseException e) {
+            throw new SectionFailedException("jfr", e);
+        }
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        Path file = dir.resolve(PREFIX + id + ".jfr");
+        Recording recording = new Recording(configuration);
+        try {
+            recording.setName("pylon-" + id);
+            recording.setToDisk(true);
+            recording.setMaxSize(request.maxSizeBytes());
+            recording.setDuration(request.duration());
+            recording.setDestination(file);
+            recording.start();
+        } catch (IOException | RuntimeException e) {
+            recording.close();
+            throw new SectionFailedException("jfr", e);
+        }
+        Entry entry = new Entry(id, recording, request, file, clock.instant());
+        entries.put(id, entry);
+        long removeAfter = request.duration().plus(retention).toMillis();
+        maintenance.schedule(() -> expire(id), removeAfter, TimeUnit.MILLISECONDS);
+        LOG.log(System.Logger.Level.INFO, "Flight recording " + id + " started (" + request.settings() + ", "
+                + request.duration().toSeconds() + " s)");
+        return describe(entry);
+    }
+
+    public synchronized List<Map<String, Object>> list() {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Entry entry : entries.values()) {
+            list.add(describe(entry));
+        }
+        return list;
+    }
+
+    /** A finished recording's file; 404 for an unknown id, 409 while it still runs. */
+    public synchronized Path finishedFile(String id) {
+        Entry entry = entries.get(id);
+        if (entry == null) {
+            throw unknown(id);
+        }
+        if (running(entry) || !Files.exists(entry.file)) {
+            throw new DiagnosticsRefusedException(409, "conflict", "Recording " + id + " is still running; it can be "
+                    + "read when its duration ends.");
+        }
+        return entry.file;
+    }
+
+    /** Stops (if running) and removes a recording with its file; 404 for an unknown id. */
+    public synchronized Map<String, Object> delete(String id) {
+        Entry entry = entries.remove(id);
+        if (entry == null) {
+            throw unknown(id);
+        }
+        Map<String, Object> description = describe(entry);
+        entry.recording.close();
+        deleteFile(entry.file);
+        description.put("state", "DELETED");
+        return description;
+    }
+
+    /** After a complete download the recording has served its purpose: it goes. */
+    public synchronized void downloaded(String id) {
+        Entry entry = entries.remove(id);
+        if (entry != null) {
+            entry.recording.close();
+            deleteFile(entry.file);
+        }
+    }
+
+    private synchronized void expire(String id) {
+        Entry entry = entries.get(id);
+        if (entry != null && !running(entry)) {
+            entries.remove(id);
+            entry.recording.close();
+            deleteFile(entry.file);
+            LOG.log(System.Logger.Level.INFO, "Flight recording " + id + " removed after its retention time");
+        } else if (entry != null) {
+            maintenance.schedule(() -> expire(id), retention.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static boolean running(Entry entry) {
+        RecordingState state = entry.recording.getState();
+        return state == RecordingState.NEW || state == RecordingState.DELAYED || state == RecordingState.RUNNING;
+    }
+
+    private Map<String, Object> describe(Entry entry) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("id", entry.id);
+        boolean running = running(entry);
+        map.put("state", running ? "RUNNING" : Files.exists(entry.file) ? "FINISHED" : "FAILED");
+        map.put("settings", entry.request.settings());
+        map.put("duration", entry.request.duration().toSeconds());
+        map.put("maxSizeBytes", entry.request.maxSizeBytes());
+        map.put("startedAt", entry.startedAt.toString());
+        map.put("endsAt", entry.startedAt.plus(entry.request.duration()).toString());
+        map.put("removedAt", entry.startedAt.plus(entry.request.duration()).plus(retention).toString());
+        try {
+            map.put("sizeBytes", running ? entry.recording.getSize() : Files.size(entry.file));
+        } catch (IOException e) {
+            map.put("sizeBytes", 0);
+        }
+        return map;
+    }
+
+    private static DiagnosticsRefusedException unknown(String id) {
+        return new DiagnosticsRefusedException(404, "not_found", "No recording with id '" + id + "' on this pod.");
+    }
+
+    private long usableSpace() {
+        try {
+            return Files.getFileStore(dir).getUsableSpace();
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private void removeLeftovers() {
+        try (var files = Files.list(dir)) {
+            files.filter(f -> f.getFileName().toString().startsWith(PREFIX)).forEach(FlightRecordings::deleteFile);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Cannot list the recordings directory: " + e.getClass().getSimpleName());
+        }
+    }
+
+    private static void deleteFile(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "Cannot delete the recording " + file.getFileName() + ": "
+                    + e.getClass().getSimpleName());
+        }
+    }
+
+    /** The pod stops: running recordings are closed and every file goes (nobody could download them any more). */
+    @Override
+    public synchronized void close() {
+        for (Entry entry : entries.values()) {
+            entry.recording.close();
+            deleteFile(entry.file);
+        }
+        entries.clear();
+    }
+}

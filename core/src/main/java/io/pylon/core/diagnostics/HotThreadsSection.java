@@ -1,0 +1,291 @@
+package io.pylon.core.diagnostics;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code hotthreads}: every platform thread's CPU time and stack, sampled {@code samples} times {@code interval}
+ * apart after a first reading; per thread the CPU milliseconds used over the whole span, its last state, its stack,
+ * and {@code stuck} when its top frames (methods, without line numbers) were the same in every reading while it was
+ * not an idle pool worker.
+ * Virtual threads are invisible to {@code ThreadMXBean}: their CPU is counted in the carrier threads of the virtual
+ * thread scheduler, which are listed and marked {@code carrier}; which virtual thread a carrier ran is not exposed
+ * by the JDK (the answer says so under {@code virtualThreads}).
+ *
+ * <p>Threading: sampling state lives in each call's locals; the MXBean is thread-safe. Heavy: a call holds a permit
+ * of the pod's heavy-call limit for its whole interval.
+ */
+final class HotThreadsSection implements DiagnosticSection {
+    static final Duration MIN_INTERVAL = Duration.ofMillis(10);
+    static final Duration MAX_INTERVAL = Duration.ofSeconds(5);
+    static final Duration MAX_SPAN = Duration.ofSeconds(10);
+    /** Frames compared across readings to call a thread stuck. */
+    static final int STUCK_FRAMES = 8;
+    private static final int STACK_DEPTH = 24;
+    /** Frames where a pool worker waits for work: a thread sitting there is idle, not stuck. */
+    private static final Set<String> IDLE_FRAMES = Set.of(
+            "java.util.concurrent.ThreadPoolExecutor.getTask",
+            "java.util.concurrent.ForkJoinPool.awaitWork",
+            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
+            "java.lang.ref.Reference.waitForReferencePendingList",
+            "java.lang.ref.ReferenceQueue.remove",
+            "sun.nio.ch.Net.accept",
+            "sun.nio.ch.EPoll.wait");
+
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+    @Override
+    public String name() {
+        return "hotthreads";
+    }
+
+    @Override
+    public String key() {
+        return "hotThreads";
+    }
+
+    @Override
+    public boolean heavy() {
+        return true;
+    }
+
+    @Override
+    public boolean inAll() {
+        return false;
+    }
+
+    @Override
+    public Object collect() throws Exception {
+        return collect(DiagnosticsQuery.EMPTY);
+    }
+
+    /** Interval, samples and top of a call, checked together (their product is bounded too). */
+    record Parameters(Duration interval, int samples, int top) {
+        static Parameters of(DiagnosticsQuery query) {
+            Duration interval = query.duration("interval", Duration.ofMillis(200), MIN_INTERVAL, MAX_INTERVAL);
+            int samples = query.integer("samples", 5, 1, 50);
+            int top = query.integer("top", 10, 1, 500);
+            if (interval.multipliedBy(samples).compareTo(MAX_SPAN) > 0) {
+                throw new InvalidParameterException("samples", "The query parameters 'interval' x 'samples' may span at most "
+                        + DiagnosticsQuery.show(MAX_SPAN) + ", not " + DiagnosticsQuery.show(interval.multipliedBy(samples)) + ".");
+            }
+            return new Parameters(interval, samples, top);
+        }
+    }
+
+    @Override
+    public void validate(String method, DiagnosticsQuery query) {
+        Parameters.of(query);
+    }
+
+    @Override
+    public Object collect(DiagnosticsQuery query) throws Exception {
+        Parameters p = Parameters.of(query);
+        boolean cpu = threads.isThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
+        long t0 = System.nanoTime();
+        Map<Long, Sampled> sampled = new HashMap<>();
+        long sampleNanos = 0;
+        for (int reading = 0; reading <= p.samples(); reading++) {
+            if (reading > 0) {
+                Thread.sleep(p.interval());
+            }
+            long s0 = System.nanoTime();
+            // only the last reading's stacks are shown whole; the others need the frames compared for 'stuck'
+            read(sampled, reading, cpu, reading == p.samples() ? STACK_DEPTH : STUCK_FRAMES);
+            sampleNanos = Math.max(sampleNanos, System.nanoTime() - s0);
+        }
+        long spanNanos = System.nanoTime() - t0;
+        List<Sampled> seen = sampled.values().stream().filter(s -> s.readings == p.samples() + 1).toList();
+        List<Sampled> ranked = seen.stream().sorted(Comparator.comparingLong(Sampled::cpuNanos).reversed()
+                .thenComparing(s -> s.name)).limit(p.top()).toList();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("interval", p.interval().toMillis());
+        answer.put("samples", p.samples());
+        answer.put("top", p.top());
+        answer.put("spanMillis", spanNanos / 1_000_000);
+        answer.put("maxSampleMillis", Math.round(sampleNanos / 1_000.0) / 1_000.0);
+        answer.put("cpuTimeSupported", cpu);
+        answer.put("threadCount", seen.size());
+        answer.put("stuckCount", seen.stream().filter(Sampled::stuck).count());
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Sampled s : ranked) {
+            list.add(s.toMap(spanNanos));
+        }
+        answer.put("threads", list);
+        answer.put("stuckStacks", stuckStacks(seen));
+        answer.put("virtualThreads", Map.of("listed", false, "note",
+                "Virtual threads have no CPU time of their own in the JDK: their CPU shows in the carrier threads of the "
+                        + "virtual thread scheduler (carrier: true), whose stacks do not show the virtual thread mounted."));
+        return answer;
+    }
+
+    private void read(Map<Long, Sampled> sampled, int reading, boolean cpu, int depth) {
+        long[] ids = threads.getAllThreadIds();
+        ThreadInfo[] infos = threads.getThreadInfo(ids, depth);
+        long[] times = cpuTimes(ids, cpu);
+        for (int i = 0; i < ids.length; i++) {
+            ThreadInfo info = infos[i];
+            if (info == null) {
+                continue;
+            }
+            Sampled s = sampled.computeIfAbsent(ids[i], id -> new Sampled(id, info.getThreadName()));
+            s.add(reading, info, times[i]);
+        }
+    }
+
+    private long[] cpuTimes(long[] ids, boolean cpu) {
+        if (!cpu) {
+            long[] none = new long[ids.length];
+            Arrays.fill(none, -1);
+            return none;
+        }
+        if (threads instanceof com.sun.management.ThreadMXBean bulk) {
+            return bulk.getThreadCpuTime(ids);
+        }
+        long[] times = new long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            times[i] = threads.getThreadCpuTime(ids[i]);
+        }
+        return times;
+    }
+
+    /** One thread across the readings of one call. */
+    private static final class Sampled {
+        final long id;
+        final String name;
+        int readings;
+        long firstCpu = -1;
+        long lastCpu = -1;
+        ThreadInfo last;
+        List<String> topFrames;
+        boolean sameTop = true;
+
+        Sampled(long id, String name) {
+            this.id = id;
+            this.name = name;
+        }
+
+        void add(int reading, ThreadInfo info, long cpu) {
+            if (reading != readings) {
+                return; // the id was missing from a reading: a new thread that reused no id, or one that ended
+            }
+            readings++;
+            List<String> top = methods(info.getStackTrace());
+            if (topFrames == null) {
+                topFrames = top;
+                firstCpu = cpu;
+            } else if (!topFrames.equals(top)) {
+                sameTop = false;
+            }
+            lastCpu = cpu;
+            last = info;
+        }
+
+        long cpuNanos() {
+            return firstCpu < 0 || lastCpu < 0 ? 0 : lastCpu - firstCpu;
+        }
+
+        boolean stuck() {
+            return readings > 1 && sameTop && !topFrames.isEmpty() && !idle();
+        }
+
+        private boolean idle() {
+            for (StackTraceElement frame : last.getStackTrace()) {
+                if (IDLE_FRAMES.contains(frame.getClassName() + "." + frame.getMethodName())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** A carrier of the virtual thread scheduler with a virtual thread mounted at the last reading. */
+        boolean carrier() {
+            for (StackTraceElement frame : last.getStackTrace()) {
+                if (frame.getClassName().equals("java.lang.VirtualThread")
+                        || frame.getClassName().equals("jdk.internal.vm.Continuation")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        Map<String, Object> toMap(long spanNanos) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("id", id);
+            map.put("name", name);
+            map.put("state", last.getThreadState().name());
+            map.put("cpuMillis", Math.round(cpuNanos() / 1_000.0) / 1_000.0);
+            map.put("cpuPercent", spanNanos == 0 ? 0.0 : Math.round(cpuNanos() * 1000.0 / spanNanos) / 10.0);
+            map.put("stuck", stuck());
+            if (carrier()) {
+                map.put("carrier", true);
+            }
+            if (last.getLockName() != null) {
+                map.put("lockName", last.getLockName());
+            }
+            map.put("stack", frames(last.getStackTrace(), STACK_DEPTH));
+            return map;
+        }
+    }
+
+    /** Every stuck thread of this pod (not only the top ones), grouped by its top frames, largest group first. */
+    private static List<Map<String, Object>> stuckStacks(List<Sampled> seen) {
+        Map<List<String>, List<String>> groups = new LinkedHashMap<>();
+        for (Sampled s : seen) {
+            if (s.stuck()) {
+                groups.computeIfAbsent(s.topFrames, k -> new ArrayList<>()).add(s.name);
+            }
+        }
+        List<Map<String, Object>> list = new ArrayList<>();
+        groups.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<List<String>, List<String>> e) -> e.getValue().size()).reversed())
+                .forEach(e -> {
+                    Map<String, Object> group = new LinkedHashMap<>();
+                    group.put("frames", e.getKey());
+                    group.put("threads", e.getValue().size());
+                    group.put("threadNames", e.getValue().stream().sorted().limit(10).toList());
+                    list.add(group);
+                });
+        return list;
+    }
+
+    // Without line numbers: a thread spinning in one loop, or parked at one call, keeps the same methods.
+    private static List<String> methods(StackTraceElement[] stack) {
+        List<String> methods = new ArrayList<>(STUCK_FRAMES);
+        for (int i = 0; i < stack.length && i < STUCK_FRAMES; i++) {
+            methods.add(stack[i].getClassName() + "." + stack[i].getMethodName());
+        }
+        return methods;
+    }
+
+    static List<String> frames(StackTraceElement[] stack, int depth) {
+        List<String> frames = new ArrayList<>(Math.min(depth, stack.length));
+        for (int i = 0; i < stack.length && i < depth; i++) {
+            StackTraceElement f = stack[i];
+            frames.add(f.getClassName() + "." + f.getMethodName()
+                    + (f.getLineNumber() >= 0 ? ":" + f.getLineNumber() : f.isNativeMethod() ? " (native)" : ""));
+        }
+        return frames;
+    }
+
+    @Override
+    public boolean aggregates() {
+        return true;
+    }
+
+    @Override
+    public Object aggregate(List<JsonNode> pods) {
+        return StuckStacks.group(pods, key());
+    }
+}

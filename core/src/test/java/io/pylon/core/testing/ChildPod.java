@@ -1,0 +1,80 @@
+package io.pylon.core.testing;
+
+import io.pylon.core.config.Settings;
+import io.pylon.core.server.Pod;
+import io.pylon.core.server.PodServer;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A diagnostics pod in its own JVM, for tests that need separate heaps or separate java.util.logging: started by
+ * {@link ChildPods} with {@code key=value} settings as arguments, plus {@code --fill-mb=N} (N MB of {@link FillerBlock}
+ * kept reachable) and {@code --spin} (one thread named {@code pylon-test-spinner} burning CPU). It runs until killed.
+ */
+public final class ChildPod {
+    private static final List<Object> KEPT = new ArrayList<>();
+
+    private ChildPod() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> settings = new HashMap<>();
+        int fillMb = 0;
+        boolean spin = false;
+        for (String arg : args) {
+            if (arg.startsWith("--fill-mb=")) {
+                fillMb = Integer.parseInt(arg.substring("--fill-mb=".length()));
+            } else if (arg.equals("--spin")) {
+                spin = true;
+            } else {
+                int eq = arg.indexOf('=');
+                settings.put(arg.substring(0, eq), arg.substring(eq + 1));
+            }
+        }
+        fill(fillMb);
+        if (spin) {
+            Thread.ofPlatform().daemon().name("pylon-test-spinner").start(Spinner::spin);
+        }
+        Pod pod = PodServer.start(new FakeModule("worker").servingDiagnostics(), Settings.of(settings));
+        System.out.println("READY " + pod.port());
+        System.out.flush();
+        Thread.currentThread().join();
+    }
+
+    private static void fill(int megabytes) {
+        long blocks = megabytes * 1024L * 1024L / FillerBlock.BYTES;
+        for (long i = 0; i < blocks; i++) {
+            KEPT.add(new FillerBlock(i));
+        }
+    }
+
+    /** About 144 bytes a block on a 64-bit JVM (header plus 16 longs), so 100 MB is some 730 000 instances. */
+    @SuppressWarnings("unused")
+    static final class FillerBlock {
+        static final int BYTES = 144;
+        private final long a0;
+        private long a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15;
+
+        FillerBlock(long seed) {
+            this.a0 = seed;
+        }
+    }
+
+    /** Burns CPU in one method until the JVM ends. */
+    static final class Spinner {
+        private static volatile long sink;
+
+        static void spin() {
+            long x = 1;
+            while (true) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+                if (x == 42) {
+                    sink = x;
+                }
+            }
+        }
+    }
+}

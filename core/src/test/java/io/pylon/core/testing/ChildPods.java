@@ -1,0 +1,88 @@
+package io.pylon.core.testing;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Diagnostics pods as real OS processes on 127.0.0.1 that know each other by static discovery; {@link #close()}
+ * kills them. For one test class: not thread-safe.
+ */
+public final class ChildPods implements AutoCloseable {
+    private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final List<Process> processes = new ArrayList<>();
+
+    /**
+     * Starts one JVM per name; {@code extra} gives a pod's additional arguments ({@code --fill-mb=100}).
+     */
+    public ChildPods(List<String> names, Map<String, List<String>> extra) throws Exception {
+        for (String name : names) {
+            ports.put(name, TestPods.freePort());
+        }
+        String peers = ports.entrySet().stream().map(e -> e.getKey() + "=http://127.0.0.1:" + e.getValue())
+                .collect(Collectors.joining(","));
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<CompletableFuture<Void>> ready = new ArrayList<>();
+        for (String name : names) {
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-cp", System.getProperty("java.class.path"), ChildPod.class.getName()));
+            Map<String, String> settings = TestPods.defaults(name);
+            settings.put("pylon.server.port", String.valueOf(ports.get(name)));
+            settings.put("pylon.discovery.static", peers);
+            settings.forEach((k, v) -> command.add(k + "=" + v));
+            command.addAll(extra.getOrDefault(name, List.of()));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            processes.add(process);
+            CompletableFuture<Void> up = new CompletableFuture<>();
+            ready.add(up);
+            Thread.ofVirtual().start(() -> {
+                try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = reader.readLine()) != null) {
+                        if (line.startsWith("READY ")) {
+                            up.complete(null);
+                        }
+                    }
+                } catch (Exception e) {
+                    // the process ended
+                }
+                up.completeExceptionally(new IllegalStateException("pod " + name + " ended before it was ready"));
+            });
+        }
+        try {
+            CompletableFuture.allOf(ready.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    public String baseUrl(String name) {
+        return "http://127.0.0.1:" + ports.get(name);
+    }
+
+    public List<String> names() {
+        return List.copyOf(ports.keySet());
+    }
+
+    @Override
+    public void close() {
+        for (Process process : processes) {
+            process.destroyForcibly();
+        }
+        for (Process process : processes) {
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@ import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
 import io.pylon.worker.proxy.ProxyHandler;
+import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.ResponseTimeouts;
 import io.pylon.worker.proxy.UpstreamPool;
@@ -21,6 +22,7 @@ import io.pylon.worker.ratelimit.GridRateLimiter;
 import io.pylon.worker.ratelimit.RateLimitSettings;
 import io.pylon.worker.routes.InvalidRoutesException;
 import io.pylon.worker.routes.RouteFileParser;
+import io.pylon.worker.routes.RoutesMeters;
 import io.pylon.worker.routes.RoutesFile;
 import io.pylon.worker.routes.RoutesSettings;
 
@@ -97,12 +99,13 @@ public final class WorkerModule implements PylonModule {
         GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
         ServerTraffic traffic = new ServerTraffic(context::port);
-        ProxyStats stats = new ProxyStats();
+        ProxyStats stats = new ProxyStats(ProxyMeters.create(context.metrics(), pools));
+        RoutesMeters.bind(routes, context.metrics());
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
-        context.routes().routing().any(new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts,
-                rateLimiter, stats));
+        context.routes().routing().any(context.routes().timed("gateway", new ProxyHandler(context.segment(),
+                routes::current, pools, responseTimeouts, rateLimiter, stats)));
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);

@@ -10,6 +10,7 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.metrics.HttpServerMetrics;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -19,17 +20,25 @@ import java.util.stream.Collectors;
 
 /**
  * The routes of one pod, registered explicitly. It remembers each path and method so that a request whose path
- * exists under another method gets 405 with {@code Allow}, and any other unmatched request a JSON 404.
+ * exists under another method gets 405 with {@code Allow}, and any other unmatched request a JSON 404. Each handler
+ * is timed under its path template ({@link HttpServerMetrics}); unmatched requests under {@code unmatched}.
  */
 public final class Routes {
     private final HttpRouting.Builder routing;
     private final List<Entry> entries = new ArrayList<>();
+    private final HttpServerMetrics metrics;
 
     private record Entry(Method method, String path, PathMatcher matcher) {
     }
 
+    /** Routes whose handlers are not timed. */
     public Routes(HttpRouting.Builder routing) {
+        this(routing, null);
+    }
+
+    public Routes(HttpRouting.Builder routing, HttpServerMetrics metrics) {
         this.routing = routing;
+        this.metrics = metrics;
     }
 
     public Routes get(String path, Handler handler) {
@@ -52,13 +61,19 @@ public final class Routes {
         return route(Method.DELETE, path, handler);
     }
 
-    public Routes route(Method method, String path, Handler handler) {
+    public Routes route(Method method, String path, Handler plain) {
+        Handler handler = timed(path, plain);
         entries.add(new Entry(method, path, PathMatchers.create(path)));
         routing.route(method, path, handler);
         if (method == Method.GET) {
             routing.route(Method.HEAD, path, handler);
         }
         return this;
+    }
+
+    /** The handler timed under the route name (a template or a fixed name, never a request's path). */
+    public Handler timed(String routeName, Handler handler) {
+        return metrics == null ? handler : metrics.timed(routeName, handler);
     }
 
     /** Direct access for what this class does not wrap (filters, services); such routes get no 405 help. */
@@ -68,7 +83,7 @@ public final class Routes {
 
     /** Registers the 404/405 handler; must come after every route. */
     public void finish() {
-        routing.any(this::unmatched);
+        routing.any(timed("unmatched", this::unmatched));
     }
 
     private void unmatched(ServerRequest req, ServerResponse res) {

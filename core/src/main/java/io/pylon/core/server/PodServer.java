@@ -4,6 +4,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.pylon.core.broadcast.BroadcastLimits;
+import io.pylon.core.broadcast.BroadcastMeters;
 import io.pylon.core.broadcast.BroadcastSettings;
 import io.pylon.core.broadcast.DiagnosticsBroadcast;
 import io.pylon.core.config.InvalidSettingException;
@@ -25,6 +26,12 @@ import io.pylon.core.health.ShutdownCheck;
 import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
+import io.pylon.core.metrics.ExecutorMetrics;
+import io.pylon.core.metrics.HealthMetrics;
+import io.pylon.core.metrics.HttpServerMetrics;
+import io.pylon.core.metrics.MetricsEndpoint;
+import io.pylon.core.metrics.MetricsSettings;
+import io.pylon.core.metrics.PodMetrics;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.pod.LocalHost;
 import io.pylon.core.pod.PodExecutors;
@@ -60,6 +67,7 @@ public final class PodServer {
     /** Every setting the module reads, core ones first: validated before anything starts. */
     public static List<Setting<?>> settingsOf(PylonModule module) {
         List<Setting<?>> all = new ArrayList<>(CoreSettings.all(module.defaultPort()));
+        all.addAll(MetricsSettings.all());
         if (module.servesDiagnostics()) {
             all.addAll(DiagnosticsSettings.all());
             all.addAll(DiscoverySettings.all());
@@ -91,17 +99,23 @@ public final class PodServer {
         health.register(new MemoryCheck(settings.get(CoreSettings.HEAP_THRESHOLD)));
         health.register(new DeadlockCheck());
         health.register(shutdown);
+        PodMetrics metrics = PodMetrics.create(settings.get(MetricsSettings.ENABLED), module.name(), build);
+        resources.push(metrics);
+        ExecutorMetrics.bind(executors, metrics);
+        HealthMetrics.bind(health, metrics);
+        AtomicInteger listeningPort = new AtomicInteger(port);
 
         HttpRouting.Builder routing = HttpRouting.builder();
         io.pylon.core.http.ConnectionGuard.install(routing, chunkedPaths(module, segment));
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
-        Routes routes = new Routes(routing);
+        Routes routes = new Routes(routing, new HttpServerMetrics(metrics, listeningPort::get));
         new HealthEndpoint(health, module.name()).register(routes, segment);
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
+        new MetricsEndpoint(metrics).register(routes, segment);
 
         Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
-                new DiagnosticsRegistry(), build, resources, new AtomicInteger(port));
+                new DiagnosticsRegistry(), metrics, build, resources, listeningPort);
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -159,7 +173,7 @@ public final class PodServer {
                 context.dataDir(), context.executors(), context.health(), context.diagnostics(), settings);
         PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
         DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
-                context.segment());
+                context.segment(), BroadcastMeters.of(context.metrics()));
         context.onStop(broadcast);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
                 diagnostics.local(), diagnostics.heapDumper(), broadcast).register(context.routes(), context.segment());
@@ -255,7 +269,7 @@ public final class PodServer {
 
     private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
                            HealthRegistry health, PodExecutors executors,
-                           DiagnosticsRegistry diagnostics, BuildInfo buildInfo,
+                           DiagnosticsRegistry diagnostics, PodMetrics metrics, BuildInfo buildInfo,
                            Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {

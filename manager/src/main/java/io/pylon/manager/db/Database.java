@@ -22,6 +22,11 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(Settings settings, Path dataDir) {
+        return open(settings, dataDir, null);
+    }
+
+    /** @param meters where HikariCP registers its {@code hikaricp_connections_*} meters; null for none */
+    public static Database open(Settings settings, Path dataDir, io.micrometer.core.instrument.MeterRegistry meters) {
         String url = settings.get(DatabaseSettings.URL);
         String user = settings.get(DatabaseSettings.USER);
         String password = settings.get(DatabaseSettings.PASSWORD);
@@ -30,7 +35,7 @@ public final class Database implements AutoCloseable {
             user = user == null ? "pylon" : user;
             password = password == null ? "" : password;
         }
-        return open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE));
+        return open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE), meters);
     }
 
     public static String h2Url(Path dataDir) {
@@ -38,7 +43,15 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(String url, String user, String password, int poolSize) {
+        return open(url, user, password, poolSize, null);
+    }
+
+    private static Database open(String url, String user, String password, int poolSize,
+                                 io.micrometer.core.instrument.MeterRegistry meters) {
         HikariConfig config = new HikariConfig();
+        if (meters != null) {
+            config.setMetricRegistry(meters);
+        }
         config.setPoolName("manager-db");
         config.setJdbcUrl(url);
         config.setUsername(user);

@@ -17,9 +17,9 @@ final class ManagerMeters {
 
     ManagerMeters(MeterRegistry registry) {
         this.registry = registry;
-        this.tokensIssued = Counter.builder("pylon.manager.tokens.issued").baseUnit("tokens")
+        this.tokensIssued = Counter.builder("pylon.manager.tokens.issued")
                 .description("Access tokens issued by the token endpoint").register(registry);
-        this.locks = Counter.builder("pylon.manager.account.locks").baseUnit("locks")
+        this.locks = Counter.builder("pylon.manager.account.locks")
                 .description("Accounts whose password sign-in was locked after too many failures").register(registry);
         for (String reason : new String[]{"unknown-user", "bad-password", "locked", "disabled"}) {
             signInFailures(reason);
@@ -27,7 +27,7 @@ final class ManagerMeters {
     }
 
     void audited(String action, String outcome) {
-        Counter.builder("pylon.manager.audit.events").baseUnit("events").tag("action", action)
+        Counter.builder("pylon.manager.audit.events").tag("action", action)
                 .description("Audit events recorded, by action").register(registry).increment();
         switch (action) {
             case "token.issued" -> tokensIssued.increment();
@@ -39,7 +39,7 @@ final class ManagerMeters {
     }
 
     private Counter signInFailures(String reason) {
-        return Counter.builder("pylon.manager.signin.failures").baseUnit("failures").tag("reason", reason)
+        return Counter.builder("pylon.manager.signin.failures").tag("reason", reason)
                 .description("Failed sign-ins, by reason").register(registry);
     }
 }

@@ -34,15 +34,15 @@ public final class GridMeters {
         MeterRegistry registry = metrics.registry();
         HazelcastInstance hz = member.instance();
         Gauge.builder("pylon.grid.members", member, m -> m.isRunning() ? hz.getCluster().getMembers().size() : 0)
-                .baseUnit("members").description("Members of the data grid cluster as this member sees it")
+                .description("Members of the data grid cluster as this member sees it")
                 .register(registry);
-        Gauge.builder("pylon.grid.partitions.owned", member, GridMeters::ownedPartitions).baseUnit("partitions")
+        Gauge.builder("pylon.grid.partitions.owned", member, GridMeters::ownedPartitions)
                 .description("Partitions whose primary copy this member owns").register(registry);
         Gauge.builder("pylon.grid.cluster.safe", safety, GridMeters::safe)
                 .description("1 when no partition is migrating and every backup is in sync, 0 when not, NaN unknown")
                 .register(registry);
         for (String name : MAPS) {
-            mapGauge(registry, member, name, "pylon.grid.map.entries", "entries", LocalMapStats::getOwnedEntryCount,
+            mapGauge(registry, member, name, "pylon.grid.map.entries", null, LocalMapStats::getOwnedEntryCount,
                     "Entries of the platform map owned by this member");
             mapGauge(registry, member, name, "pylon.grid.map.memory", "bytes", LocalMapStats::getOwnedEntryMemoryCost,
                     "Heap taken by the platform map's entries owned by this member");
@@ -55,6 +55,7 @@ public final class GridMeters {
 
     private static void mapGauge(MeterRegistry registry, GridMember member, String map, String meter, String unit,
                                  ToLongFunction<LocalMapStats> value, String description) {
+        // a null unit: a count, whose name already says what it counts
         Gauge.builder(meter, member, m -> stat(m, map, value)).baseUnit(unit).tag("map", map).description(description)
                 .register(registry);
     }

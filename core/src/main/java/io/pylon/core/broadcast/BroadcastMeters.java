@@ -31,13 +31,13 @@ public final class BroadcastMeters {
         this.enabled = enabled;
         this.duration = Timer.builder("pylon.broadcast.duration").description("How long a whole broadcast took")
                 .serviceLevelObjectives(HttpServerMetrics.LATENCY_BUCKETS).register(registry);
-        this.asked = Counter.builder("pylon.broadcast.pods.asked").baseUnit("pods")
+        this.asked = Counter.builder("pylon.broadcast.pods.asked")
                 .description("Pods a broadcast asked, this pod included").register(registry);
         this.answerBytes = DistributionSummary.builder("pylon.broadcast.answer").baseUnit("bytes")
                 .description("Size of each pod's answer to a broadcast").register(registry);
         Map<String, Counter> byCause = new java.util.HashMap<>();
         for (String cause : new String[]{"unreachable", "timeout", "unavailable", "busy", "failed", "not_found", "other"}) {
-            byCause.put(cause, Counter.builder("pylon.broadcast.pods.failed").baseUnit("pods").tag("cause", cause)
+            byCause.put(cause, Counter.builder("pylon.broadcast.pods.failed").tag("cause", cause)
                     .description("Pods of a broadcast without an answer, by cause").register(registry));
         }
         this.failed = Map.copyOf(byCause);

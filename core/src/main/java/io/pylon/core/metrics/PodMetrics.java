@@ -1,6 +1,8 @@
 package io.pylon.core.metrics;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -12,12 +14,14 @@ import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pylon.core.version.BuildInfo;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -57,6 +61,20 @@ public final class PodMetrics implements AutoCloseable {
     }
 
     private void bindJvm() {
+        // Micrometer's process.cpu.time is in nanoseconds ("_ns_total", which promtool rejects); the standard
+        // process_cpu_seconds_total replaces it
+        registry.config().meterFilter(MeterFilter.deny(id -> id.getName().equals("process.cpu.time")));
+        // a gauge ending in _count reads as a histogram's part to promtool and PromQL users
+        registry.config().meterFilter(new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                return id.getName().equals("system.cpu.count") ? id.withName("system.cpus") : id;
+            }
+        });
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            FunctionCounter.builder("process.cpu", os, bean -> bean.getProcessCpuTime() / 1e9).baseUnit("seconds")
+                    .description("CPU time the process used").register(registry);
+        }
         new JvmMemoryMetrics().bindTo(registry);
         JvmGcMetrics gc = new JvmGcMetrics();
         gc.bindTo(registry);

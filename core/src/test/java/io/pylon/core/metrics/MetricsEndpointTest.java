@@ -45,7 +45,7 @@ class MetricsEndpointTest {
                 .contains("jvm_memory_used_bytes{area=\"heap\"")
                 .contains("jvm_gc_live_data_size_bytes", "jvm_memory_usage_after_gc{area=\"heap\"", "jvm_gc_pause_seconds_count")
                 .contains("jvm_threads_states_threads{state=\"runnable\"}", "jvm_threads_deadlocked_threads ")
-                .contains("process_cpu_usage ", "process_files_open_files ", "process_uptime_seconds ")
+                .contains("process_cpu_usage ", "process_cpu_seconds_total ", "process_files_open_files ", "process_uptime_seconds ")
                 .contains("pylon_health_check_status{check=\"memory\"} 1.0", "pylon_health_check_status{check=\"threads\"} 1.0")
                 .contains("pylon_health_check_duration_seconds{check=\"memory\"}")
                 .contains("pylon_health_probe_status{probe=\"readiness\"} 1.0")

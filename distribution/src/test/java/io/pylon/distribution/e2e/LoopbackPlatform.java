@@ -37,6 +37,7 @@ final class LoopbackPlatform implements AutoCloseable {
     final Pod manager;
     final Map<String, Pod> workers = new LinkedHashMap<>();
     final Map<String, Pod> caches = new LinkedHashMap<>();
+    private final String addressPrefix;
 
     LoopbackPlatform(int workerCount, int cacheCount) {
         this(workerCount, cacheCount, false);
@@ -44,6 +45,17 @@ final class LoopbackPlatform implements AutoCloseable {
 
     /** {@code defaultPasswordHashing}: the production Argon2 cost (benchmarks) rather than the cheapest (tests). */
     LoopbackPlatform(int workerCount, int cacheCount, boolean defaultPasswordHashing) {
+        this(workerCount, cacheCount, defaultPasswordHashing, null, Map.of());
+    }
+
+    /**
+     * @param addressPrefix   {@code 127.0.N.}: workers on {@code .11}, {@code .12}..., caches on {@code .21}...
+     *                        of that network (a test's own addresses); null for the default networks 10 and 11
+     * @param workerSettings  more settings of every Worker pod (a routes file)
+     */
+    LoopbackPlatform(int workerCount, int cacheCount, boolean defaultPasswordHashing, String addressPrefix,
+                     Map<String, String> workerSettings) {
+        this.addressPrefix = addressPrefix;
         String gridMembers = IntStream.range(0, cacheCount).mapToObj(i -> address(CACHE_NET, i) + ":" + GRID_PORT)
                 .collect(Collectors.joining(","));
         String cachePeers = IntStream.range(0, cacheCount)
@@ -84,12 +96,14 @@ final class LoopbackPlatform implements AutoCloseable {
                 throw new IllegalStateException("only " + caches.size() + " of " + cacheCount + " Cache pods started");
             }
             for (int i = 0; i < workerCount; i++) {
-                workers.put("worker-" + i, TestPods.start(new WorkerModule(), "worker-" + i, Map.of(
+                Map<String, String> settings = new java.util.HashMap<>(workerSettings);
+                settings.putAll(Map.of(
                         "pylon.environment.name", ENVIRONMENT,
                         "pylon.server.bind", address(WORKER_NET, i),
                         "pylon.server.port", String.valueOf(WORKER_PORT),
                         "pylon.discovery.static", workerPeers,
-                        "pylon.cache.addresses", gridMembers)));
+                        "pylon.cache.addresses", gridMembers));
+                workers.put("worker-" + i, TestPods.start(new WorkerModule(), "worker-" + i, settings));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -140,8 +154,14 @@ final class LoopbackPlatform implements AutoCloseable {
         }
     }
 
-    /** {@code 127.0.<net>.<index + 1>}: a loopback address of the pod's own, so every pod keeps its cluster port. */
-    private static String address(int net, int index) {
+    /**
+     * {@code 127.0.<net>.<index + 1>}, or with an address prefix {@code <prefix><11 or 21 + index>}: a loopback
+     * address of the pod's own, so every pod keeps its cluster port.
+     */
+    private String address(int net, int index) {
+        if (addressPrefix != null) {
+            return addressPrefix + ((net == WORKER_NET ? 11 : 21) + index);
+        }
         return "127.0." + net + "." + (index + 1);
     }
 

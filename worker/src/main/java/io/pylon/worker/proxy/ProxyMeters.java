@@ -62,7 +62,7 @@ public final class ProxyMeters {
             return disabled();
         }
         ProxyMeters meters = new ProxyMeters(metrics.registry(), true);
-        MultiGauge poolGauge = MultiGauge.builder("pylon.worker.upstream.pool.connections").baseUnit("connections")
+        MultiGauge poolGauge = MultiGauge.builder("pylon.worker.upstream.pool.connections")
                 .description("Connections of an upstream's pool: leased, available (idle), pending (waiting for a "
                         + "lease), max").register(metrics.registry());
         metrics.beforeScrape(() -> poolGauge.register(poolRows(pools), true));

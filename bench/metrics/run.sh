@@ -6,7 +6,8 @@
 # nginx upstream; in each round wrk loads one at a time (proxied path, then health), the order alternating between
 # rounds. Quotes the median round of each ratio. Then ScrapeCost.java: an in-process Worker with 50 routes over 10
 # upstreams, traffic on every route, and timed scrapes in both formats.
-# BENCH_ADDR: the loopback address everything binds (default 127.0.20.1). Needs wrk, nginx, curl and a JDK >= 21.
+# BENCH_ADDR: the loopback address everything binds (default 127.0.20.1); SCRAPE_ONLY=1 runs the scrape cost alone.
+# Needs wrk, nginx, curl and a JDK >= 21.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=scripts/pod-jvm.sh
@@ -71,6 +72,11 @@ start_worker() { # port metrics-enabled
     "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS} -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker-$2.log" 2>&1 &
   PIDS+=($!)
 }
+if [ "${SCRAPE_ONLY:-0}" = 1 ]; then
+  "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS} -cp "$WORK/classes:$CP" ScrapeCost "$ADDR" "$WORK/scrape" 2>/dev/null
+  echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+  exit 0
+fi
 start_worker $ON_PORT true
 start_worker $OFF_PORT false
 for port in $ON_PORT $OFF_PORT; do
@@ -123,5 +129,5 @@ PIDS=()
 
 echo
 echo "Scrape cost, Worker with 50 routes over 10 upstreams:"
-"$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS} -cp "$WORK/classes:$CP" ScrapeCost "$ADDR" "$WORK/scrape"
+"$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS} -cp "$WORK/classes:$CP" ScrapeCost "$ADDR" "$WORK/scrape" 2>/dev/null
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"

@@ -1,10 +1,12 @@
 package io.pylon.worker;
 
+import io.helidon.webserver.http.Handler;
 import io.pylon.cache.client.GridClient;
 import io.pylon.cache.client.GridClientSettings;
 import io.pylon.core.config.InvalidSettingException;
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
 import io.pylon.worker.connections.CacheCheck;
@@ -104,8 +106,13 @@ public final class WorkerModule implements PylonModule {
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
-        context.routes().routing().any(context.routes().timed("gateway", new ProxyHandler(context.segment(),
-                routes::current, pools, responseTimeouts, rateLimiter, stats)));
+        ProxyHandler proxy = new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts, rateLimiter,
+                stats);
+        Handler timedProxy = context.routes().timed("gateway", proxy);
+        PodPaths paths = PodPaths.of(context.segment());
+        // the pod's own paths the routes did not match go on to the 404 handler, which times them as "unmatched"
+        context.routes().routing().any((req, res) -> (paths.isReserved(req.path().path()) ? proxy : timedProxy)
+                .handle(req, res));
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);

@@ -10,7 +10,6 @@ import io.pylon.core.health.HealthStatus;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Health as meters, refreshed before each scrape from the registry (whose results are cached for the health TTL, so
@@ -23,6 +22,8 @@ public final class HealthMetrics {
     private final MultiGauge status;
     private final MultiGauge duration;
     private final MultiGauge probes;
+    // written by the scrape hook before the gauges of the same scrape read it
+    private volatile Latest latest;
 
     private HealthMetrics(HealthRegistry health, PodMetrics metrics) {
         this.health = health;
@@ -40,24 +41,37 @@ public final class HealthMetrics {
         }
     }
 
+    // Rows read the latest report, so that a row is registered once; only a new check adds one (re-registering every
+    // row on every scrape made a scrape cost milliseconds).
     private void refresh() {
         HealthReport all = health.all();
+        latest = new Latest(all, health.probe(HealthCheck.Probe.LIVENESS), health.probe(HealthCheck.Probe.READINESS));
         List<MultiGauge.Row<?>> statusRows = new ArrayList<>();
         List<MultiGauge.Row<?>> durationRows = new ArrayList<>();
-        for (Map.Entry<String, CheckResult> check : all.checks().entrySet()) {
-            Tags tags = Tags.of("check", check.getKey());
-            statusRows.add(MultiGauge.Row.of(tags, up(check.getValue().status())));
-            Object millis = check.getValue().details().get("durationMs");
-            if (millis instanceof Number number) {
-                durationRows.add(MultiGauge.Row.of(tags, number.doubleValue() / 1000.0));
-            }
+        for (String check : all.checks().keySet()) {
+            Tags tags = Tags.of("check", check);
+            statusRows.add(MultiGauge.Row.of(tags, () -> checkStatus(check)));
+            durationRows.add(MultiGauge.Row.of(tags, () -> checkSeconds(check)));
         }
-        status.register(statusRows, true);
-        duration.register(durationRows, true);
+        status.register(statusRows, false);
+        duration.register(durationRows, false);
         probes.register(List.of(
-                MultiGauge.Row.of(Tags.of("probe", "liveness"), up(health.probe(HealthCheck.Probe.LIVENESS).status())),
-                MultiGauge.Row.of(Tags.of("probe", "readiness"), up(health.probe(HealthCheck.Probe.READINESS).status()))),
-                true);
+                MultiGauge.Row.of(Tags.of("probe", "liveness"), () -> up(latest.liveness().status())),
+                MultiGauge.Row.of(Tags.of("probe", "readiness"), () -> up(latest.readiness().status()))), false);
+    }
+
+    private record Latest(HealthReport all, HealthReport liveness, HealthReport readiness) {
+    }
+
+    private Number checkStatus(String check) {
+        CheckResult result = latest.all().checks().get(check);
+        return result == null ? Double.NaN : up(result.status());
+    }
+
+    private Number checkSeconds(String check) {
+        CheckResult result = latest.all().checks().get(check);
+        return result != null && result.details().get("durationMs") instanceof Number millis
+                ? millis.doubleValue() / 1000.0 : Double.NaN;
     }
 
     private static int up(HealthStatus status) {

@@ -13,12 +13,14 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
 /**
  * The HTTP server's meters: {@code http_server_requests_seconds{route,method,status}}, a histogram per route
  * template as registered (never the request's own path), method (unknown methods as {@code OTHER}) and status class
- * ({@code 2xx}...), and {@code http_server_connections_open}. Handlers are wrapped where they are registered, so the
+ * ({@code 2xx}...), and {@code http_server_connections_open} (counted in the background every few seconds). Handlers are wrapped where they are registered, so the
  * label values are bounded by the routes the code declares. Thread-safe: timers are created once per label set in a
  * concurrent map and then only looked up.
  */
@@ -35,13 +37,25 @@ public final class HttpServerMetrics {
 
     private final PodMetrics metrics;
     private final Map<String, Timer[]> timers = new ConcurrentHashMap<>();
+    /** How often the open connections are counted. */
+    static final Duration CONNECTIONS_PERIOD = Duration.ofSeconds(5);
+    // written by the maintenance executor, read by scrapes
+    private volatile int openConnections = -1;
 
-    public HttpServerMetrics(PodMetrics metrics, IntSupplier port) {
+    /**
+     * @param port        the listening port, once bound
+     * @param maintenance counts the open connections every {@link #CONNECTIONS_PERIOD}: reading the kernel's socket
+     *                    tables costs milliseconds of system time, too much for every scrape
+     */
+    public HttpServerMetrics(PodMetrics metrics, IntSupplier port, ScheduledExecutorService maintenance) {
         this.metrics = metrics;
         if (metrics.enabled()) {
-            Gauge.builder("http.server.connections.open", () -> OpenClientConnections.count(port.getAsInt()).orElse(-1))
-                    .description("Established client connections of the server (-1 where /proc is not readable)")
+            Gauge.builder("http.server.connections.open", this, m -> m.openConnections)
+                    .description("Established client connections of the server, counted every "
+                            + CONNECTIONS_PERIOD.toSeconds() + " s (-1 where /proc is not readable)")
                     .register(metrics.registry());
+            maintenance.scheduleWithFixedDelay(() -> openConnections = OpenClientConnections.count(port.getAsInt()).orElse(-1),
+                    0, CONNECTIONS_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
@@ -60,7 +74,7 @@ public final class HttpServerMetrics {
                 status = e.status().code();
                 throw e;
             } finally {
-                timer(routeTemplate, method(req), status).record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
+                timer(routeTemplate, method(req), status).record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
             }
         };
     }

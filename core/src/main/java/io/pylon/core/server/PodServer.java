@@ -30,7 +30,6 @@ import io.pylon.core.metrics.ExecutorMetrics;
 import io.pylon.core.metrics.HealthMetrics;
 import io.pylon.core.metrics.HttpServerMetrics;
 import io.pylon.core.metrics.MetricsEndpoint;
-import io.pylon.core.metrics.MetricsSettings;
 import io.pylon.core.metrics.PodMetrics;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.pod.LocalHost;
@@ -67,7 +66,6 @@ public final class PodServer {
     /** Every setting the module reads, core ones first: validated before anything starts. */
     public static List<Setting<?>> settingsOf(PylonModule module) {
         List<Setting<?>> all = new ArrayList<>(CoreSettings.all(module.defaultPort()));
-        all.addAll(MetricsSettings.all());
         if (module.servesDiagnostics()) {
             all.addAll(DiagnosticsSettings.all());
             all.addAll(DiscoverySettings.all());
@@ -99,7 +97,7 @@ public final class PodServer {
         health.register(new MemoryCheck(settings.get(CoreSettings.HEAP_THRESHOLD)));
         health.register(new DeadlockCheck());
         health.register(shutdown);
-        PodMetrics metrics = PodMetrics.create(settings.get(MetricsSettings.ENABLED), module.name(), build);
+        PodMetrics metrics = PodMetrics.create(settings.get(CoreSettings.METRICS_ENABLED), module.name(), build);
         resources.push(metrics);
         ExecutorMetrics.bind(executors, metrics);
         HealthMetrics.bind(health, metrics);
@@ -109,7 +107,7 @@ public final class PodServer {
         io.pylon.core.http.ConnectionGuard.install(routing, chunkedPaths(module, segment));
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
-        Routes routes = new Routes(routing, new HttpServerMetrics(metrics, listeningPort::get));
+        Routes routes = new Routes(routing, new HttpServerMetrics(metrics, listeningPort::get, executors.maintenance()));
         new HealthEndpoint(health, module.name()).register(routes, segment);
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
         new MetricsEndpoint(metrics).register(routes, segment);

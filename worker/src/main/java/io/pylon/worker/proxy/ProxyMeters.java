@@ -39,12 +39,15 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ProxyMeters {
     private static final String[] STATUS_CLASSES = {"1xx", "2xx", "3xx", "4xx", "5xx"};
     private static final String NONE = "none";
+    private static final String[] POOL_STATES = {"leased", "available", "pending", "max"};
 
     private final MeterRegistry registry;
     private final boolean enabled;
     private final Map<String, Counter[]> proxied = new ConcurrentHashMap<>();
     private final Map<String, Timer> latency = new ConcurrentHashMap<>();
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+    // written by the scrape hook, read by the pool gauges during the same scrape
+    private volatile Map<String, long[]> poolSums = Map.of();
 
     private ProxyMeters(MeterRegistry registry, boolean enabled) {
         this.registry = registry;
@@ -65,8 +68,29 @@ public final class ProxyMeters {
         MultiGauge poolGauge = MultiGauge.builder("pylon.worker.upstream.pool.connections")
                 .description("Connections of an upstream's pool: leased, available (idle), pending (waiting for a "
                         + "lease), max").register(metrics.registry());
-        metrics.beforeScrape(() -> poolGauge.register(poolRows(pools), true));
+        metrics.beforeScrape(() -> meters.refreshPools(pools, poolGauge));
         return meters;
+    }
+
+    // Rows read the latest sums, so that a row is registered once and only a new or dropped upstream changes the
+    // meters (re-registering every row on every scrape made a scrape cost milliseconds).
+    private void refreshPools(UpstreamPools pools, MultiGauge gauge) {
+        Map<String, long[]> sums = poolSums(pools);
+        poolSums = sums;
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        sums.forEach((origin, values) -> {
+            for (int i = 0; i < POOL_STATES.length; i++) {
+                int state = i;
+                rows.add(MultiGauge.Row.of(Tags.of("upstream", origin, "state", POOL_STATES[i]),
+                        () -> poolValue(origin, state)));
+            }
+        });
+        gauge.register(rows, false);
+    }
+
+    private Number poolValue(String origin, int state) {
+        long[] values = poolSums.get(origin);
+        return values == null ? Double.NaN : values[state];
     }
 
     /** Binds the 502/503/504 counts kept by {@code stats}, so that the hot path counts each failure only once. */
@@ -137,24 +161,17 @@ public final class ProxyMeters {
         return counter;
     }
 
-    // One row per origin and state; a retired pool still draining is added to the live one of the same origin.
-    private static List<MultiGauge.Row<?>> poolRows(UpstreamPools pools) {
+    // Per origin: leased, available, pending, max; a retired pool still draining is added to the live one of its origin.
+    private static Map<String, long[]> poolSums(UpstreamPools pools) {
         Map<String, long[]> byOrigin = new LinkedHashMap<>();
         for (UpstreamPools.Snapshot snapshot : pools.snapshot()) {
             PoolStats stats = snapshot.stats();
-            long[] sums = byOrigin.computeIfAbsent(snapshot.pool().origin(), o -> new long[4]);
+            long[] sums = byOrigin.computeIfAbsent(snapshot.pool().origin(), o -> new long[POOL_STATES.length]);
             sums[0] += stats.getLeased();
             sums[1] += stats.getAvailable();
             sums[2] += stats.getPending();
             sums[3] = Math.max(sums[3], stats.getMax());
         }
-        String[] states = {"leased", "available", "pending", "max"};
-        List<MultiGauge.Row<?>> rows = new ArrayList<>();
-        byOrigin.forEach((origin, sums) -> {
-            for (int i = 0; i < states.length; i++) {
-                rows.add(MultiGauge.Row.of(Tags.of("upstream", origin, "state", states[i]), sums[i]));
-            }
-        });
-        return rows;
+        return byOrigin;
     }
 }

@@ -10,7 +10,6 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.pylon.core.metrics.HttpServerMetrics;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -21,24 +20,24 @@ import java.util.stream.Collectors;
 /**
  * The routes of one pod, registered explicitly. It remembers each path and method so that a request whose path
  * exists under another method gets 405 with {@code Allow}, and any other unmatched request a JSON 404. Each handler
- * is timed under its path template ({@link HttpServerMetrics}); unmatched requests under {@code unmatched}.
+ * is timed under its path template by the {@link RouteTimer}; unmatched requests under {@code unmatched}.
  */
 public final class Routes {
     private final HttpRouting.Builder routing;
     private final List<Entry> entries = new ArrayList<>();
-    private final HttpServerMetrics metrics;
+    private final RouteTimer timer;
 
     private record Entry(Method method, String path, PathMatcher matcher) {
     }
 
     /** Routes whose handlers are not timed. */
     public Routes(HttpRouting.Builder routing) {
-        this(routing, null);
+        this(routing, RouteTimer.NONE);
     }
 
-    public Routes(HttpRouting.Builder routing, HttpServerMetrics metrics) {
+    public Routes(HttpRouting.Builder routing, RouteTimer timer) {
         this.routing = routing;
-        this.metrics = metrics;
+        this.timer = timer;
     }
 
     public Routes get(String path, Handler handler) {
@@ -73,7 +72,7 @@ public final class Routes {
 
     /** The handler timed under the route name (a template or a fixed name, never a request's path). */
     public Handler timed(String routeName, Handler handler) {
-        return metrics == null ? handler : metrics.timed(routeName, handler);
+        return timer.timed(routeName, handler);
     }
 
     /** Direct access for what this class does not wrap (filters, services); such routes get no 405 help. */

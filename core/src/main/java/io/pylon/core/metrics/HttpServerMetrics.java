@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pylon.core.http.OpenClientConnections;
+import io.pylon.core.http.RouteTimer;
 
 import java.time.Duration;
 import java.util.Map;
@@ -24,7 +25,7 @@ import java.util.function.IntSupplier;
  * label values are bounded by the routes the code declares. Thread-safe: timers are created once per label set in a
  * concurrent map and then only looked up.
  */
-public final class HttpServerMetrics {
+public final class HttpServerMetrics implements RouteTimer {
     static final String NAME = "http.server.requests";
     private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
             "TRACE", "CONNECT");
@@ -60,6 +61,7 @@ public final class HttpServerMetrics {
     }
 
     /** The handler, timed under the route template; the handler itself when metrics are disabled. */
+    @Override
     public Handler timed(String routeTemplate, Handler handler) {
         if (!metrics.enabled()) {
             return handler;

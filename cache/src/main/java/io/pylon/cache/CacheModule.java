@@ -6,6 +6,7 @@ import io.pylon.cache.grid.DatagridCheck;
 import io.pylon.cache.grid.DatagridSection;
 import io.pylon.cache.grid.GridMember;
 import io.pylon.cache.grid.GridMemberConfig;
+import io.pylon.cache.grid.GridMeters;
 import io.pylon.cache.grid.GridSettings;
 import io.pylon.cache.grid.HazelcastPools;
 import io.pylon.core.config.Setting;
@@ -65,6 +66,7 @@ public final class CacheModule implements PylonModule {
         datagrid = new DatagridSection(member, safety, clusterName.label());
         context.diagnostics().register(datagrid);
         HazelcastPools.register(member, context.executors());
+        GridMeters.bind(member, safety, context.metrics());
     }
 
     /** This pod's data grid member, once started. */

@@ -98,17 +98,20 @@ public final class ManagerModule implements PylonModule {
     public void start(ModuleContext context) throws Exception {
         Settings settings = context.settings();
         Clock clock = Clock.systemUTC();
-        Database database = Database.open(settings, context.dataDir());
+        ManagerMeters meters = new ManagerMeters(context.metrics().registry());
+        Database database = Database.open(settings, context.dataDir(),
+                context.metrics().enabled() ? context.metrics().registry() : null);
         context.onStop(database);
         context.health().register(new DatabaseCheck(database));
 
         Jdbc jdbc = database.jdbc();
-        AuditLog audit = new AuditLog(jdbc, clock);
+        AuditLog audit = new AuditLog(jdbc, clock, meters::audited);
         TokenService tokens = new TokenService(new TokenRepository(jdbc), settings.get(TokenSettings.LIFETIME),
                 settings.get(TokenSettings.CHECK_CACHE), clock);
         HashingPool hashing = new HashingPool(SignInSettings.hashThreads(settings),
                 settings.get(SignInSettings.HASH_QUEUE));
         context.onStop(hashing);
+        hashing.register(context.executors());
         PasswordHasher hasher = new PasswordHasher(settings.get(PasswordSettings.ARGON2_MEMORY),
                 settings.get(PasswordSettings.ARGON2_ITERATIONS), settings.get(PasswordSettings.ARGON2_PARALLELISM),
                 hashing);

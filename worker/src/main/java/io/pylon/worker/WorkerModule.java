@@ -1,10 +1,12 @@
 package io.pylon.worker;
 
+import io.helidon.webserver.http.Handler;
 import io.pylon.cache.client.GridClient;
 import io.pylon.cache.client.GridClientSettings;
 import io.pylon.core.config.InvalidSettingException;
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
+import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
 import io.pylon.worker.connections.CacheCheck;
@@ -12,6 +14,7 @@ import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
 import io.pylon.worker.proxy.ProxyHandler;
+import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.ResponseTimeouts;
 import io.pylon.worker.proxy.UpstreamPool;
@@ -21,6 +24,7 @@ import io.pylon.worker.ratelimit.GridRateLimiter;
 import io.pylon.worker.ratelimit.RateLimitSettings;
 import io.pylon.worker.routes.InvalidRoutesException;
 import io.pylon.worker.routes.RouteFileParser;
+import io.pylon.worker.routes.RoutesMeters;
 import io.pylon.worker.routes.RoutesFile;
 import io.pylon.worker.routes.RoutesSettings;
 
@@ -97,12 +101,18 @@ public final class WorkerModule implements PylonModule {
         GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
         ServerTraffic traffic = new ServerTraffic(context::port);
-        ProxyStats stats = new ProxyStats();
+        ProxyStats stats = new ProxyStats(ProxyMeters.create(context.metrics(), pools));
+        RoutesMeters.bind(routes, context.metrics());
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
-        context.routes().routing().any(new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts,
-                rateLimiter, stats));
+        ProxyHandler proxy = new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts, rateLimiter,
+                stats);
+        Handler timedProxy = context.routes().timed("gateway", proxy);
+        PodPaths paths = PodPaths.of(context.segment());
+        // the pod's own paths the routes did not match go on to the 404 handler, which times them as "unmatched"
+        context.routes().routing().any((req, res) -> (paths.isReserved(req.path().path()) ? proxy : timedProxy)
+                .handle(req, res));
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);

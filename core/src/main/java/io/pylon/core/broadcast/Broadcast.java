@@ -31,6 +31,7 @@ final class Broadcast {
 
     private final PeerClient client;
     private final BroadcastLimits limits;
+    private final BroadcastMeters meters;
 
     /** This pod's own answer, built in-process. */
     interface SelfAnswer {
@@ -48,9 +49,10 @@ final class Broadcast {
         }
     }
 
-    Broadcast(PeerClient client, BroadcastLimits limits) {
+    Broadcast(PeerClient client, BroadcastLimits limits, BroadcastMeters meters) {
         this.client = client;
         this.limits = limits;
+        this.meters = meters;
     }
 
     /** Writes one element per pod, sorted by podName, into {@code writer} (already started). */
@@ -60,6 +62,7 @@ final class Broadcast {
         Duration podTimeout = limits.podTimeout(request.name());
         List<PodCall> calls = discovered.stream().sorted(Comparator.comparing(DiscoveredPod::podName)).map(PodCall::new).toList();
         ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pylon-broadcast-", 0).factory());
+        meters.asked(calls.size());
         try {
             threads.execute(() -> dispatch(calls, selfName, self, request, podTimeout, deadline, threads));
             for (PodCall call : calls) {
@@ -67,8 +70,10 @@ final class Broadcast {
                 PodResult result = call.await(deadline + GRACE_NANOS, limits.deadline());
                 call.forget();
                 if (result.answer() != null) {
+                    meters.answered(result.answer().length);
                     writer.answered(result.answer());
                 } else {
+                    meters.failed(result.failure());
                     writer.failed(call.pod, result.failure());
                 }
             }

@@ -35,12 +35,18 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
     private final PodPaths paths;
     private final Broadcast broadcast;
     private final PodForwarder forwarder;
+    private final BroadcastMeters meters;
 
     public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment) {
+        this(discovery, limits, segment, BroadcastMeters.disabled());
+    }
+
+    public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment, BroadcastMeters meters) {
         this.discovery = discovery;
         this.client = new PeerClient(limits.connectTimeout());
         this.paths = PodPaths.of(segment);
-        this.broadcast = new Broadcast(client, limits);
+        this.meters = meters;
+        this.broadcast = new Broadcast(client, limits, meters);
         this.forwarder = new PodForwarder(discovery, client, limits, paths);
     }
 
@@ -77,6 +83,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
             DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
             broadcast.run(pods, selfName, () -> answerSelf(method, name, parameters, local), call, writer);
             writer.finish(Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0, discovery.mode().label(), discoveryError);
+            meters.finished(System.nanoTime() - t0);
             out.close();
         } catch (IOException | RuntimeException e) {
             out.abort();

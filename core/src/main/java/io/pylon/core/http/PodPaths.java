@@ -4,7 +4,8 @@ package io.pylon.core.http;
  * The path grammar of a pod, the one place that knows it: everything a pod serves for the platform lives under
  * {@code /<segment>} ({@code pylon.path.segment}, {@code platform} by default):
  * {@code /<segment>/management/health}, {@code .../health/live}, {@code .../health/ready},
- * {@code /<segment>/management/version} and {@code /<segment>/diagnostics/<name>}. Servers register these paths and
+ * {@code /<segment>/management/version}, {@code /<segment>/management/metrics} and
+ * {@code /<segment>/diagnostics/<name>}. Servers register these paths and
  * clients (peers, the Manager's console, {@code pylon up}) build their URLs from them, so a non-default segment is
  * honoured on both sides. Immutable; the paths are built once.
  */
@@ -19,6 +20,7 @@ public final class PodPaths {
     private final String management;
     private final String health;
     private final String version;
+    private final String metrics;
     private final String diagnostics;
 
     private PodPaths(String segment) {
@@ -27,6 +29,7 @@ public final class PodPaths {
         this.management = root + "/management";
         this.health = management + "/health";
         this.version = management + "/version";
+        this.metrics = management + "/metrics";
         this.diagnostics = root + "/diagnostics";
     }
 
@@ -84,6 +87,11 @@ public final class PodPaths {
     /** {@code /<segment>/management/version} */
     public String version() {
         return version;
+    }
+
+    /** {@code /<segment>/management/metrics}: the Prometheus scrape endpoint. */
+    public String metrics() {
+        return metrics;
     }
 
     /** {@code /<segment>/diagnostics}: the base of the diagnostics names. */

@@ -19,17 +19,25 @@ import java.util.stream.Collectors;
 
 /**
  * The routes of one pod, registered explicitly. It remembers each path and method so that a request whose path
- * exists under another method gets 405 with {@code Allow}, and any other unmatched request a JSON 404.
+ * exists under another method gets 405 with {@code Allow}, and any other unmatched request a JSON 404. Each handler
+ * is timed under its path template by the {@link RouteTimer}; unmatched requests under {@code unmatched}.
  */
 public final class Routes {
     private final HttpRouting.Builder routing;
     private final List<Entry> entries = new ArrayList<>();
+    private final RouteTimer timer;
 
     private record Entry(Method method, String path, PathMatcher matcher) {
     }
 
+    /** Routes whose handlers are not timed. */
     public Routes(HttpRouting.Builder routing) {
+        this(routing, RouteTimer.NONE);
+    }
+
+    public Routes(HttpRouting.Builder routing, RouteTimer timer) {
         this.routing = routing;
+        this.timer = timer;
     }
 
     public Routes get(String path, Handler handler) {
@@ -52,7 +60,8 @@ public final class Routes {
         return route(Method.DELETE, path, handler);
     }
 
-    public Routes route(Method method, String path, Handler handler) {
+    public Routes route(Method method, String path, Handler plain) {
+        Handler handler = timed(path, plain);
         entries.add(new Entry(method, path, PathMatchers.create(path)));
         routing.route(method, path, handler);
         if (method == Method.GET) {
@@ -69,6 +78,11 @@ public final class Routes {
         return entries.stream().map(e -> e.method().text() + " " + e.path()).toList();
     }
 
+    /** The handler timed under the route name (a template or a fixed name, never a request's path). */
+    public Handler timed(String routeName, Handler handler) {
+        return timer.timed(routeName, handler);
+    }
+
     /** Direct access for what this class does not wrap (filters, services); such routes get no 405 help. */
     public HttpRouting.Builder routing() {
         return routing;
@@ -76,7 +90,7 @@ public final class Routes {
 
     /** Registers the 404/405 handler; must come after every route. */
     public void finish() {
-        routing.any(this::unmatched);
+        routing.any(timed("unmatched", this::unmatched));
     }
 
     private void unmatched(ServerRequest req, ServerResponse res) {

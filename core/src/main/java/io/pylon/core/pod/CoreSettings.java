@@ -87,9 +87,13 @@ public final class CoreSettings {
     public static final Setting<Long> PARENT_PID = Setting.of("pylon.parent.pid",
             "Set by ./pylon up: the pod exits when this process is gone.", null, SettingType.longRange(1, Long.MAX_VALUE));
 
+    public static final Setting<Boolean> METRICS_ENABLED = Setting.of("pylon.metrics.enabled",
+            "Whether the pod records meters and serves them at /<segment>/management/metrics (Prometheus text or "
+                    + "OpenMetrics). false: nothing is recorded and the path answers 404.", true, SettingType.BOOLEAN);
+
     public static List<Setting<?>> all(int defaultPort) {
         return List.of(BIND, port(defaultPort), PATH_SEGMENT, POD_NAME, POD_IP, POD_NAMESPACE, NODE_NAME, ENVIRONMENT_NAME,
                 ENVIRONMENT_ID, DATA_DIR, SHUTDOWN_GRACE, SHUTDOWN_DELAY, HEALTH_CHECK_TIMEOUT, HEALTH_CACHE_TTL,
-                HEAP_THRESHOLD, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID);
+                HEAP_THRESHOLD, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID, METRICS_ENABLED);
     }
 }

@@ -1,6 +1,8 @@
 package io.pylon.core.pod;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -11,16 +13,19 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 
 /**
  * The executors of a pod, each named so that {@code threads} diagnostics can show it:
  * {@code <segment>-async} runs the module's asynchronous work (health checks, fan-out bookkeeping, module work),
- * {@code <segment>-maintenance} runs its periodic jobs. Modules may register more pools.
+ * {@code <segment>-maintenance} runs its periodic jobs. Modules may register more pools. The pool map and the
+ * listeners are guarded by this object's monitor.
  */
 public final class PodExecutors implements AutoCloseable {
     private final ThreadPoolExecutor async;
     private final ScheduledThreadPoolExecutor maintenance;
     private final Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
+    private final List<BiConsumer<String, ThreadPoolExecutor>> listeners = new ArrayList<>();
     private final String asyncName;
     private final String maintenanceName;
 
@@ -52,6 +57,15 @@ public final class PodExecutors implements AutoCloseable {
             pool.setRejectedExecutionHandler(new CountingRejections(pool.getRejectedExecutionHandler()));
         }
         pools.put(name, pool);
+        for (BiConsumer<String, ThreadPoolExecutor> listener : listeners) {
+            listener.accept(name, pool);
+        }
+    }
+
+    /** Calls the listener for every pool registered so far and for each one registered later (metrics). */
+    public synchronized void onEachPool(BiConsumer<String, ThreadPoolExecutor> listener) {
+        listeners.add(listener);
+        pools.forEach(listener);
     }
 
     /** Tasks the pool rejected since it was registered (ThreadPoolExecutor keeps no such count itself). */

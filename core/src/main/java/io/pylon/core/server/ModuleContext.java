@@ -4,6 +4,7 @@ import io.pylon.core.config.Settings;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.http.Routes;
+import io.pylon.core.metrics.PodMetrics;
 import io.pylon.core.pod.PodExecutors;
 import io.pylon.core.pod.PodIdentity;
 import io.pylon.core.version.BuildInfo;
@@ -31,6 +32,9 @@ public interface ModuleContext {
 
     /** The pod's diagnostic sections; Worker and Cache serve them at /<segment>/diagnostics/<name>. */
     DiagnosticsRegistry diagnostics();
+
+    /** The pod's meters: modules register theirs on {@code metrics().registry()} (no-ops when metrics are off). */
+    PodMetrics metrics();
 
     /** The build facts of this module. */
     BuildInfo buildInfo();

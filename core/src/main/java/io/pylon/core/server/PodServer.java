@@ -4,6 +4,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.pylon.core.broadcast.BroadcastLimits;
+import io.pylon.core.broadcast.BroadcastMeters;
 import io.pylon.core.broadcast.BroadcastSettings;
 import io.pylon.core.broadcast.DiagnosticsBroadcast;
 import io.pylon.core.config.InvalidSettingException;
@@ -26,6 +27,11 @@ import io.pylon.core.http.ConnectionGuard;
 import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
+import io.pylon.core.metrics.ExecutorMetrics;
+import io.pylon.core.metrics.HealthMetrics;
+import io.pylon.core.metrics.HttpServerMetrics;
+import io.pylon.core.metrics.MetricsEndpoint;
+import io.pylon.core.metrics.PodMetrics;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.pod.LocalHost;
 import io.pylon.core.pod.PodExecutors;
@@ -99,6 +105,11 @@ public final class PodServer {
         health.register(new MemoryCheck(settings.get(CoreSettings.HEAP_THRESHOLD)));
         health.register(new DeadlockCheck());
         health.register(shutdown);
+        PodMetrics metrics = PodMetrics.create(settings.get(CoreSettings.METRICS_ENABLED), module.name(), build);
+        resources.push(metrics);
+        ExecutorMetrics.bind(executors, metrics);
+        HealthMetrics.bind(health, metrics);
+        AtomicInteger listeningPort = new AtomicInteger(port);
 
         HttpRouting.Builder routing = HttpRouting.builder();
         PodTraffic traffic = new PodTraffic();
@@ -106,12 +117,13 @@ public final class PodServer {
         ConnectionGuard.install(routing, chunkedPaths(module, segment));
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
-        Routes routes = new Routes(routing);
+        Routes routes = new Routes(routing, new HttpServerMetrics(metrics, listeningPort::get, executors.maintenance()));
         new HealthEndpoint(health, module.name()).register(routes, segment);
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
+        new MetricsEndpoint(metrics).register(routes, segment);
 
         Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
-                new DiagnosticsRegistry(), build, resources, new AtomicInteger(port));
+                new DiagnosticsRegistry(), metrics, build, resources, listeningPort);
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -184,7 +196,7 @@ public final class PodServer {
         context.onStop(diagnostics.recordings());
         PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
         DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
-                context.segment());
+                context.segment(), BroadcastMeters.of(context.metrics()));
         context.onStop(broadcast);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
                 diagnostics.local(), diagnostics.heapDumper(), broadcast, diagnostics.recordings())
@@ -281,7 +293,7 @@ public final class PodServer {
 
     private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
                            HealthRegistry health, PodExecutors executors,
-                           DiagnosticsRegistry diagnostics, BuildInfo buildInfo,
+                           DiagnosticsRegistry diagnostics, PodMetrics metrics, BuildInfo buildInfo,
                            Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {

@@ -48,11 +48,27 @@ final class LoopbackPlatform implements AutoCloseable {
     }
 
     /**
+     * The pods on {@code 127.0.N.}: workers on {@code .11}, {@code .12}..., caches on {@code .21}... of that network
+     * (a test's own addresses), every Worker with {@code workerSettings} more (a routes file).
+     */
+    LoopbackPlatform(int workerCount, int cacheCount, boolean defaultPasswordHashing, String addressPrefix,
+                     Map<String, String> workerSettings) {
+        this(workerCount, cacheCount, defaultPasswordHashing, i -> addressPrefix + (11 + i), i -> addressPrefix + (21 + i),
+                workerSettings);
+    }
+
+    /**
      * The pods on the addresses given per index, e.g. a block of 127.0.N.x of one's own so that tests of several
      * checkouts on one machine do not collide.
      */
     LoopbackPlatform(int workerCount, int cacheCount, boolean defaultPasswordHashing,
                      java.util.function.IntFunction<String> workerAddress, java.util.function.IntFunction<String> cacheAddress) {
+        this(workerCount, cacheCount, defaultPasswordHashing, workerAddress, cacheAddress, Map.of());
+    }
+
+    private LoopbackPlatform(int workerCount, int cacheCount, boolean defaultPasswordHashing,
+                             java.util.function.IntFunction<String> workerAddress,
+                             java.util.function.IntFunction<String> cacheAddress, Map<String, String> workerSettings) {
         String gridMembers = IntStream.range(0, cacheCount).mapToObj(i -> cacheAddress.apply(i) + ":" + GRID_PORT)
                 .collect(Collectors.joining(","));
         String cachePeers = IntStream.range(0, cacheCount)
@@ -93,12 +109,14 @@ final class LoopbackPlatform implements AutoCloseable {
                 throw new IllegalStateException("only " + caches.size() + " of " + cacheCount + " Cache pods started");
             }
             for (int i = 0; i < workerCount; i++) {
-                workers.put("worker-" + i, TestPods.start(new WorkerModule(), "worker-" + i, Map.of(
+                Map<String, String> settings = new java.util.HashMap<>(workerSettings);
+                settings.putAll(Map.of(
                         "pylon.environment.name", ENVIRONMENT,
                         "pylon.server.bind", workerAddress.apply(i),
                         "pylon.server.port", String.valueOf(WORKER_PORT),
                         "pylon.discovery.static", workerPeers,
-                        "pylon.cache.addresses", gridMembers)));
+                        "pylon.cache.addresses", gridMembers));
+                workers.put("worker-" + i, TestPods.start(new WorkerModule(), "worker-" + i, settings));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -149,7 +167,10 @@ final class LoopbackPlatform implements AutoCloseable {
         }
     }
 
-    /** {@code 127.0.<net>.<index + 1>}: a loopback address of the pod's own, so every pod keeps its cluster port. */
+    /**
+     * {@code 127.0.<net>.<index + 1>}, or with an address prefix {@code <prefix><11 or 21 + index>}: a loopback
+     * address of the pod's own, so every pod keeps its cluster port.
+     */
     private static String address(int net, int index) {
         return "127.0." + net + "." + (index + 1);
     }

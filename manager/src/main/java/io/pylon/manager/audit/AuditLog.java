@@ -6,6 +6,7 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * Who did what, when and from where: token issued, failed login, lockout, token revoked, user and environment
@@ -17,10 +18,17 @@ public final class AuditLog {
 
     private final Jdbc jdbc;
     private final Clock clock;
+    private final BiConsumer<String, String> recorded;
 
     public AuditLog(Jdbc jdbc, Clock clock) {
+        this(jdbc, clock, (action, outcome) -> { });
+    }
+
+    /** @param recorded told the action and outcome of each event once it is stored (the Manager's meters) */
+    public AuditLog(Jdbc jdbc, Clock clock, BiConsumer<String, String> recorded) {
         this.jdbc = jdbc;
         this.clock = clock;
+        this.recorded = recorded;
     }
 
     public void record(String actor, String action, String target, String sourceAddress, String outcome) {
@@ -31,6 +39,7 @@ public final class AuditLog {
                 cut(sourceAddress, 64), cut(outcome, 32));
         LOG.log(Level.INFO, "audit action=" + action + " actor=" + actor + " target=" + target
                 + " source=" + sourceAddress + " outcome=" + outcome);
+        recorded.accept(action, outcome);
     }
 
     /** The newest events first; {@code beforeId} pages back (0: from the newest). */

@@ -63,6 +63,11 @@ public final class HashingPool implements AutoCloseable {
         }
     }
 
+    /** Makes the pool's threads, queue and rejections visible in diagnostics and metrics ({@code manager-argon2}). */
+    public void register(io.pylon.core.pod.PodExecutors executors) {
+        executors.register("manager-argon2", executor);
+    }
+
     /** Hashes running or waiting now (for tests and diagnostics). */
     public int inFlight() {
         return executor.getActiveCount() + executor.getQueue().size();

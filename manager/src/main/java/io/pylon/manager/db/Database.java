@@ -27,6 +27,11 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(Settings settings, Path dataDir) {
+        return open(settings, dataDir, null);
+    }
+
+    /** @param meters where HikariCP registers its {@code hikaricp_connections_*} meters; null for none */
+    public static Database open(Settings settings, Path dataDir, io.micrometer.core.instrument.MeterRegistry meters) {
         String url = settings.get(DatabaseSettings.URL);
         String user = settings.get(DatabaseSettings.USER);
         String password = settings.get(DatabaseSettings.PASSWORD);
@@ -36,7 +41,7 @@ public final class Database implements AutoCloseable {
             password = password == null ? "" : password;
         }
         return open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE),
-                settings.get(DatabaseSettings.H2_SYNC));
+                settings.get(DatabaseSettings.H2_SYNC), meters);
     }
 
     /**
@@ -50,12 +55,20 @@ public final class Database implements AutoCloseable {
 
     /** A pool on the given URL, H2 commits forced to the disk. */
     public static Database open(String url, String user, String password, int poolSize) {
-        return open(url, user, password, poolSize, true);
+        return open(url, user, password, poolSize, true, null);
     }
 
     /** A pool on the given URL; {@code h2Sync}: whether a write to an H2 database is forced to the disk. */
     public static Database open(String url, String user, String password, int poolSize, boolean h2Sync) {
+        return open(url, user, password, poolSize, h2Sync, null);
+    }
+
+    private static Database open(String url, String user, String password, int poolSize, boolean h2Sync,
+                                 io.micrometer.core.instrument.MeterRegistry meters) {
         HikariConfig config = new HikariConfig();
+        if (meters != null) {
+            config.setMetricRegistry(meters);
+        }
         config.setPoolName("manager-db");
         config.setJdbcUrl(url);
         config.setUsername(user);

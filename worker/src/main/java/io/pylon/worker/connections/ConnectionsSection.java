@@ -1,6 +1,7 @@
 package io.pylon.worker.connections;
 
 import io.pylon.core.diagnostics.DiagnosticSection;
+import io.pylon.core.http.OpenClientConnections;
 import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.UpstreamPool;
 import io.pylon.worker.proxy.UpstreamPools;

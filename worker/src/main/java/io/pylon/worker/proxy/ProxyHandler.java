@@ -83,7 +83,11 @@ public final class ProxyHandler implements Handler {
         });
         switch (result) {
             case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res);
-            case UpstreamDispatch.Failed failed -> failed.failure().answer(stats).send(res);
+            case UpstreamDispatch.Failed failed -> {
+                GatewayError answer = failed.failure().answer(stats);
+                stats.meters.unanswered(entry.route(), answer.status().code());
+                answer.send(res);
+            }
         }
     }
 }

@@ -4,8 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Counts of what the proxy did with requests, for the {@code connections} diagnostics. */
+/**
+ * Counts of what the proxy did with requests, for the {@code connections} diagnostics, and the {@link ProxyMeters}
+ * the stages record into. Thread-safe: adders.
+ */
 public final class ProxyStats {
+    final ProxyMeters meters;
     final LongAdder forwarded = new LongAdder();
     final LongAdder badGateway = new LongAdder();
     final LongAdder gatewayTimeout = new LongAdder();
@@ -15,6 +19,16 @@ public final class ProxyStats {
     final LongAdder noRoute = new LongAdder();
     final LongAdder clientAborted = new LongAdder();
     final LongAdder upstreamAborted = new LongAdder();
+
+    /** Counts only, no meters. */
+    public ProxyStats() {
+        this(ProxyMeters.disabled());
+    }
+
+    public ProxyStats(ProxyMeters meters) {
+        this.meters = meters;
+        meters.bindErrors(this);
+    }
 
     public Map<String, Object> describe() {
         Map<String, Object> map = new LinkedHashMap<>();

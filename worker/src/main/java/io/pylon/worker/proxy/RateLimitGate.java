@@ -29,15 +29,20 @@ final class RateLimitGate {
         }
         RateLimiter.Decision decision = rateLimiter.check(route, clientIp);
         return switch (decision.outcome()) {
-            case ALLOW -> null;
+            case ALLOW -> {
+                stats.meters.decided(route, "allowed");
+                yield null;
+            }
             case LIMITED -> {
                 stats.rateLimited.increment();
+                stats.meters.decided(route, "limited");
                 yield new GatewayError(Status.TOO_MANY_REQUESTS_429, "too_many_requests", "Rate limit of "
                         + limit.requests() + " request(s) per " + limit.window().name().toLowerCase(Locale.ROOT)
                         + " exceeded.", decision.retryAfterSeconds());
             }
             case CACHE_UNAVAILABLE -> {
                 stats.rateLimitUnavailable.increment();
+                stats.meters.decided(route, "cache_unavailable");
                 yield new GatewayError(Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
                         "The rate limit of this route cannot be checked right now; try again later.",
                         decision.retryAfterSeconds());

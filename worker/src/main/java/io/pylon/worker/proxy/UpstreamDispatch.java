@@ -67,7 +67,10 @@ final class UpstreamDispatch {
             ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
             ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
             try {
-                return new Opened(pool.open(request, connectTimeout(route), responseTimeout));
+                long t0 = System.nanoTime();
+                UpstreamExchange exchange = pool.open(request, connectTimeout(route), responseTimeout);
+                stats.meters.answered(route, upstream, exchange.response().getCode(), System.nanoTime() - t0);
+                return new Opened(exchange);
             } catch (ConnectTimeoutException | ConnectException e) {
                 pools.failed(pool);
                 failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;

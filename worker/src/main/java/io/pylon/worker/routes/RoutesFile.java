@@ -32,6 +32,7 @@ public final class RoutesFile {
     private volatile String lastError;
     private volatile Instant lastErrorAt;
     private volatile long reloads;
+    private volatile long refusals;
 
     /** @param file null when no routes file is configured: the table stays empty */
     public RoutesFile(Path file, RouteFileParser parser, Consumer<RouteTable> onLoad) {
@@ -111,10 +112,21 @@ public final class RoutesFile {
     private void refuse(byte[] content, String message) {
         refused = content;
         if (!message.equals(lastError)) {
+            refusals++; // written under this object's monitor (reloadIfChanged), read by metrics
             lastError = message;
             lastErrorAt = Instant.now();
             LOG.log(Level.WARNING, message);
         }
+    }
+
+    /** Tables installed from the file, the first load included. */
+    public long loads() {
+        return reloads;
+    }
+
+    /** Contents (or read errors) refused, each counted once however often it is polled. */
+    public long refusals() {
+        return refusals;
     }
 
     /** The file's state for diagnostics: where, how many routes, when loaded, the last refusal. */

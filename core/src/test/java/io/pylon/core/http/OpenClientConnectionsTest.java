@@ -1,4 +1,4 @@
-package io.pylon.worker.connections;
+package io.pylon.core.http;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.pylon.worker.connections;
+package io.pylon.core.http;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

@@ -1,0 +1,80 @@
+package io.pylon.core.metrics;
+
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.pylon.core.health.CheckResult;
+import io.pylon.core.health.HealthCheck;
+import io.pylon.core.health.HealthRegistry;
+import io.pylon.core.health.HealthReport;
+import io.pylon.core.health.HealthStatus;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Health as meters, refreshed before each scrape from the registry (whose results are cached for the health TTL, so
+ * a scrape never runs a check more often than probes do): {@code pylon_health_check_status{check}} (1 UP, 0 DOWN),
+ * {@code pylon_health_check_duration_seconds{check}} and {@code pylon_health_probe_status{probe}} for liveness and
+ * readiness. Label values are the names of the registered checks.
+ */
+public final class HealthMetrics {
+    private final HealthRegistry health;
+    private final MultiGauge status;
+    private final MultiGauge duration;
+    private final MultiGauge probes;
+    // written by the scrape hook before the gauges of the same scrape read it
+    private volatile Latest latest;
+
+    private HealthMetrics(HealthRegistry health, PodMetrics metrics) {
+        this.health = health;
+        this.status = MultiGauge.builder("pylon.health.check.status")
+                .description("1 when the health check is UP, 0 when DOWN").register(metrics.registry());
+        this.duration = MultiGauge.builder("pylon.health.check.duration").baseUnit("seconds")
+                .description("How long the last run of the health check took").register(metrics.registry());
+        this.probes = MultiGauge.builder("pylon.health.probe.status")
+                .description("1 when the probe (liveness, readiness) answers UP, 0 when DOWN").register(metrics.registry());
+    }
+
+    public static void bind(HealthRegistry health, PodMetrics metrics) {
+        if (metrics.enabled()) {
+            metrics.beforeScrape(new HealthMetrics(health, metrics)::refresh);
+        }
+    }
+
+    // Rows read the latest report, so that a row is registered once; only a new check adds one (re-registering every
+    // row on every scrape made a scrape cost milliseconds).
+    private void refresh() {
+        HealthReport all = health.all();
+        latest = new Latest(all, health.probe(HealthCheck.Probe.LIVENESS), health.probe(HealthCheck.Probe.READINESS));
+        List<MultiGauge.Row<?>> statusRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> durationRows = new ArrayList<>();
+        for (String check : all.checks().keySet()) {
+            Tags tags = Tags.of("check", check);
+            statusRows.add(MultiGauge.Row.of(tags, () -> checkStatus(check)));
+            durationRows.add(MultiGauge.Row.of(tags, () -> checkSeconds(check)));
+        }
+        status.register(statusRows, false);
+        duration.register(durationRows, false);
+        probes.register(List.of(
+                MultiGauge.Row.of(Tags.of("probe", "liveness"), () -> up(latest.liveness().status())),
+                MultiGauge.Row.of(Tags.of("probe", "readiness"), () -> up(latest.readiness().status()))), false);
+    }
+
+    private record Latest(HealthReport all, HealthReport liveness, HealthReport readiness) {
+    }
+
+    private Number checkStatus(String check) {
+        CheckResult result = latest.all().checks().get(check);
+        return result == null ? Double.NaN : up(result.status());
+    }
+
+    private Number checkSeconds(String check) {
+        CheckResult result = latest.all().checks().get(check);
+        return result != null && result.details().get("durationMs") instanceof Number millis
+                ? millis.doubleValue() / 1000.0 : Double.NaN;
+    }
+
+    private static int up(HealthStatus status) {
+        return status == HealthStatus.UP ? 1 : 0;
+    }
+}

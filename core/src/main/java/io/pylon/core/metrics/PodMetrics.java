@@ -1,0 +1,122 @@
+package io.pylon.core.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmHeapPressureMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadDeadlockMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.pylon.core.version.BuildInfo;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The meters of one pod. Enabled, it is a Prometheus registry with the JVM and process meters and
+ * {@code pylon_build_info}; disabled ({@code pylon.metrics.enabled=false}) its registry is an empty composite, on
+ * which every meter is a no-op, and {@link #enabled()} tells instrumentation to skip its own work.
+ * <p>
+ * Meters whose set of label values changes at run time (upstream pools, health checks) are refreshed by the
+ * {@link #beforeScrape} hooks, which the endpoint runs before each scrape. Thread-safe: the registry is, the hooks
+ * are a copy-on-write list; scrapes may run concurrently.
+ */
+public final class PodMetrics implements AutoCloseable {
+    private final MeterRegistry registry;
+    private final PrometheusMeterRegistry prometheus;
+    private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> binders = new CopyOnWriteArrayList<>();
+
+    private PodMetrics(MeterRegistry registry, PrometheusMeterRegistry prometheus) {
+        this.registry = registry;
+        this.prometheus = prometheus;
+    }
+
+    /** A pod's metrics: JVM, process and build info bound when enabled. */
+    public static PodMetrics create(boolean enabled, String module, BuildInfo build) {
+        if (!enabled) {
+            return new PodMetrics(new CompositeMeterRegistry(), null);
+        }
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PodMetrics metrics = new PodMetrics(prometheus, prometheus);
+        metrics.bindJvm();
+        Gauge.builder("pylon.build.info", () -> 1)
+                .description("Build of the pod's module; always 1")
+                .tags("module", module, "version", build.version(), "commit", build.commit())
+                .register(prometheus);
+        return metrics;
+    }
+
+    private void bindJvm() {
+        // Micrometer's process.cpu.time is in nanoseconds ("_ns_total", which promtool rejects); the standard
+        // process_cpu_seconds_total replaces it
+        registry.config().meterFilter(MeterFilter.deny(id -> id.getName().equals("process.cpu.time")));
+        // a gauge ending in _count reads as a histogram's part to promtool and PromQL users
+        registry.config().meterFilter(new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                return id.getName().equals("system.cpu.count") ? id.withName("system.cpus") : id;
+            }
+        });
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            FunctionCounter.builder("process.cpu", os, bean -> bean.getProcessCpuTime() / 1e9).baseUnit("seconds")
+                    .description("CPU time the process used").register(registry);
+        }
+        new JvmMemoryMetrics().bindTo(registry);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        binders.add(gc);
+        JvmHeapPressureMetrics pressure = new JvmHeapPressureMetrics();
+        pressure.bindTo(registry);
+        binders.add(pressure);
+        new JvmThreadMetrics().bindTo(registry);
+        new JvmThreadDeadlockMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+    }
+
+    public boolean enabled() {
+        return prometheus != null;
+    }
+
+    /** Where modules register their meters; every meter on it is a no-op when metrics are disabled. */
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Runs before every scrape, to bring meters with changing label sets up to date; must be quick. */
+    public void beforeScrape(Runnable hook) {
+        beforeScrape.add(hook);
+    }
+
+    /** Writes every meter in the given format; only when {@link #enabled()}. */
+    void scrape(OutputStream out, String contentType) throws IOException {
+        for (Runnable hook : beforeScrape) {
+            hook.run();
+        }
+        prometheus.scrape(out, contentType);
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (AutoCloseable binder : binders) {
+            binder.close();
+        }
+        registry.close();
+    }
+}

@@ -22,14 +22,23 @@ fi
 if [ ! -f "$tar" ]; then
   [ "$(id -u)" = 0 ] || { echo "pylon container: debootstrap needs root to make the test base image" >&2; exit 1; }
   rootfs="$PYLON_CONTAINER_CACHE/rootfs.tmp"
-  rm -rf "$rootfs"
-  echo "pylon container: making the test base image (debootstrap bookworm + jlink JRE ${jdk_version}), once" >&2
-  debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$PYLON_CONTAINER_CACHE/debootstrap.log" 2>&1 \
-    || { echo "pylon container: debootstrap failed (see $PYLON_CONTAINER_CACHE/debootstrap.log)" >&2; exit 1; }
-  "$JAVA_HOME/bin/jlink" --add-modules ALL-MODULE-PATH --strip-debug --no-man-pages --no-header-files \
+  # an interrupted run resumes after a finished debootstrap (the slow step)
+  if [ ! -f "$rootfs/.pylon-debootstrap-ok" ]; then
+    rm -rf "$rootfs"
+    echo "pylon container: making the test base image (debootstrap bookworm + jlink JRE ${jdk_version}), once" >&2
+    debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$PYLON_CONTAINER_CACHE/debootstrap.log" 2>&1 \
+      || { echo "pylon container: debootstrap failed (see $PYLON_CONTAINER_CACHE/debootstrap.log)" >&2; exit 1; }
+    touch "$rootfs/.pylon-debootstrap-ok"
+  fi
+  # every module of the JDK but its development tools (compiler, jlink, jshell, debugger agents...) and incubators
+  modules=$("$PYLON_JAVA" --list-modules | sed 's/@.*//' | grep -v -E \
+    '^(jdk\.(compiler|jlink|jpackage|jshell|javadoc|jdeps|jartool|jdi|jdwp\.agent|jstatd|jconsole|editpad|hotspot\.agent|internal\.(ed|le|opt|md)|incubator\..*)|java\.smartcardio)$' \
+    | paste -sd, -)
+  rm -rf "$rootfs/opt/java/openjdk"
+  "$JAVA_HOME/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
     --output "$rootfs/opt/java/openjdk"
   rm -rf "$rootfs"/var/cache/apt/* "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* \
-    "$rootfs"/usr/share/locale/*
+    "$rootfs"/usr/share/locale/* "$rootfs/.pylon-debootstrap-ok"
   tar -C "$rootfs" -cf "$tar.tmp" . && mv "$tar.tmp" "$tar"
   rm -rf "$rootfs"
 fi

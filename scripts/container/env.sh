@@ -1,8 +1,10 @@
 # shellcheck shell=bash
 # Sourced: podman and buildah with Pylon's own configuration and storage under $PYLON_CACHE/containers (default
 # ~/.cache/pylon/containers), outside the work tree and apart from any other podman use of the machine. The
-# settings are those that work without a Docker engine on a plain VM: the vfs storage driver (no overlay mounts),
-# runc (crun refuses some cgroup set-ups), cgroupfs rather than systemd, events to a file.
+# settings are those that work without a Docker engine on a plain VM: the overlay storage driver where the kernel
+# mounts overlays (else vfs, which copies every image for every container: a minute each), runc (crun refuses some
+# cgroup set-ups), cgroupfs rather than systemd, events to a file, and file/process limits no higher than what
+# this process may set (runc cannot raise a hard limit without CAP_SYS_RESOURCE).
 # pylon_container_env installs what is missing (as root, with apt-get) or fails naming it.
 
 pylon_container_env() {
@@ -20,16 +22,27 @@ pylon_container_env() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc debootstrap uidmap >/dev/null \
       || { echo "pylon container: could not install podman buildah runc debootstrap uidmap" >&2; return 1; }
   fi
-  mkdir -p "$cache/storage" "$cache/run" "$cache/tmp"
+  local driver=vfs probe nofile nproc
+  probe=$(mktemp -d)
+  mkdir -p "$probe/l" "$probe/u" "$probe/w" "$probe/m"
+  if mount -t overlay overlay -o "lowerdir=$probe/l,upperdir=$probe/u,workdir=$probe/w" "$probe/m" 2>/dev/null; then
+    umount "$probe/m" && driver=overlay
+  fi
+  rm -rf "$probe"
+  nofile=$(ulimit -Hn); [ "$nofile" = unlimited ] || [ "$nofile" -gt 16384 ] && nofile=16384
+  nproc=$(ulimit -Hu); [ "$nproc" = unlimited ] || [ "$nproc" -gt 16384 ] && nproc=16384
+  # one storage per driver: containers/storage refuses to open a store made by another driver
+  mkdir -p "$cache/storage-$driver" "$cache/run-$driver" "$cache/tmp"
   cat > "$cache/storage.conf" <<CONF
 [storage]
-driver = "vfs"
-graphroot = "$cache/storage"
-runroot = "$cache/run"
+driver = "$driver"
+graphroot = "$cache/storage-$driver"
+runroot = "$cache/run-$driver"
 CONF
   cat > "$cache/containers.conf" <<CONF
 [containers]
 netns = "host"
+default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]
 [engine]
 runtime = "runc"
 cgroup_manager = "cgroupfs"

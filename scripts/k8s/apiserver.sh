@@ -11,6 +11,9 @@ bin="$cache/bin"
 stamp="$bin/kube-apiserver.ok"
 log="$cache/build.log"
 mkdir -p "$bin"
+# one build at a time: a second caller (CI's preparation, a test) waits for the first instead of clobbering its tree
+exec 9>"$cache/.lock"
+flock 9
 
 fail() { echo "pylon k8s: $*" >&2; exit 1; }
 
@@ -34,10 +37,13 @@ link_tool() {
   ln -sf "$2" "$bin/$1"
 }
 
-# etcd and kubectl: Debian packages (any kubectl >= 1.20 on PATH will do)
-apt_install etcd-server
+# etcd from Debian; kubectl from PATH, 1.24 or newer (kustomize `labels:`, `kubectl create token`), which Debian's
+# kubernetes-client (1.20) is not: the Google Cloud SDK's kubectl package, or any release binary, will do.
+apt_install etcd-server jq
 link_tool etcd /usr/bin/etcd
-if ! command -v kubectl >/dev/null 2>&1; then apt_install kubernetes-client; fi
+command -v kubectl >/dev/null 2>&1 || fail "kubectl is missing: install kubectl 1.24 or newer (e.g. the 'kubectl' package of the Google Cloud SDK)"
+kubectl_minor=$(kubectl version --client -o json 2>/dev/null | jq -r '.clientVersion.minor' | tr -dc '0-9')
+[ -n "$kubectl_minor" ] && [ "$kubectl_minor" -ge 24 ] || fail "kubectl 1.${kubectl_minor:-?} is too old: the tests need 1.24 or newer"
 link_tool kubectl "$(command -v kubectl)"
 
 if [ -x "$bin/kube-apiserver" ] && [ -f "$stamp" ]; then

@@ -2,6 +2,8 @@ package io.pylon.deploy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The folder of etcd, kube-apiserver and kubectl, from scripts/k8s/apiserver.sh: it builds the API server once per
@@ -18,7 +20,8 @@ final class DeployTools {
 
     static synchronized Path bin() {
         if (bin == null) {
-            String out = Command.run("bash", ROOT.resolve("scripts/k8s/apiserver.sh").toString()).ok().strip();
+            // a cold build takes minutes (CI's .ci/run builds it before the tests); a cached one, a second
+            String out = Command.run(Map.of(), 3600, List.of("bash", ROOT.resolve("scripts/k8s/apiserver.sh").toString())).ok().strip();
             Path dir = Path.of(out.lines().reduce((first, last) -> last).orElse(""));
             for (String tool : new String[] {"etcd", "kube-apiserver", "kubectl"}) {
                 if (!Files.isExecutable(dir.resolve(tool))) {
@@ -32,5 +35,15 @@ final class DeployTools {
 
     static String tool(String name) {
         return bin().resolve(name).toString();
+    }
+
+    /** kubectl for rendering manifests only (kustomize), which needs no API server: the one on PATH. */
+    static String kubectl() {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+            if (Files.isExecutable(Path.of(dir, "kubectl"))) {
+                return Path.of(dir, "kubectl").toString();
+            }
+        }
+        throw new AssertionError("kubectl is missing on PATH (apt-get install kubernetes-client, or any kubectl >= 1.21)");
     }
 }

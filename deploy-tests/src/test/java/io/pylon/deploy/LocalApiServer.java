@@ -55,9 +55,9 @@ final class LocalApiServer implements AutoCloseable {
     static LocalApiServer start() {
         try {
             LocalApiServer server = new LocalApiServer(Files.createTempDirectory("pylon-kube"));
+            server.writeKubeconfig("admin.kubeconfig", "pylon-test-admin", server.adminToken);
             server.startEtcd();
             server.startApiServer();
-            server.writeKubeconfig("admin.kubeconfig", "pylon-test-admin", server.adminToken);
             return server;
         } catch (IOException e) {
             throw new AssertionError("cannot prepare the local API server: " + e.getMessage(), e);

@@ -106,7 +106,13 @@ class ManifestsOnApiServerTest {
         for (String verb : List.of("create", "update", "patch", "delete", "deletecollection")) {
             assertThat(canI(discovery, "pylon", verb, "pods")).as("%s %s pods", discovery, verb).isFalse();
         }
-        for (String resource : List.of("pods/status", "pods/exec", "pods/log", "secrets", "configmaps", "services",
+        for (String subresource : List.of("status", "exec", "log", "portforward", "eviction")) {
+            for (String verb : List.of("get", "create", "patch")) {
+                assertThat(canI(discovery, "pylon", verb, "pods", "--subresource=" + subresource))
+                        .as("%s %s pods/%s", discovery, verb, subresource).isFalse();
+            }
+        }
+        for (String resource : List.of("secrets", "configmaps", "services",
                 "endpoints", "deployments.apps", "serviceaccounts", "roles.rbac.authorization.k8s.io")) {
             assertThat(canI(discovery, "pylon", "get", resource)).as("%s get %s", discovery, resource).isFalse();
         }
@@ -179,8 +185,10 @@ class ManifestsOnApiServerTest {
         return DeployTools.ROOT.resolve(relative).toString();
     }
 
-    private static boolean canI(String user, String namespace, String verb, String resource) {
-        Command answer = kube.kubectl("auth", "can-i", verb, resource, "-n", namespace, "--as", user);
+    private static boolean canI(String user, String namespace, String verb, String resource, String... more) {
+        List<String> args = new ArrayList<>(List.of("auth", "can-i", verb, resource, "-n", namespace, "--as", user));
+        args.addAll(List.of(more));
+        Command answer = kube.kubectl(args.toArray(String[]::new));
         assertThat(answer.out().strip()).as("%s", answer).isIn("yes", "no");
         return answer.out().strip().equals("yes");
     }

@@ -53,14 +53,21 @@ final class LocalApiServer implements AutoCloseable {
     }
 
     static LocalApiServer start() {
+        LocalApiServer server;
         try {
-            LocalApiServer server = new LocalApiServer(Files.createTempDirectory("pylon-kube"));
+            server = new LocalApiServer(Files.createTempDirectory("pylon-kube"));
+        } catch (IOException e) {
+            throw new AssertionError("cannot prepare the local API server: " + e.getMessage(), e);
+        }
+        try {
             server.writeKubeconfig("admin.kubeconfig", "pylon-test-admin", server.adminToken);
             server.startEtcd();
             server.startApiServer();
             return server;
-        } catch (IOException e) {
-            throw new AssertionError("cannot prepare the local API server: " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            // the caller gets no server to close: stop what did start, or etcd outlives the test JVM
+            server.close();
+            throw e;
         }
     }
 

@@ -107,6 +107,13 @@ class DiscoveryOnApiServerTest {
                 .withPhase("Running").withPodIP(address).addNewPodIP(address).withHostIP("127.0.21.1").endStatus().build());
     }
 
+    /** Both pods reported Running, and the broadcast from the first reaching both. */
+    private void awaitRunning(String a, String b) throws Exception {
+        markRunning(a);
+        markRunning(b);
+        awaitBroadcast(a, answers(a, b));
+    }
+
     private void markFailed(String name) {
         admin.pods().inNamespace(NAMESPACE).withName(name).editStatus(p -> new PodBuilder(p).editOrNewStatus()
                 .withPhase("Failed").endStatus().build());
@@ -187,9 +194,7 @@ class DiscoveryOnApiServerTest {
     void aKilledPodFailsItsCallThenIsListedAsFailedThenDisappearsWhenDeleted() throws Exception {
         String a = startWorker(0);
         String b = startWorker(1);
-        markRunning(a);
-        markRunning(b);
-        awaitBroadcast(a, answers(a, b));
+        awaitRunning(a, b);
 
         running.remove(b).stop();
         JsonNode killed = broadcast(a, "health");
@@ -207,9 +212,7 @@ class DiscoveryOnApiServerTest {
     void theWatchOutlivesAnApiServerRestartAndAnExpiredResourceVersion() throws Exception {
         String a = startWorker(0);
         String b = startWorker(1);
-        markRunning(a);
-        markRunning(b);
-        awaitBroadcast(a, answers(a, b));
+        awaitRunning(a, b);
         String seenVersion = admin.pods().inNamespace(NAMESPACE).list().getMetadata().getResourceVersion();
 
         kube.stopApiServer();

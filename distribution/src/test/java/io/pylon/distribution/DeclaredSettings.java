@@ -56,7 +56,11 @@ final class DeclaredSettings {
         List<Path> dirs = new ArrayList<>();
         Matcher modules = MODULE.matcher(Files.readString(repoRoot.resolve("pom.xml")));
         while (modules.find()) {
-            Path classes = repoRoot.resolve(modules.group(1).strip()).resolve("target").resolve("classes");
+            Path module = repoRoot.resolve(modules.group(1).strip());
+            if (!Files.isDirectory(module.resolve("src").resolve("main"))) {
+                continue; // a module of tests only (deploy-tests) declares no setting, and is built after this one
+            }
+            Path classes = module.resolve("target").resolve("classes");
             if (!Files.isDirectory(classes)) {
                 throw new IllegalStateException(classes + " is missing: build every module first "
                         + "(./mvnw -pl distribution -am verify)");

@@ -1,0 +1,281 @@
+package io.pylon.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.pylon.core.http.Json;
+import io.pylon.core.testing.TestPods;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The image, built from deploy/kubernetes/Dockerfile with buildah on a locally made base, running Manager, two
+ * Workers and two Cache pods with podman under their manifests' security context and limits (non-root, read-only
+ * root file system, all capabilities dropped, memory limit), host networking, each pod bound to its own address
+ * 127.0.21.3x. Figures (image size, start to first health 200, RSS) are printed as "figure:" lines for
+ * bench/containers.sh.
+ */
+class ContainersTest {
+    private static final Duration PATIENCE = Duration.ofSeconds(240);
+    private static final Map<String, String> AUTH = Map.of("Authorization", TestPods.ENVIRONMENT_ID);
+
+    private static String image;
+    private static PodmanPod manager;
+    private static final List<PodmanPod> workers = new ArrayList<>();
+    private static final List<PodmanPod> caches = new ArrayList<>();
+    private static final List<PodmanPod> all = new ArrayList<>();
+
+    @BeforeAll
+    static void startContainers() throws Exception {
+        image = Command.run(Map.of(), 1800, List.of(DeployTools.ROOT.resolve("scripts/container/image.sh").toString())).ok().strip();
+        figure("image size MB", Command.run(PodmanPod.PODMAN, "image", "inspect", "--format", "{{.Size}}", image).ok().strip(),
+                s -> String.valueOf(Long.parseLong(s) / 1_000_000));
+        List<JsonNode> objects = Manifests.render("deploy/kubernetes");
+        // what the Secret pylon-environment and the ConfigMap pylon-settings give the pods in a cluster
+        Map<String, String> base = Map.of("PYLON_ENVIRONMENT_ID", TestPods.ENVIRONMENT_ID, "PYLON_POD_NAMESPACE", "pylon",
+                "PYLON_ENVIRONMENT_NAME", "containers");
+        String workerPeers = "worker-0=http://127.0.21.31:8091,worker-1=http://127.0.21.32:8091";
+        String cachePeers = "cache-0=http://127.0.21.33:8090,cache-1=http://127.0.21.34:8090";
+        String grid = "127.0.21.33:5701,127.0.21.34:5701";
+
+        manager = new PodmanPod(image, Manifests.deployment(objects, "pylon-manager"), "manager-0", "127.0.21.30", base);
+        for (int i = 0; i < 2; i++) {
+            workers.add(new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-" + i, "127.0.21.3" + (1 + i),
+                    with(base, Map.of("PYLON_DISCOVERY_MODE", "static", "PYLON_DISCOVERY_STATIC", workerPeers, "PYLON_CACHE_ADDRESSES", grid))));
+            caches.add(new PodmanPod(image, Manifests.deployment(objects, "pylon-cache"), "cache-" + i, "127.0.21.3" + (3 + i),
+                    with(base, Map.of("PYLON_DISCOVERY_MODE", "static", "PYLON_DISCOVERY_STATIC", cachePeers, "PYLON_GRID_MEMBERS", grid))));
+        }
+        all.add(manager);
+        all.addAll(caches);
+        all.addAll(workers);
+        all.forEach(PodmanPod::start);
+        for (PodmanPod pod : all) {
+            figure("start to first health 200 ms, " + pod.name, String.valueOf(pod.awaitHealthy(PATIENCE).toMillis()), s -> s);
+        }
+    }
+
+    @AfterAll
+    static void stopContainers() {
+        all.forEach(PodmanPod::close);
+    }
+
+    private static Map<String, String> with(Map<String, String> a, Map<String, String> b) {
+        Map<String, String> both = new java.util.HashMap<>(a);
+        both.putAll(b);
+        return both;
+    }
+
+    private static void figure(String what, String value, java.util.function.UnaryOperator<String> format) {
+        System.out.println("figure: " + what + ": " + format.apply(value));
+    }
+
+    @Test
+    void everyContainerRunsWithTheManifestsRestrictionsOnHostNetworking() {
+        for (PodmanPod pod : all) {
+            JsonNode inspect = pod.inspect();
+            JsonNode host = inspect.path("HostConfig");
+            assertThat(host.path("NetworkMode").asText()).as(pod.name).isEqualTo("host");
+            assertThat(host.path("ReadonlyRootfs").asBoolean()).as(pod.name).isTrue();
+            assertThat(host.path("Memory").asLong()).as(pod.name).isEqualTo(pod.memoryLimitBytes);
+            assertThat(host.path("SecurityOpt").toString()).as(pod.name).contains("no-new-privileges");
+            assertThat(inspect.path("Config").path("User").asText()).as(pod.name).isEqualTo("10001:10001");
+            assertThat(inspect.path("EffectiveCaps").isEmpty() || inspect.path("EffectiveCaps").isNull()).as("%s caps %s", pod.name,
+                    inspect.path("EffectiveCaps")).isTrue();
+        }
+    }
+
+    @Test
+    void everyPodListensOnlyOnItsOwnLoopbackAddress() throws IOException {
+        for (PodmanPod pod : all) {
+            Set<String> listening = ListeningSockets.of(pod.pid());
+            assertThat(listening).as(pod.name).isNotEmpty();
+            assertThat(listening).as(pod.name).allMatch(a -> a.startsWith(pod.address + ":"));
+        }
+    }
+
+    @Test
+    void everyPodAnswersHealthAndVersion() throws IOException {
+        for (PodmanPod pod : all) {
+            HttpResponse<String> health = pod.get("/platform/management/health", Map.of());
+            HttpResponse<String> version = pod.get("/platform/management/version", Map.of());
+            assertThat(health.statusCode()).as(pod.name + " " + health.body()).isEqualTo(200);
+            assertThat(version.statusCode()).as(pod.name).isEqualTo(200);
+            assertThat(Json.MAPPER.readTree(version.body()).toString()).as(pod.name).contains("0.1.0-SNAPSHOT");
+        }
+    }
+
+    @Test
+    void aBroadcastReachesBothWorkers() throws IOException {
+        JsonNode body = Json.MAPPER.readTree(workers.get(0).get("/platform/diagnostics/jvm", AUTH).body());
+
+        assertThat(podNames(body)).containsExactly("worker-0", "worker-1");
+        assertThat(body.path("summary").path("succeeded").asInt()).as("%s", body).isEqualTo(2);
+    }
+
+    @Test
+    void theDatagridSpansBothCachePods() throws IOException {
+        long until = System.nanoTime() + PATIENCE.toNanos();
+        JsonNode body = datagrid();
+        while (!memberAddresses(body).equals(List.of(GRID, GRID)) && System.nanoTime() < until) {
+            LocalApiServer.sleep(500);
+            body = datagrid();
+        }
+
+        assertThat(podNames(body)).as("%s", body).containsExactly("cache-0", "cache-1");
+        // each Cache pod sees both members, at the pods' own loopback addresses
+        assertThat(memberAddresses(body)).as("%s", body).containsExactly(GRID, GRID);
+    }
+
+    private static final List<String> GRID = List.of("127.0.21.33:5701", "127.0.21.34:5701");
+
+    /** Per pod of a datagrid broadcast, the sorted addresses of the members it sees. */
+    private static List<List<String>> memberAddresses(JsonNode body) {
+        List<List<String>> perPod = new ArrayList<>();
+        for (JsonNode pod : body.path("pods")) {
+            List<String> addresses = new ArrayList<>();
+            pod.path("datagrid").path("members").forEach(m -> addresses.add(m.path("address").asText()));
+            addresses.sort(null);
+            perPod.add(addresses);
+        }
+        return perPod;
+    }
+
+    /** The datagrid section broadcast from cache-0 over both Cache pods. */
+    private static JsonNode datagrid() throws IOException {
+        return Json.MAPPER.readTree(caches.get(0).get("/platform/diagnostics/datagrid", AUTH).body());
+    }
+
+    @Test
+    void aHeapDumpIsWrittenToTheDataVolume() throws IOException {
+        PodmanPod worker = workers.get(1);
+        HttpResponse<InputStream> response = worker.stream("/platform/diagnostics/heapdump", AUTH);
+        assertThat(response.statusCode()).isEqualTo(200);
+        try (InputStream body = response.body()) {
+            byte[] head = body.readNBytes(18);
+            assertThat(new String(head, StandardCharsets.US_ASCII)).isEqualTo("JAVA PROFILE 1.0.2");
+            // the dump is sent from its file in the data volume while the answer is being read
+            try (Stream<Path> files = Files.walk(worker.dataDir)) {
+                assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("pylon-heapdump-"));
+            }
+            long size = head.length + body.transferTo(java.io.OutputStream.nullOutputStream());
+            assertThat(size).isGreaterThan(1_000_000);
+        }
+    }
+
+    @Test
+    void theManagerPrintsTheGeneratedAdminPasswordAndIssuesATokenWithIt() throws IOException {
+        Matcher printed = Pattern.compile("shown only this once:\\s+(\\S+)").matcher(manager.logs());
+        assertThat(printed.find()).as("password in the Manager's output").isTrue();
+
+        HttpResponse<String> token = manager.post("/apiops/auth/token", "grant_type=client_credentials&client_id=admin&client_secret="
+                + URLEncoder.encode(printed.group(1), StandardCharsets.UTF_8));
+
+        assertThat(token.statusCode()).as(token.body()).isEqualTo(200);
+        assertThat(Json.MAPPER.readTree(token.body()).path("access_token").asText()).isNotEmpty();
+    }
+
+    @Test
+    void memoryStaysInsideTheLimitAndTheHeapFollowsIt() throws IOException {
+        for (PodmanPod pod : all) {
+            long rss = pod.rssBytes();
+            figure("RSS MB / limit MB, " + pod.name, (rss >> 20) + " / " + (pod.memoryLimitBytes >> 20), s -> s);
+            assertThat(rss).as(pod.name).isLessThan(pod.memoryLimitBytes);
+        }
+        for (PodmanPod pod : List.of(workers.get(1), caches.get(1))) {
+            JsonNode jvm = Json.MAPPER.readTree(pod.get("/platform/diagnostics/jvm?pod=" + pod.name, AUTH).body());
+            long maxHeap = jvm.path("jvm").path("memory").path("heap").path("max").asLong();
+            // -XX:MaxRAMPercentage=70 of the container's limit, not of the machine's memory
+            assertThat(maxHeap).as("%s max heap in %s", pod.name, jvm).isBetween(pod.memoryLimitBytes / 2, pod.memoryLimitBytes * 3 / 4);
+        }
+    }
+
+    @Test
+    void aRestartedPodStartsFromTheClassDataArchiveItWroteToItsVolume() {
+        PodmanPod worker = workers.get(0);
+        worker.stop();
+        try {
+            assertThat(worker.dataDir.resolve("pylon.jsa")).as("archive written at exit").isRegularFile();
+        } finally {
+            worker.start();
+        }
+        Duration again = worker.awaitHealthy(PATIENCE);
+
+        figure("restart with the CDS archive, start to first health 200 ms, " + worker.name, String.valueOf(again.toMillis()), s -> s);
+        assertThat(worker.logs()).contains("listening on " + worker.url());
+    }
+
+    private static List<String> podNames(JsonNode body) {
+        List<String> names = new ArrayList<>();
+        body.path("pods").forEach(p -> names.add(p.path("podName").asText()));
+        return names;
+    }
+
+    /** Listening TCP sockets of one process, as address:port, read from /proc (the container shares the host's). */
+    static final class ListeningSockets {
+        private ListeningSockets() {
+        }
+
+        static Set<String> of(long pid) throws IOException {
+            Set<String> inodes = new HashSet<>();
+            try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
+                fds.forEach(fd -> {
+                    try {
+                        String target = Files.readSymbolicLink(fd).toString();
+                        if (target.startsWith("socket:[")) {
+                            inodes.add(target.substring(8, target.length() - 1));
+                        }
+                    } catch (IOException e) {
+                        // closed meanwhile
+                    }
+                });
+            }
+            Set<String> listening = new HashSet<>();
+            for (String table : List.of("tcp", "tcp6")) {
+                List<String> lines = Files.readAllLines(Path.of("/proc", String.valueOf(pid), "net", table));
+                for (String line : lines.subList(1, lines.size())) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f[3].equals("0A") && inodes.contains(f[9])) {
+                        listening.add(address(f[1]));
+                    }
+                }
+            }
+            return listening;
+        }
+
+        /** /proc/net/tcp's hex address:port; IPv6 entries other than v4-mapped are kept as hex. */
+        private static String address(String hex) {
+            String[] parts = hex.split(":");
+            String ip = parts[0];
+            int port = Integer.parseInt(parts[1], 16);
+            if (ip.length() == 32 && ip.startsWith("0000000000000000FFFF0000")) {
+                ip = ip.substring(24);
+            }
+            if (ip.length() != 8) {
+                return ip + ":" + port;
+            }
+            StringBuilder dotted = new StringBuilder();
+            for (int i = 3; i >= 0; i--) {
+                dotted.append(Integer.parseInt(ip.substring(i * 2, i * 2 + 2), 16)).append(i > 0 ? "." : "");
+            }
+            return dotted + ":" + port;
+        }
+    }
+}

@@ -19,7 +19,8 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
 
     public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("pylon.server.max-connections",
             "Most client connections the pod holds at once; further ones wait in the listen backlog until one closes. "
-                    + "Default: 10000 or half the descriptor limit, whichever is lower (a proxied request holds two "
+                    + "Default: 10000, or half of what the descriptor limit leaves after a reserve for the JVM's own "
+                    + "files (half the limit, at most 512), whichever is lower (a proxied request holds two "
                     + "descriptors), so accept never runs out of descriptors.",
             null, SettingType.intRange(1, 1_000_000));
 
@@ -50,7 +51,10 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
         if (descriptorLimit.isEmpty()) {
             return DEFAULT_MAX_CONNECTIONS;
         }
-        return (int) Math.max(1, Math.min(DEFAULT_MAX_CONNECTIONS, descriptorLimit.getAsLong() / 2));
+        long limit = descriptorLimit.getAsLong();
+        // the JVM's own descriptors (jars on the class path, logs, the database, the grid) come first
+        long reserve = Math.min(512, limit / 2);
+        return (int) Math.max(1, Math.min(DEFAULT_MAX_CONNECTIONS, (limit - reserve) / 2));
     }
 
     /** The process's descriptor limit (HotSpot raised the soft limit to the hard one at start, -XX:+MaxFDLimit). */

@@ -121,6 +121,16 @@ public record SettingType<T>(String expected, Function<String, T> parser) {
         });
     }
 
+    public static SettingType<Double> doubleRange(double min, double max) {
+        return new SettingType<>("a number from " + min + " to " + max, s -> {
+            double value = Double.parseDouble(s);
+            if (!(value >= min && value <= max)) {
+                throw new IllegalArgumentException(s);
+            }
+            return value;
+        });
+    }
+
     public static SettingType<Double> fraction() {
         return new SettingType<>("a number from 0 to 1 (e.g. 0.9)", s -> {
             double value = Double.parseDouble(s);

@@ -76,6 +76,7 @@ public final class PodServer {
         List<Setting<?>> all = new ArrayList<>(podSettings(module.defaultPort()));
         if (module.servesDiagnostics()) {
             all.addAll(DiagnosticsSettings.all());
+            all.addAll(io.pylon.core.diagnostics.compare.CompareSettings.all());
             all.addAll(DiscoverySettings.all());
             all.addAll(BroadcastSettings.all());
         }
@@ -196,7 +197,8 @@ public final class PodServer {
         context.onStop(diagnostics.recordings());
         PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
         DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
-                context.segment(), BroadcastMeters.of(context.metrics()));
+                context.segment(), BroadcastMeters.of(context.metrics()),
+                io.pylon.core.diagnostics.compare.CompareOptions.from(context.settings()));
         context.onStop(broadcast);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
                 diagnostics.local(), diagnostics.heapDumper(), broadcast, diagnostics.recordings())

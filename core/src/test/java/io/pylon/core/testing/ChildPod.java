@@ -21,6 +21,11 @@ public final class ChildPod {
     }
 
     public static void main(String[] args) throws Exception {
+        run(args, new FakeModule("worker").servingDiagnostics());
+    }
+
+    /** Starts {@code module} with the arguments of {@link #main} and runs until killed. */
+    public static void run(String[] args, io.pylon.core.server.PylonModule module) throws Exception {
         Map<String, String> settings = new HashMap<>();
         int fillMb = 0;
         boolean spin = false;
@@ -38,7 +43,7 @@ public final class ChildPod {
         if (spin) {
             Thread.ofPlatform().daemon().name("pylon-test-spinner").start(Spinner::spin);
         }
-        Pod pod = PodServer.start(new FakeModule("worker").servingDiagnostics(), Settings.of(settings));
+        Pod pod = PodServer.start(module, Settings.of(settings));
         System.out.println("READY " + pod.port());
         System.out.flush();
         Thread.currentThread().join();
@@ -48,6 +53,9 @@ public final class ChildPod {
         long blocks = megabytes * 1024L * 1024L / FillerBlock.BYTES;
         for (long i = 0; i < blocks; i++) {
             KEPT.add(new FillerBlock(i));
+        }
+        if (megabytes > 0) {
+            System.gc(); // the filler is old: its heap after GC shows at once, not after the next full collection
         }
     }
 

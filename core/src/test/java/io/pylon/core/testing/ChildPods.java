@@ -23,22 +23,37 @@ public final class ChildPods implements AutoCloseable {
      * Starts one JVM per name; {@code extra} gives a pod's additional arguments ({@code --fill-mb=100}).
      */
     public ChildPods(List<String> names, Map<String, List<String>> extra) throws Exception {
+        this(names, extra, Map.of(), ChildPod.class.getName(), List.of());
+    }
+
+    /**
+     * @param env         a pod's extra environment variables
+     * @param mainClass   the pod's main class: {@link ChildPod}, or a module's own that calls {@link ChildPod#run}
+     * @param unreachable more peer names that discovery lists at an address where nothing listens
+     */
+    public ChildPods(List<String> names, Map<String, List<String>> extra, Map<String, Map<String, String>> env,
+                     String mainClass, List<String> unreachable) throws Exception {
         for (String name : names) {
             ports.put(name, TestPods.freePort());
         }
         String peers = ports.entrySet().stream().map(e -> e.getKey() + "=http://127.0.0.1:" + e.getValue())
                 .collect(Collectors.joining(","));
+        for (String name : unreachable) {
+            peers += "," + name + "=http://127.0.0.1:" + TestPods.freePort();
+        }
         String java = ProcessHandle.current().info().command().orElse("java");
         List<CompletableFuture<Void>> ready = new ArrayList<>();
         for (String name : names) {
             List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), ChildPod.class.getName()));
+                    "-cp", System.getProperty("java.class.path"), mainClass));
             Map<String, String> settings = TestPods.defaults(name);
             settings.put("pylon.server.port", String.valueOf(ports.get(name)));
             settings.put("pylon.discovery.static", peers);
             settings.forEach((k, v) -> command.add(k + "=" + v));
             command.addAll(extra.getOrDefault(name, List.of()));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().putAll(env.getOrDefault(name, Map.of()));
+            Process process = builder.start();
             processes.add(process);
             CompletableFuture<Void> up = new CompletableFuture<>();
             ready.add(up);

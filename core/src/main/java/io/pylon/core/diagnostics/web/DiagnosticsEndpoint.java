@@ -36,6 +36,8 @@ import java.util.Optional;
  * <ol>
  *   <li>the environment ID is checked (401), then the name (404 listing the names offered);</li>
  *   <li>{@code jfr?download=<id>}: a recording streamed, this pod's or with {@code pod=} another's; never broadcast;</li>
+ *   <li>{@code compare}: always a comparison of every pod; {@code internal=true} or {@code pod=} is 400 (one pod has
+ *       nothing to be compared with), another method 405;</li>
  *   <li>{@code heapdump}: this pod's dump is streamed, or with {@code pod=<other>} the other pod's is passed on;
  *       a heap dump is never broadcast, and HEAD is refused (it would have to write a whole dump);</li>
  *   <li>a method the name does not take: 405 with {@code Allow}; a bad query parameter: 400 naming it (checked
@@ -103,6 +105,10 @@ public final class DiagnosticsEndpoint {
         Optional<String> pod = req.query().first("pod").asOptional();
         boolean other = pod.isPresent() && !pod.get().equals(local.identity().podName());
         String method = req.prologue().method() == Method.HEAD ? LocalDiagnostics.GET : req.prologue().method().text();
+        if (LocalDiagnostics.COMPARE.equals(name)) {
+            compare(method, pod, req, res);
+            return;
+        }
         if (LocalDiagnostics.HEAPDUMP.equals(name) && !LocalDiagnostics.GET.equals(method)) {
             DiagnosticsResponses.sendMethodNotAllowed(res, name, method, List.of(LocalDiagnostics.GET));
             return;
@@ -148,6 +154,31 @@ public final class DiagnosticsEndpoint {
         } else {
             broadcast(method, name, req, res);
         }
+    }
+
+    private void compare(String method, Optional<String> pod, ServerRequest req, ServerResponse res) throws IOException {
+        if (!LocalDiagnostics.GET.equals(method)) {
+            DiagnosticsResponses.sendMethodNotAllowed(res, LocalDiagnostics.COMPARE, method, List.of(LocalDiagnostics.GET));
+            return;
+        }
+        Optional<Boolean> internal = internal(req, res);
+        if (internal.isEmpty()) {
+            return;
+        }
+        if (internal.get()) {
+            DiagnosticsResponses.sendInvalid(res, new InvalidParameterException("internal", "'compare' compares every pod "
+                    + "of the module, so it is never answered by one pod alone: call it without internal=true."));
+            return;
+        }
+        if (pod.isPresent()) {
+            DiagnosticsResponses.sendInvalid(res, new InvalidParameterException("pod", "'compare' compares every pod "
+                    + "of the module and takes no pod parameter; its answer lists each pod."));
+            return;
+        }
+        res.status(Status.OK_200);
+        res.header(Json.CONTENT_TYPE_JSON);
+        res.header(DiagnosticsResponses.NO_STORE);
+        broadcast.compare(authorization(req), local, new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER));
     }
 
     private void download(Optional<String> pod, boolean other, DiagnosticsQuery query, ServerRequest req,

@@ -159,6 +159,7 @@ async function admin(page) {
   const cards = await page.$$eval('.module-card', (els) => els.map((e) => [e.dataset.module, e.querySelector('.badge').innerText]));
   check(cards.find(([m]) => m === 'worker')[1] === 'UP' && cards.find(([m]) => m === 'cache')[1] === 'UP', 'worker and cache cards are UP: ' + cards);
   await shot(page, '02-server-management');
+  await comparison(page, workers);
 
   const worker = workers[0].pod;
   const cache = caches[0].pod;
@@ -238,6 +239,41 @@ async function admin(page) {
   check(await page.evaluate(() => sessionStorage.getItem('pylon.token')) === null, 'signing out forgets the token');
   check(await status(sessionToken) === 401, 'signing out revoked the token');
   await shot(page, '14-signed-out');
+}
+
+/**
+ * The fleet comparison: two alike pods have no outliers and no drift; then a comparison answer with a sick pod and a
+ * drifting secret (served by the test in place of the pods') marks that pod's cells and shows the drift banner.
+ */
+async function comparison(page, workers) {
+  const section = page.locator('section.pods[data-module="worker"]');
+  check(await section.locator('.drift-banner').count() === 0, 'two alike Worker pods show no drift banner');
+  check(await section.locator('td.outlier').count() === 0, 'two alike Worker pods have no outlier cells');
+  const [sick, other] = [workers[0].pod, workers[1].pod];
+  const answer = {
+    threshold: 3.5,
+    outliers: [{ podName: sick, metric: 'heapAfterGc', label: 'heap after GC', unit: 'bytes', value: 230 * 1024 * 1024,
+      median: 9 * 1024 * 1024, mad: 500000, score: 298.8 },
+    { podName: sick, metric: 'threadsBlocked', label: 'BLOCKED threads', unit: 'threads', value: 41, median: 0, mad: 0, score: 14.2 }],
+    drift: { drifted: true, versions: [], commits: [], javaVersions: [], env: [{ name: 'DB_PASSWORD', masked: true,
+      groups: [{ hash: '0123456789ab', pods: [other] }, { hash: 'ba9876543210', pods: [sick] }] }] },
+    pods: [], summary: { total: 2, succeeded: 2, failed: 0 }, responseTime: 1, discovery: { mode: 'static' },
+  };
+  await page.route('**/diagnostics/worker/compare', (route) => route.fulfill({ json: answer }));
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  await section.locator('.drift-banner').waitFor({ timeout: 30_000 });
+  const row = section.locator(`tr[data-pod="${sick}"]`);
+  check(await row.locator('td.outlier[data-label="Heap"]').count() === 1, 'the sick pod\'s heap cell is marked');
+  check(await row.locator('td.outlier[data-label="Thread states"]').count() === 1, 'its thread states cell is marked');
+  check(/BLOCKED threads 41, median 0/.test(await row.locator('[data-label="Outliers"]').innerText()),
+    'the Outliers column says why');
+  check(await section.locator(`tr[data-pod="${other}"] td.outlier`).count() === 0, 'the other pod has no marks');
+  const banner = await section.locator('.drift-banner').innerText();
+  check(/DB_PASSWORD \(masked\)/.test(banner) && banner.includes(sick), 'the drift banner names the variable and pods: ' + banner);
+  await shot(page, '02b-compare-outliers-drift');
+  await page.unroute('**/diagnostics/worker/compare');
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  await section.locator('.drift-banner').waitFor({ state: 'detached', timeout: 30_000 });
 }
 
 function localStorageEmpty(keys) {

@@ -39,7 +39,7 @@ public final class PodsCommand implements Callable<Integer> {
 
     private static Table table(List<PodSnapshot> pods, boolean wide) {
         List<String> headers = new ArrayList<>(List.of("NAME", "MODULE", "STATUS", "READY", "VERSION", "UPTIME",
-                "HEAP", "THREADS", "DEADLOCKS"));
+                "HEAP", "THREADS", "DEADLOCKS", "FLAGS"));
         if (wide) {
             headers.addAll(List.of("CPU", "BLOCKED", "CONNECTIONS", "PENDING", "ERROR"));
         }
@@ -58,6 +58,8 @@ public final class PodsCommand implements Callable<Integer> {
             row.add(Table.Cell.of(pod.threads()));
             row.add(pod.deadlocks() != null && pod.deadlocks() > 0 ? new Table.Cell(String.valueOf(pod.deadlocks()), Table.Colour.RED)
                     : Table.Cell.of(pod.deadlocks()));
+            String flags = pod.flags();
+            row.add(flags.isEmpty() ? Table.Cell.of("") : new Table.Cell(flags, Table.Colour.RED));
             if (wide) {
                 row.add(Table.Cell.of(Units.percent(pod.cpu())));
                 row.add(Table.Cell.of(pod.blocked()));

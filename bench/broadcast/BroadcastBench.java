@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BroadcastBench {
     private static final String AUTH = "0123456789abcdef01234567";
+    private static final String HOST = BroadcastPeers.HOST;
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final List<Pod> PODS = new ArrayList<>();
     private static final java.util.Set<String> HEAP_POOLS = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -48,6 +49,8 @@ public final class BroadcastBench {
         try {
             if (mode.equals("latency")) {
                 latency(firstPort, peers, iterations);
+            } else if (mode.equals("compare")) {
+                compare(firstPort, peers, iterations);
             } else {
                 heap(firstPort, peers);
             }
@@ -57,7 +60,7 @@ public final class BroadcastBench {
     }
 
     private static void latency(int firstPort, int peers, int iterations) throws Exception {
-        String single = "http://127.0.0.1:" + firstPort + "/platform/diagnostics/jvm?internal=true";
+        String single = "http://" + HOST + ":" + firstPort + "/platform/diagnostics/jvm?internal=true";
         double[] base = measure(iterations, () -> get(single));
         System.out.printf(Locale.ROOT, "single-pod jvm (internal=true)     p50 %7.2f ms  p99 %7.2f ms%n", p(base, 50), p(base, 99));
         for (int n : new int[] {1, 4, 16, 64}) {
@@ -65,16 +68,16 @@ public final class BroadcastBench {
                 break;
             }
             Pod aggregator = aggregator("agg-" + n, peerList(firstPort, n - 1), Map.of());
-            String url = "http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/jvm";
+            String url = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/jvm";
             check(get(url), n);
             int runs = Math.max(20, iterations / Math.max(1, n / 4));
             long[] cpu0 = cpuNanos();
             double[] broadcast = measure(runs, () -> get(url));
             long[] cpu1 = cpuNanos();
             List<String> members = new ArrayList<>();
-            members.add("http://127.0.0.1:" + aggregator.port());
+            members.add("http://" + HOST + ":" + aggregator.port());
             for (int i = 0; i < n - 1; i++) {
-                members.add("http://127.0.0.1:" + (firstPort + i));
+                members.add("http://" + HOST + ":" + (firstPort + i));
             }
             double[] loop = measure(runs, () -> {
                 for (String member : members) {
@@ -102,7 +105,7 @@ public final class BroadcastBench {
             });
             String list = peerList(firstPort, 15) + ",zz-hung=http://127.0.0.1:" + hung.getLocalPort();
             Pod aggregator = aggregator("agg-hung", list, Map.of("pylon.broadcast.pod-timeout", "1s"));
-            String url = "http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/jvm";
+            String url = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/jvm";
             String body = get(url);
             if (!body.contains("\"status\":504")) {
                 throw new IllegalStateException("the hung pod is not listed with 504: " + body.substring(0, 300));
@@ -113,12 +116,57 @@ public final class BroadcastBench {
         }
     }
 
+    /**
+     * compare: `compare` against a broadcast of `all` over the same pods (this JVM's aggregator pod plus {@code peers}
+     * peers), in interleaved rounds of {@code iterations} calls each, so that the machine's noise falls on both alike;
+     * prints each round's medians and the median over the rounds.
+     */
+    private static void compare(int firstPort, int peers, int iterations) throws Exception {
+        int pods = peers + 1;
+        Pod aggregator = aggregator("agg-compare", peerList(firstPort, peers), Map.of());
+        String base = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/";
+        check(get(base + "all"), pods);
+        check(get(base + "compare"), pods);
+        int allBytes = get(base + "all").length();
+        int compareBytes = get(base + "compare").length();
+        System.out.printf(Locale.ROOT, "%d pods: answer of all %d bytes, of compare %d bytes%n", pods, allBytes, compareBytes);
+        int rounds = Integer.parseInt(System.getProperty("bench.rounds", "7"));
+        double[] allMedians = new double[rounds];
+        double[] compareMedians = new double[rounds];
+        double[] ratios = new double[rounds];
+        for (int round = 0; round < rounds; round++) {
+            long[] cpu0 = cpuNanos();
+            double[] all = measure(iterations, () -> get(base + "all"), 3);
+            long[] cpu1 = cpuNanos();
+            double[] compare = measure(iterations, () -> get(base + "compare"), 3);
+            long[] cpu2 = cpuNanos();
+            allMedians[round] = p(all, 50);
+            compareMedians[round] = p(compare, 50);
+            ratios[round] = compareMedians[round] / allMedians[round];
+            System.out.printf(Locale.ROOT, "round %d: all p50 %7.2f ms (CPU %5.1f + %5.1f ms)   compare p50 %7.2f ms "
+                            + "(CPU %5.1f + %5.1f ms)   compare/all %.2f%n", round + 1, allMedians[round],
+                    cpuPer(cpu0, cpu1, 0, iterations), cpuPer(cpu0, cpu1, 1, iterations), compareMedians[round],
+                    cpuPer(cpu1, cpu2, 0, iterations), cpuPer(cpu1, cpu2, 1, iterations), ratios[round]);
+        }
+        Arrays.sort(allMedians);
+        Arrays.sort(compareMedians);
+        Arrays.sort(ratios);
+        System.out.printf(Locale.ROOT, "median of %d rounds (%d calls each), %d pods: all %.2f ms, compare %.2f ms, "
+                + "compare/all %.2f%n", rounds, iterations, pods, allMedians[rounds / 2], compareMedians[rounds / 2],
+                ratios[rounds / 2]);
+    }
+
+    // CPU ms per call of the aggregator JVM (which = 0, with the client) or the peers' JVM (1), warm-up calls included.
+    private static double cpuPer(long[] from, long[] to, int which, int iterations) {
+        return from[which] < 0 || to[which] < 0 ? -1 : (to[which] - from[which]) / 1e6 / (iterations + 3);
+    }
+
     private static void heap(int firstPort, int peers) throws Exception {
         // Generous limits: this measures memory, and 64 thread dumps built at once on a shared 2-core machine take long.
         Pod aggregator = aggregator("agg-heap", peerList(firstPort, peers), Map.of("pylon.broadcast.deadline", "120s",
                 "pylon.broadcast.slow-pod-timeout", "100s"));
-        String url = "http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/threaddump";
-        get("http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/jvm");
+        String url = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/threaddump";
+        get("http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/jvm");
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         for (int i = 0; i < 3; i++) {
             System.gc();
@@ -208,14 +256,14 @@ public final class BroadcastBench {
     private static String peerList(int firstPort, int count) {
         List<String> pairs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            pairs.add(String.format(Locale.ROOT, "peer-%02d=http://127.0.0.1:%d", i, firstPort + i));
+            pairs.add(String.format(Locale.ROOT, "peer-%02d=http://" + HOST + ":%d", i, firstPort + i));
         }
         return String.join(",", pairs);
     }
 
     private static Pod aggregator(String name, String peers, Map<String, String> more) throws Exception {
         Map<String, String> settings = new HashMap<>(Map.of(
-                "pylon.server.bind", "127.0.0.1",
+                "pylon.server.bind", HOST,
                 "pylon.server.port", "0",
                 "pylon.pod.name", name,
                 "pylon.environment.id", AUTH,

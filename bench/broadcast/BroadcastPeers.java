@@ -17,6 +17,8 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class BroadcastPeers {
     public static final String ENVIRONMENT_ID = "0123456789abcdef01234567";
+    /** The loopback address the peers bind ({@code -Dbench.host=127.0.31.1}: each engineer has their own). */
+    static final String HOST = System.getProperty("bench.host", "127.0.0.1");
 
     public static void main(String[] args) throws Exception {
         int firstPort = Integer.parseInt(args[0]);
@@ -32,7 +34,7 @@ public final class BroadcastPeers {
         for (int i = 0; i < count; i++) {
             String name = String.format(Locale.ROOT, "peer-%02d", i);
             pods.add(PodServer.start(new BenchModule(), Settings.of(Map.of(
-                    "pylon.server.bind", "127.0.0.1",
+                    "pylon.server.bind", HOST,
                     "pylon.server.port", String.valueOf(firstPort + i),
                     "pylon.pod.name", name,
                     "pylon.discovery.mode", "self",

@@ -295,9 +295,9 @@ async function viewer(page) {
     const put = async (path) => (await fetch(`/apiops/environments/${environment}/diagnostics/${path}`, { method: 'PUT', headers })).status;
     return [await get('worker/heapdump'), await get('cache/env'), await get('worker/jvm'),
       await put('worker/loggers?logger=io.pylon&level=FINEST&ttl=1m'), await get('worker/hotthreads?interval=10ms&samples=1'),
-      await get('worker/jfr')];
+      await get('worker/jfr'), await get('worker/compare')];
   }, ENVIRONMENT);
-  check(statuses.join() === '403,403,200,403,200,403', 'viewer: heapdump 403, env 403, jvm 200, loggers PUT 403, hotthreads 200, jfr 403; got ' + statuses);
+  check(statuses.join() === '403,403,200,403,200,403,200', 'viewer: heapdump 403, env 403, jvm 200, loggers PUT 403, hotthreads 200, jfr 403, compare 200; got ' + statuses);
   await shot(page, '01-server-management');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor();

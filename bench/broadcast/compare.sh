@@ -24,8 +24,8 @@ CP="$OUT/classes:$CP"
 HOST=${HOST:-127.0.31.1}
 PORT=${PORT:-18400}
 PEER_COUNT=${PEER_COUNT:-15}
-ITERATIONS=${ITERATIONS:-40}
-ROUNDS=${ROUNDS:-7}
+ITERATIONS=${ITERATIONS:-10}
+ROUNDS=${ROUNDS:-5}
 
 "$JAVA" -Xmx512m -Dbench.host="$HOST" -Djava.util.logging.config.file=/dev/null -cp "$CP" BroadcastPeers "$PORT" "$PEER_COUNT" 0 \
   >"$OUT/peers.log" 2>&1 &

@@ -14,8 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The receiving end of a {@code compare} broadcast: each pod's answer is read into its {@link PodFacts} (a few hundred
- * bytes) the moment it is taken and then dropped, so a comparison of many pods holds one answer at a time plus the
+ * The receiving end of a {@code compare} broadcast: each pod's answer is read into its {@link PodFacts} (a few kilobytes)
+ * the moment it is taken and then dropped, so a comparison of many pods holds one answer at a time plus the
  * facts; at the end it writes {@code {"threshold":..,"outliers":[..],"drift":{..},"pods":[..],"summary":{..},
  * "responseTime":..,"discovery":{..}}}, where {@code pods} has each pod's facts, or its error as in a broadcast.
  *

@@ -61,15 +61,17 @@ public final class Drift {
     }
 
     private static List<EnvDrift> env(List<PodFacts> pods) {
+        // a pod whose env section failed knows nothing of its variables: it is left out rather than "unset"
+        List<PodFacts> known = pods.stream().filter(pod -> pod.env() != null).toList();
         TreeSet<String> names = new TreeSet<>();
-        pods.forEach(pod -> names.addAll(pod.env().keySet()));
+        known.forEach(pod -> names.addAll(pod.env().keySet()));
         List<EnvDrift> drift = new ArrayList<>();
         for (String name : names) {
             Map<String, List<String>> byHash = new LinkedHashMap<>();
             Map<String, String> shown = new LinkedHashMap<>();
             List<String> absent = new ArrayList<>();
             boolean masked = false;
-            for (PodFacts pod : pods) {
+            for (PodFacts pod : known) {
                 PodFacts.EnvValue value = pod.env().get(name);
                 if (value == null) {
                     absent.add(pod.podName());

@@ -13,10 +13,11 @@ import java.util.TreeMap;
 /**
  * What {@code compare} keeps of one pod's answer: who it is, its build, its health status, one number per
  * {@link CompareMetric} it reports, and the keyed hash of each environment variable (with the value only where it is
- * not masked). A few hundred bytes per pod, taken as the answer arrives, so the answer itself can be dropped at once.
+ * not masked). A few kilobytes per pod (mostly the environment hashes), taken as the answer arrives, so the answer itself can be dropped at once.
  * Immutable.
  *
- * @param env by variable name; ignored names are left out
+ * @param env by variable name, ignored names left out; null when the pod's env section failed, so that its
+ *            variables count as unknown rather than unset
  */
 public record PodFacts(String podName, String podIp, String version, String commit, String javaVersion, String status,
                        Map<String, Double> metrics, Map<String, EnvValue> env) {
@@ -52,11 +53,14 @@ public record PodFacts(String podName, String podIp, String version, String comm
             JsonNode value = variable.getValue().path("value");
             env.put(variable.getKey(), new EnvValue(hash, value.isTextual() ? value.asText() : null));
         }
+        if (!digests.isObject()) {
+            env = null;
+        }
         JsonNode build = answer.path("health").path("build");
         return new PodFacts(answer.path("podName").asText(), text(answer.path("podIp")), text(answer.path("version")),
                 text(build.path("commit")), text(answer.path("health").path("system").path("javaVersion")),
                 text(answer.path("health").path("status")), Collections.unmodifiableMap(metrics),
-                Collections.unmodifiableMap(env));
+                env == null ? null : Collections.unmodifiableMap(env));
     }
 
     private static String text(JsonNode node) {

@@ -84,6 +84,17 @@ class OutliersAndDriftTest {
     }
 
     @Test
+    void aPodWhoseEnvFailedIsLeftOutOfTheEnvironmentDrift() throws Exception {
+        PodFacts.EnvValue v = new PodFacts.EnvValue("aaaaaaaaaaaaaaaa", "x");
+        PodFacts failed = PodFacts.of(Json.MAPPER.readTree(
+                "{\"podName\":\"c\",\"env\":{\"error\":{\"status\":500,\"message\":\"The env section failed\"}}}"), Set.of());
+        assertThat(failed.env()).isNull();
+        Drift.Report drift = Drift.of(List.of(pod("a", "1", "c", Map.of(), Map.of("X", v)),
+                pod("b", "1", "c", Map.of(), Map.of("X", v)), failed));
+        assertThat(drift.env()).isEmpty();
+    }
+
+    @Test
     void podsThatAgreeHaveNoDrift() {
         PodFacts.EnvValue v = new PodFacts.EnvValue("aaaaaaaaaaaaaaaa", "x");
         Drift.Report drift = Drift.of(List.of(pod("a", "1", "c", Map.of(), Map.of("X", v)),

@@ -232,7 +232,7 @@ class CliCommandsTest {
         assertThat(Files.readAllLines(file).getFirst()).contains("\"env\":{");
 
         CliRunner.Result again = cli.run("collect", "worker", "--every", "1s", "--rounds", "1", "-o", file.toString(), "--context", "viewer-ctx");
-        assertThat(again.exit()).isZero();
+        assertThat(again.exit()).as(again.all()).isZero();
         List<String> appended = Files.readAllLines(file);
         assertThat(appended).hasSize(10);
         // a viewer's records come without the env section, which the Manager strips

@@ -94,12 +94,12 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
     }
 
     /**
-     * Reads that the audit log records (they expose a pod's memory or its environment; {@code compare} shows the
-     * unmasked values of environment variables that differ), and every change.
+     * Reads that the audit log records (they expose a pod's memory or its environment), and every change. Not
+     * {@code compare}: the Server Management screen asks it with every refresh and {@code pylon pods}/{@code top} with
+     * every call, so auditing it would bury the audit log, and it never shows a masked value.
      */
     boolean audited() {
-        return name.equals("heapdump") || name.equals("env") || name.equals("all") || name.equals("jfr")
-                || name.equals("compare") || isChange();
+        return name.equals("heapdump") || name.equals("env") || name.equals("all") || name.equals("jfr") || isChange();
     }
 
     boolean isChange() {

@@ -7,6 +7,7 @@ import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.function.IntFunction;
 
 /**
@@ -79,6 +80,22 @@ final class PodListener {
         // The dead server is not stopped: its listener already closed its socket and connections, and stopping it
         // would run the shared routing's stop hooks, after which the fresh server closed every connection unanswered
         // (DescriptorExhaustionTest). What it still holds is released when the pod's JVM exits.
+    }
+
+    /**
+     * Waits (at most {@code max}) until a connect to the port is refused: the listening socket is really closed and
+     * completes no more handshakes.
+     */
+    void awaitClosed(Duration max) {
+        long end = System.nanoTime() + max.toNanos();
+        while (!refused() && System.nanoTime() < end) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     synchronized void stop() {

@@ -7,12 +7,20 @@ import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.IntFunction;
 
 /**
- * The pod's HTTP listener, restarted when it dies. Helidon 4.5's listener stops for good when accept fails (e.g.
- * {@code Too many open files}), while {@link WebServer#isRunning()} still says true; a self-connect is what tells.
+ * The pod's HTTP listener, watched with a real request and restarted when it dies. Helidon 4.5's listener stops for
+ * good when accept fails (e.g. {@code Too many open files}) while {@link WebServer#isRunning()} still says true; a
+ * refused connect is what tells. A connect alone cannot tell a hung acceptor or a connection path that closes every
+ * connection from a live listener (the kernel completes the handshake into the backlog), so the watch sends a tiny
+ * request (the version endpoint) and wants an answer: without one liveness turns DOWN. The first watch runs before
+ * the pod takes traffic, so that the classes of the connection path are loaded while descriptors are free (a class
+ * that fails to load under descriptor exhaustion fails for good: every connection was closed unanswered).
  *
  * <p>Threading: {@link #check()} runs on one maintenance thread, {@link #stop()} on the shutdown thread; the server
  * reference is volatile and replaced under this object's lock, which {@link #stop()} also takes.
@@ -20,20 +28,29 @@ import java.util.function.IntFunction;
 final class PodListener {
     private static final System.Logger LOG = System.getLogger(PodListener.class.getName());
     private static final int SELF_CONNECT_TIMEOUT_MS = 1000;
+    private static final int PROBE_ANSWER_TIMEOUT_MS = 3000;
+    /** Marks the watch's own requests, which the pod does not count as finished requests. */
+    static final String PROBE_HEADER = "X-Pylon-Listener-Probe";
+
+    private enum Probe { ANSWERED, REFUSED, SILENT, UNKNOWN }
 
     private final IntFunction<WebServer> servers;
     private final String probeHost;
     private final int port;
+    private final byte[] probeRequest;
     private volatile WebServer server;
     private volatile boolean accepting = true;
     private volatile boolean stopped;
     private volatile int restarts;
 
-    PodListener(WebServer started, IntFunction<WebServer> servers, String bind) {
+    /** @param probePath a cheap GET endpoint of the pod, asked on every watch */
+    PodListener(WebServer started, IntFunction<WebServer> servers, String bind, String probePath) {
         this.server = started;
         this.servers = servers;
         this.port = started.port();
         this.probeHost = bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]") ? "127.0.0.1" : bind;
+        this.probeRequest = ("GET " + probePath + " HTTP/1.1\r\nHost: pod\r\n" + PROBE_HEADER + ": 1\r\n"
+                + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     int port() {
@@ -53,10 +70,24 @@ final class PodListener {
         return restarts;
     }
 
-    /** Restarts the listener when a connect to it is refused. */
+    /**
+     * Sends the probe request: answered, the listener is live; refused, it is restarted; accepted but not answered
+     * (closed or silent for {@value #PROBE_ANSWER_TIMEOUT_MS} ms), liveness turns DOWN until an answer comes.
+     */
     synchronized void check() {
-        if (stopped || !refused()) {
-            accepting = true;
+        if (stopped) {
+            return;
+        }
+        Probe probe = probe();
+        if (probe == Probe.UNKNOWN) {
+            return;
+        }
+        if (probe != Probe.REFUSED) {
+            if (probe == Probe.SILENT && accepting) {
+                LOG.log(Level.WARNING, "The listener on port " + port + " accepted a connection but did not answer "
+                        + "within " + PROBE_ANSWER_TIMEOUT_MS + " ms; liveness is DOWN until it answers");
+            }
+            accepting = probe == Probe.ANSWERED;
             return;
         }
         accepting = false;
@@ -104,6 +135,29 @@ final class PodListener {
     }
 
     // Only a refused connect means nothing listens: a connect that cannot even get a descriptor proves nothing.
+    private Probe probe() {
+        try (Socket socket = new Socket()) {
+            try {
+                socket.connect(new InetSocketAddress(probeHost, port), SELF_CONNECT_TIMEOUT_MS);
+            } catch (SocketTimeoutException e) {
+                return Probe.UNKNOWN; // a full backlog (the connection cap holds): Kubernetes' probe decides
+            }
+            socket.setSoTimeout(PROBE_ANSWER_TIMEOUT_MS);
+            socket.getOutputStream().write(probeRequest);
+            byte[] start = socket.getInputStream().readNBytes(9);
+            return new String(start, StandardCharsets.US_ASCII).startsWith("HTTP/1.") ? Probe.ANSWERED : Probe.SILENT;
+        } catch (ConnectException e) {
+            return Probe.REFUSED;
+        } catch (SocketTimeoutException e) {
+            return Probe.SILENT;
+        } catch (SocketException e) {
+            // reset by the pod: accepted, then closed unanswered; anything else local (no descriptor) proves nothing
+            return e.getMessage() != null && e.getMessage().contains("reset") ? Probe.SILENT : Probe.UNKNOWN;
+        } catch (IOException e) {
+            return Probe.UNKNOWN;
+        }
+    }
+
     private boolean refused() {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(probeHost, port), SELF_CONNECT_TIMEOUT_MS);

@@ -1,17 +1,22 @@
 package io.pylon.core.server;
 
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.HttpRouting;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The pod's view of its requests: counts those finished, and while the pod stops, answers requests with
- * {@code Connection: close} so that clients move to other pods instead of sending more on a connection about to close.
+ * The pod's view of its requests: counts those finished (not the listener watch's own), and while the pod stops,
+ * answers requests with {@code Connection: close} so that clients move to other pods instead of sending more on a
+ * connection about to close.
  *
  * <p>Threading: the filter runs on request threads (virtual); the counter is atomic and the stopping flag volatile.
  */
 final class PodTraffic {
+    private static final HeaderName PROBE = HeaderNames.create(PodListener.PROBE_HEADER);
+
     private final AtomicLong finished = new AtomicLong();
     private volatile boolean closing;
 
@@ -23,7 +28,9 @@ final class PodTraffic {
             try {
                 chain.proceed();
             } finally {
-                finished.incrementAndGet();
+                if (!req.headers().contains(PROBE)) {
+                    finished.incrementAndGet();
+                }
             }
         });
     }

@@ -107,13 +107,15 @@ final class ConnectionTimeouts implements AutoCloseable {
     }
 
     /**
-     * Waits until no connection has opened for {@code quiet} (at most {@code max}). Closing the listening socket
-     * resets connections the kernel accepted but the server did not yet: closing it while no client is connecting
-     * keeps requests from being cut.
+     * Waits until no connection has opened for {@code quiet} and none waits in the accept queue of {@code port} (at
+     * most {@code max}). Closing the listening socket resets connections the kernel accepted but the server did not
+     * yet: closing it while no client is connecting keeps requests from being cut. The queue is checked too because
+     * a loaded pod may take longer than {@code quiet} to accept what clients opened.
      */
-    void awaitQuiet(Duration quiet, Duration max) throws InterruptedException {
+    void awaitQuiet(Duration quiet, Duration max, int port) throws InterruptedException {
         long end = System.nanoTime() + max.toNanos();
-        while (System.nanoTime() - lastOpened < quiet.toNanos() && System.nanoTime() < end) {
+        while (System.nanoTime() < end
+                && (System.nanoTime() - lastOpened < quiet.toNanos() || AcceptQueue.length(port) > 0)) {
             Thread.sleep(10);
         }
     }

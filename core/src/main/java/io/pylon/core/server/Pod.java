@@ -73,8 +73,8 @@ public final class Pod implements AutoCloseable {
     /**
      * Graceful stop: readiness turns DOWN. During the optional delay (load balancers notice) every answer says
      * {@code Connection: close} and connections idle between requests are closed. Then answers keep connections
-     * open until no client has connected for a moment, so that closing the listening socket resets no connection
-     * the kernel had queued; the listener closes and, once connects are refused, every connection ends after
+     * open until no client has connected for a moment and the accept queue is empty, so that closing the listening
+     * socket resets no connection the kernel had queued; the listener closes and, once connects are refused, every connection ends after
      * answering its next request with {@code Connection: close} (idle ones after {@link ConnectionTimeouts#DRAIN_IDLE});
      * in-flight requests get the grace period, and the module's resources close in reverse order.
      */
@@ -92,7 +92,7 @@ public final class Pod implements AutoCloseable {
                 traffic.closeConnections(false);
                 timeouts.drain(false);
             }
-            timeouts.awaitQuiet(QUIET_BEFORE_CLOSE, MAX_WAIT_FOR_QUIET);
+            timeouts.awaitQuiet(QUIET_BEFORE_CLOSE, MAX_WAIT_FOR_QUIET, server.port());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,6 +1,7 @@
 package io.pylon.core.server;
 
 import io.helidon.webserver.WebServer;
+import io.pylon.core.http.ListenerProbe;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -29,8 +30,6 @@ final class PodListener {
     private static final System.Logger LOG = System.getLogger(PodListener.class.getName());
     private static final int SELF_CONNECT_TIMEOUT_MS = 1000;
     private static final int PROBE_ANSWER_TIMEOUT_MS = 3000;
-    /** Marks the watch's own requests, which the pod does not count as finished requests. */
-    static final String PROBE_HEADER = "X-Pylon-Listener-Probe";
 
     private enum Probe { ANSWERED, REFUSED, SILENT, UNKNOWN }
 
@@ -49,7 +48,8 @@ final class PodListener {
         this.servers = servers;
         this.port = started.port();
         this.probeHost = bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]") ? "127.0.0.1" : bind;
-        this.probeRequest = ("GET " + probePath + " HTTP/1.1\r\nHost: pod\r\n" + PROBE_HEADER + ": 1\r\n"
+        this.probeRequest = ("GET " + probePath + " HTTP/1.1\r\nHost: pod\r\n" + ListenerProbe.HEADER.defaultCase()
+                + ": 1\r\n"
                 + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 

@@ -1,9 +1,8 @@
 package io.pylon.core.server;
 
-import io.helidon.http.HeaderName;
-import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.HttpRouting;
+import io.pylon.core.http.ListenerProbe;
 
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -15,8 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Threading: the filter runs on request threads (virtual); the counter is atomic and the stopping flag volatile.
  */
 final class PodTraffic {
-    private static final HeaderName PROBE = HeaderNames.create(PodListener.PROBE_HEADER);
-
     private final AtomicLong finished = new AtomicLong();
     private volatile boolean closing;
 
@@ -28,7 +25,7 @@ final class PodTraffic {
             try {
                 chain.proceed();
             } finally {
-                if (!req.headers().contains(PROBE)) {
+                if (!ListenerProbe.isProbe(req)) {
                     finished.incrementAndGet();
                 }
             }

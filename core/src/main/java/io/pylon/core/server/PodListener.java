@@ -30,6 +30,8 @@ final class PodListener {
     private static final System.Logger LOG = System.getLogger(PodListener.class.getName());
     private static final int SELF_CONNECT_TIMEOUT_MS = 1000;
     private static final int PROBE_ANSWER_TIMEOUT_MS = 3000;
+    /** How long probes must go unanswered before liveness turns DOWN: one slow answer on a starved CPU is not it. */
+    static final Duration SILENCE_BEFORE_DOWN = Duration.ofSeconds(10);
 
     private enum Probe { ANSWERED, REFUSED, SILENT, UNKNOWN }
 
@@ -41,6 +43,7 @@ final class PodListener {
     private volatile boolean accepting = true;
     private volatile boolean stopped;
     private volatile int restarts;
+    private long silentSince; // System.nanoTime() of the first unanswered probe in a row, 0 after an answer; check() only
 
     /** @param probePath a cheap GET endpoint of the pod, asked on every watch */
     PodListener(WebServer started, IntFunction<WebServer> servers, String bind, String probePath) {
@@ -72,7 +75,8 @@ final class PodListener {
 
     /**
      * Sends the probe request: answered, the listener is live; refused, it is restarted; accepted but not answered
-     * (closed or silent for {@value #PROBE_ANSWER_TIMEOUT_MS} ms), liveness turns DOWN until an answer comes.
+     * (closed, or silent for {@value #PROBE_ANSWER_TIMEOUT_MS} ms) by every probe for {@link #SILENCE_BEFORE_DOWN},
+     * liveness turns DOWN until an answer comes.
      */
     synchronized void check() {
         if (stopped) {
@@ -82,12 +86,20 @@ final class PodListener {
         if (probe == Probe.UNKNOWN) {
             return;
         }
-        if (probe != Probe.REFUSED) {
-            if (probe == Probe.SILENT && accepting) {
-                LOG.log(Level.WARNING, "The listener on port " + port + " accepted a connection but did not answer "
-                        + "within " + PROBE_ANSWER_TIMEOUT_MS + " ms; liveness is DOWN until it answers");
+        if (probe == Probe.ANSWERED) {
+            silentSince = 0;
+            accepting = true;
+            return;
+        }
+        if (probe == Probe.SILENT) {
+            long now = System.nanoTime();
+            if (silentSince == 0) {
+                silentSince = now;
+            } else if (accepting && now - silentSince >= SILENCE_BEFORE_DOWN.toNanos()) {
+                accepting = false;
+                LOG.log(Level.WARNING, "The listener on port " + port + " accepted connections but answered none for "
+                        + SILENCE_BEFORE_DOWN.toSeconds() + " s; liveness is DOWN until it answers");
             }
-            accepting = probe == Probe.ANSWERED;
             return;
         }
         accepting = false;

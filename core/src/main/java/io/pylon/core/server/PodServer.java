@@ -173,7 +173,8 @@ public final class PodServer {
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
         }
         context.listeningPort.set(server.port());
-        PodListener listener = new PodListener(server, servers, bind);
+        PodListener listener = new PodListener(server, servers, bind, PodPaths.of(segment).version());
+        listener.check(); // before any traffic: loads the classes of the connection path while descriptors are free
         health.register(new ListenerCheck(listener, timeouts, limits.maxConnections()));
         executors.maintenance().scheduleWithFixedDelay(listener::check, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
         Pod pod = new Pod(module, identity, listener, traffic, timeouts, health, shutdown, resources,

@@ -37,7 +37,8 @@ if [ ! -f "$tar" ]; then
     # the slow step (a minute or two), kept on its own so that another JDK only redoes the JRE
     echo "pylon container: making the test base image (mmdebstrap bookworm + jlink JRE ${jdk_version}), once" >&2
     # merged /usr made by mmdebstrap's own hook, so that usr-is-merged replaces usrmerge (which pulls in perl)
-    mmdebstrap --variant=essential --include=passwd --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
+    rm -rf "$debian.tmp"
+    mmdebstrap --format=tar --variant=essential --include=passwd --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
       --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
       bookworm "$debian.tmp" http://deb.debian.org/debian >"$PYLON_CONTAINER_CACHE/mmdebstrap.log" 2>&1 \
       || { echo "pylon container: mmdebstrap failed (see $PYLON_CONTAINER_CACHE/mmdebstrap.log)" >&2; exit 1; }

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,15 +33,15 @@ final class HotThreadsSection implements DiagnosticSection {
     /** Frames compared across readings to call a thread stuck. */
     static final int STUCK_FRAMES = 8;
     private static final int STACK_DEPTH = 24;
-    /** Frames where a pool worker waits for work: a thread sitting there is idle, not stuck. */
-    private static final Set<String> IDLE_FRAMES = Set.of(
-            "java.util.concurrent.ThreadPoolExecutor.getTask",
-            "java.util.concurrent.ForkJoinPool.awaitWork",
-            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
-            "java.lang.ref.Reference.waitForReferencePendingList",
-            "java.lang.ref.ReferenceQueue.remove",
-            "sun.nio.ch.Net.accept",
-            "sun.nio.ch.EPoll.wait");
+    /** Frames where a pool worker waits for work: a thread sitting there is idle, not stuck (method, then classes). */
+    private static final Map<String, Set<String>> IDLE_FRAMES = Map.of(
+            "getTask", Set.of("java.util.concurrent.ThreadPoolExecutor"),
+            "awaitWork", Set.of("java.util.concurrent.ForkJoinPool"),
+            "take", Set.of("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue"),
+            "waitForReferencePendingList", Set.of("java.lang.ref.Reference"),
+            "remove", Set.of("java.lang.ref.ReferenceQueue"),
+            "accept", Set.of("sun.nio.ch.Net"),
+            "wait", Set.of("sun.nio.ch.EPoll"));
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
@@ -95,19 +94,39 @@ final class HotThreadsSection implements DiagnosticSection {
         Parameters p = Parameters.of(query);
         boolean cpu = threads.isThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
         long t0 = System.nanoTime();
-        Map<Long, Sampled> sampled = new HashMap<>();
-        long sampleNanos = 0;
-        for (int reading = 0; reading <= p.samples(); reading++) {
-            if (reading > 0) {
-                Thread.sleep(p.interval());
+        // The first reading fixes the threads looked at (ids are never reused, so a thread present in the first and
+        // the last reading lived through all of them). A thread's CPU is last minus first reading; the readings in
+        // between only decide 'stuck', so they read the stacks of the threads that may still be stuck, nothing else.
+        long[] ids = threads.getAllThreadIds();
+        ThreadInfo[] firstInfos = threads.getThreadInfo(ids, STUCK_FRAMES);
+        long[] firstCpu = cpuTimes(ids, cpu);
+        long sampleNanos = System.nanoTime() - t0;
+        Sampled[] sampled = new Sampled[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            if (firstInfos[i] != null) {
+                sampled[i] = new Sampled(ids[i], firstInfos[i], firstCpu[i]);
             }
+        }
+        for (int reading = 1; reading < p.samples(); reading++) {
+            Thread.sleep(p.interval());
             long s0 = System.nanoTime();
-            // only the last reading's stacks are shown whole; the others need the frames compared for 'stuck'
-            read(sampled, reading, cpu, reading == p.samples() ? STACK_DEPTH : STUCK_FRAMES);
+            readCandidates(sampled);
             sampleNanos = Math.max(sampleNanos, System.nanoTime() - s0);
         }
+        Thread.sleep(p.interval());
+        long s0 = System.nanoTime();
+        // only the last reading's stacks are shown whole
+        ThreadInfo[] lastInfos = threads.getThreadInfo(ids, STACK_DEPTH);
+        long[] lastCpu = cpuTimes(ids, cpu);
+        List<Sampled> seen = new ArrayList<>(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            if (sampled[i] != null && lastInfos[i] != null) {
+                sampled[i].last(lastInfos[i], lastCpu[i]);
+                seen.add(sampled[i]);
+            }
+        }
+        sampleNanos = Math.max(sampleNanos, System.nanoTime() - s0);
         long spanNanos = System.nanoTime() - t0;
-        List<Sampled> seen = sampled.values().stream().filter(s -> s.readings == p.samples() + 1).toList();
         List<Sampled> ranked = seen.stream().sorted(Comparator.comparingLong(Sampled::cpuNanos).reversed()
                 .thenComparing(s -> s.name)).limit(p.top()).toList();
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -131,17 +150,26 @@ final class HotThreadsSection implements DiagnosticSection {
         return answer;
     }
 
-    private void read(Map<Long, Sampled> sampled, int reading, boolean cpu, int depth) {
-        long[] ids = threads.getAllThreadIds();
-        ThreadInfo[] infos = threads.getThreadInfo(ids, depth);
-        long[] times = cpuTimes(ids, cpu);
-        for (int i = 0; i < ids.length; i++) {
-            ThreadInfo info = infos[i];
-            if (info == null) {
-                continue;
+    /** A reading between the first and the last: the top frames of every thread whose top has not changed yet. */
+    private void readCandidates(Sampled[] sampled) {
+        int[] at = new int[sampled.length];
+        int count = 0;
+        for (int i = 0; i < sampled.length; i++) {
+            if (sampled[i] != null && sampled[i].sameTop) {
+                at[count++] = i;
             }
-            Sampled s = sampled.computeIfAbsent(ids[i], id -> new Sampled(id, info.getThreadName()));
-            s.add(reading, info, times[i]);
+        }
+        long[] ids = new long[count];
+        for (int k = 0; k < count; k++) {
+            ids[k] = sampled[at[k]].id;
+        }
+        ThreadInfo[] infos = threads.getThreadInfo(ids, STUCK_FRAMES);
+        for (int k = 0; k < count; k++) {
+            if (infos[k] == null) {
+                sampled[at[k]] = null; // it ended
+            } else {
+                sampled[at[k]].compareTop(infos[k].getStackTrace());
+            }
         }
     }
 
@@ -161,36 +189,55 @@ final class HotThreadsSection implements DiagnosticSection {
         return times;
     }
 
-    /** One thread across the readings of one call. */
+    /**
+     * One thread across the readings of one call. Its top frames are compared by class and method name in place;
+     * the strings of {@link #topFrames()} are made only for the stuck ones that are grouped.
+     */
     private static final class Sampled {
         final long id;
         final String name;
-        int readings;
-        long firstCpu = -1;
+        final StackTraceElement[] firstTop;
+        final long firstCpu;
         long lastCpu = -1;
         ThreadInfo last;
-        List<String> topFrames;
         boolean sameTop = true;
+        boolean stuck;
 
-        Sampled(long id, String name) {
+        Sampled(long id, ThreadInfo first, long cpu) {
             this.id = id;
-            this.name = name;
+            this.name = first.getThreadName();
+            this.firstTop = first.getStackTrace();
+            this.firstCpu = cpu;
         }
 
-        void add(int reading, ThreadInfo info, long cpu) {
-            if (reading != readings) {
-                return; // the id was missing from a reading: a new thread that reused no id, or one that ended
-            }
-            readings++;
-            List<String> top = methods(info.getStackTrace());
-            if (topFrames == null) {
-                topFrames = top;
-                firstCpu = cpu;
-            } else if (!topFrames.equals(top)) {
+        // Without line numbers: a thread spinning in one loop, or parked at one call, keeps the same methods.
+        void compareTop(StackTraceElement[] stack) {
+            int frames = Math.min(stack.length, STUCK_FRAMES);
+            if (frames != Math.min(firstTop.length, STUCK_FRAMES)) {
                 sameTop = false;
+                return;
             }
-            lastCpu = cpu;
+            for (int i = 0; i < frames && sameTop; i++) {
+                sameTop = stack[i].getMethodName().equals(firstTop[i].getMethodName())
+                        && stack[i].getClassName().equals(firstTop[i].getClassName());
+            }
+        }
+
+        void last(ThreadInfo info, long cpu) {
+            if (sameTop) {
+                compareTop(info.getStackTrace());
+            }
             last = info;
+            lastCpu = cpu;
+            stuck = sameTop && firstTop.length > 0 && !idle();
+        }
+
+        List<String> topFrames() {
+            List<String> methods = new ArrayList<>(STUCK_FRAMES);
+            for (int i = 0; i < firstTop.length && i < STUCK_FRAMES; i++) {
+                methods.add(firstTop[i].getClassName() + "." + firstTop[i].getMethodName());
+            }
+            return methods;
         }
 
         long cpuNanos() {
@@ -198,12 +245,12 @@ final class HotThreadsSection implements DiagnosticSection {
         }
 
         boolean stuck() {
-            return readings > 1 && sameTop && !topFrames.isEmpty() && !idle();
+            return stuck;
         }
 
         private boolean idle() {
             for (StackTraceElement frame : last.getStackTrace()) {
-                if (IDLE_FRAMES.contains(frame.getClassName() + "." + frame.getMethodName())) {
+                if (IDLE_FRAMES.getOrDefault(frame.getMethodName(), Set.of()).contains(frame.getClassName())) {
                     return true;
                 }
             }
@@ -245,7 +292,7 @@ final class HotThreadsSection implements DiagnosticSection {
         Map<List<String>, List<String>> groups = new LinkedHashMap<>();
         for (Sampled s : seen) {
             if (s.stuck()) {
-                groups.computeIfAbsent(s.topFrames, k -> new ArrayList<>()).add(s.name);
+                groups.computeIfAbsent(s.topFrames(), k -> new ArrayList<>()).add(s.name);
             }
         }
         List<Map<String, Object>> list = new ArrayList<>();
@@ -258,15 +305,6 @@ final class HotThreadsSection implements DiagnosticSection {
                     list.add(group);
                 });
         return list;
-    }
-
-    // Without line numbers: a thread spinning in one loop, or parked at one call, keeps the same methods.
-    private static List<String> methods(StackTraceElement[] stack) {
-        List<String> methods = new ArrayList<>(STUCK_FRAMES);
-        for (int i = 0; i < stack.length && i < STUCK_FRAMES; i++) {
-            methods.add(stack[i].getClassName() + "." + stack[i].getMethodName());
-        }
-        return methods;
     }
 
     static List<String> frames(StackTraceElement[] stack, int depth) {

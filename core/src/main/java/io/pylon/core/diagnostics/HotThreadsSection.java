@@ -95,10 +95,13 @@ final class HotThreadsSection implements DiagnosticSection {
         boolean cpu = threads.isThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
         long t0 = System.nanoTime();
         // The first reading fixes the threads looked at (ids are never reused, so a thread present in the first and
-        // the last reading lived through all of them). A thread's CPU is last minus first reading; the readings in
-        // between only decide 'stuck', so they read the stacks of the threads that may still be stuck, nothing else.
+        // the last reading lived through all of them) and reads every stack. A thread's CPU clock counts every
+        // nanosecond it runs, so a thread whose clock stood still since its stack was read did not run and still has
+        // that stack: later readings read CPU times, and stacks only of the threads that ran. The parked and blocked
+        // threads, most of a pod's, cost one stack walk per call. Readings between the first and the last only
+        // decide 'stuck', so they look only at the threads whose top frames have not changed yet.
         long[] ids = threads.getAllThreadIds();
-        ThreadInfo[] firstInfos = threads.getThreadInfo(ids, STUCK_FRAMES);
+        ThreadInfo[] firstInfos = threads.getThreadInfo(ids, STACK_DEPTH);
         long[] firstCpu = cpuTimes(ids, cpu);
         long sampleNanos = System.nanoTime() - t0;
         Sampled[] sampled = new Sampled[ids.length];
@@ -107,25 +110,20 @@ final class HotThreadsSection implements DiagnosticSection {
                 sampled[i] = new Sampled(ids[i], firstInfos[i], firstCpu[i]);
             }
         }
-        for (int reading = 1; reading < p.samples(); reading++) {
+        for (int reading = 1; reading <= p.samples(); reading++) {
             Thread.sleep(p.interval());
             long s0 = System.nanoTime();
-            readCandidates(sampled);
+            boolean last = reading == p.samples();
+            restack(sampled, !last, cpu);
             sampleNanos = Math.max(sampleNanos, System.nanoTime() - s0);
         }
-        Thread.sleep(p.interval());
-        long s0 = System.nanoTime();
-        // only the last reading's stacks are shown whole
-        ThreadInfo[] lastInfos = threads.getThreadInfo(ids, STACK_DEPTH);
-        long[] lastCpu = cpuTimes(ids, cpu);
         List<Sampled> seen = new ArrayList<>(ids.length);
-        for (int i = 0; i < ids.length; i++) {
-            if (sampled[i] != null && lastInfos[i] != null) {
-                sampled[i].last(lastInfos[i], lastCpu[i]);
-                seen.add(sampled[i]);
+        for (Sampled s : sampled) {
+            if (s != null) {
+                s.finish();
+                seen.add(s);
             }
         }
-        sampleNanos = Math.max(sampleNanos, System.nanoTime() - s0);
         long spanNanos = System.nanoTime() - t0;
         List<Sampled> ranked = seen.stream().sorted(Comparator.comparingLong(Sampled::cpuNanos).reversed()
                 .thenComparing(s -> s.name)).limit(p.top()).toList();
@@ -150,12 +148,15 @@ final class HotThreadsSection implements DiagnosticSection {
         return answer;
     }
 
-    /** A reading between the first and the last: the top frames of every thread whose top has not changed yet. */
-    private void readCandidates(Sampled[] sampled) {
+    /**
+     * One reading after the first: the CPU times of the threads looked at (every thread, or only those whose top
+     * frames have not changed yet), and the stacks of those among them that ran since their stack was read.
+     */
+    private void restack(Sampled[] sampled, boolean candidatesOnly, boolean cpu) {
         int[] at = new int[sampled.length];
         int count = 0;
         for (int i = 0; i < sampled.length; i++) {
-            if (sampled[i] != null && sampled[i].sameTop) {
+            if (sampled[i] != null && (!candidatesOnly || sampled[i].sameTop)) {
                 at[count++] = i;
             }
         }
@@ -163,12 +164,24 @@ final class HotThreadsSection implements DiagnosticSection {
         for (int k = 0; k < count; k++) {
             ids[k] = sampled[at[k]].id;
         }
-        ThreadInfo[] infos = threads.getThreadInfo(ids, STUCK_FRAMES);
+        long[] times = cpuTimes(ids, cpu);
+        int ran = 0;
         for (int k = 0; k < count; k++) {
+            Sampled s = sampled[at[k]];
+            s.lastCpu = times[k];
+            if (!cpu || times[k] != s.cpuAtStack) {
+                at[ran] = at[k];
+                ids[ran] = ids[k];
+                s.cpuAtStack = times[k];
+                ran++;
+            }
+        }
+        ThreadInfo[] infos = threads.getThreadInfo(Arrays.copyOf(ids, ran), STACK_DEPTH);
+        for (int k = 0; k < ran; k++) {
             if (infos[k] == null) {
                 sampled[at[k]] = null; // it ended
             } else {
-                sampled[at[k]].compareTop(infos[k].getStackTrace());
+                sampled[at[k]].restacked(infos[k]);
             }
         }
     }
@@ -198,7 +211,10 @@ final class HotThreadsSection implements DiagnosticSection {
         final String name;
         final StackTraceElement[] firstTop;
         final long firstCpu;
-        long lastCpu = -1;
+        /** The CPU time when {@link #last} was read. */
+        long cpuAtStack;
+        long lastCpu;
+        /** The thread's latest stack and state: read at the latest reading after which it ran. */
         ThreadInfo last;
         boolean sameTop = true;
         boolean stuck;
@@ -208,10 +224,18 @@ final class HotThreadsSection implements DiagnosticSection {
             this.name = first.getThreadName();
             this.firstTop = first.getStackTrace();
             this.firstCpu = cpu;
+            this.cpuAtStack = cpu;
+            this.lastCpu = cpu;
+            this.last = first;
         }
 
         // Without line numbers: a thread spinning in one loop, or parked at one call, keeps the same methods.
-        void compareTop(StackTraceElement[] stack) {
+        void restacked(ThreadInfo info) {
+            last = info;
+            if (!sameTop) {
+                return;
+            }
+            StackTraceElement[] stack = info.getStackTrace();
             int frames = Math.min(stack.length, STUCK_FRAMES);
             if (frames != Math.min(firstTop.length, STUCK_FRAMES)) {
                 sameTop = false;
@@ -223,12 +247,7 @@ final class HotThreadsSection implements DiagnosticSection {
             }
         }
 
-        void last(ThreadInfo info, long cpu) {
-            if (sameTop) {
-                compareTop(info.getStackTrace());
-            }
-            last = info;
-            lastCpu = cpu;
+        void finish() {
             stuck = sameTop && firstTop.length > 0 && !idle();
         }
 

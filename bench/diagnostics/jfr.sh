@@ -16,12 +16,10 @@ CYCLES=${2:-5}
 CONNECTIONS=${3:-50}
 read -r -a MODE_LIST <<< "${MODES:-off pylon default}"
 ADDR=${BENCH_ADDR:-127.0.0.1}
-case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
 UPSTREAM_PORT=18180
 PROXY_PORT=18181
 WORKER_PORT=18191
-JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-WORK=$(mktemp -d /tmp/pylon-bench-jfr.XXXXXX)
+BENCH_NAME=jfr
 # shellcheck source=bench/worker/pods.sh
 . "$ROOT/bench/worker/pods.sh"
 trap bench_cleanup EXIT

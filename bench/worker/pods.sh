@@ -1,8 +1,14 @@
 # shellcheck shell=bash
 # Sourced by the benchmarks that load a Worker (bench/worker/run.sh, bench/diagnostics/jfr.sh): nginx as the small
 # upstream (and as a reverse proxy to compare with), and one Worker pod built from this tree with a catch-all route
-# to that upstream. The caller sets ROOT, WORK, ADDR, UPSTREAM_PORT, PROXY_PORT, WORKER_PORT and JAVA_HOME, and
-# runs bench_cleanup on exit.
+# to that upstream. The caller sets ROOT, ADDR (a loopback address), UPSTREAM_PORT, PROXY_PORT, WORKER_PORT and
+# BENCH_NAME; sourcing checks ADDR and the ports, makes WORK (a temporary folder) and cleans up on exit.
+case "$ADDR" in
+  127.*) ;;
+  *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
+esac
+JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+WORK=$(mktemp -d "/tmp/pylon-bench-$BENCH_NAME.XXXXXX")
 NGINX_PID=
 WORKER_PID=
 
@@ -30,8 +36,10 @@ bench_start_nginx() {
   NGINX_PID=$!
 }
 
-# bench_start_worker JAVA_OPTIONS: the Worker, built from this tree, in the background; waits until it and nginx answer.
-bench_start_worker() {
+# bench_worker_classpath [JAVA_FILE...]: builds the Worker of this tree and sets CP to its class path, writes
+# $WORK/routes.yaml (one catch-all route to the upstream), and compiles StartWorker.java and the given files into
+# $WORK/classes.
+bench_worker_classpath() {
   # (-am and test-compile: the class path then names core/target/classes and the other modules of this tree, never a
   # stale copy in ~/.m2; core's test-jar, a test dependency, must be compiled for the reactor to resolve)
   if ! "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am test-compile dependency:build-classpath \
@@ -44,19 +52,24 @@ bench_start_worker() {
     echo "cannot build the Worker's class path: Maven wrote no class path or worker/target/classes is missing" >&2
     exit 1
   fi
-  local cp="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
+  CP="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
   cat > "$WORK/routes.yaml" <<ROUTES
 routes:
   - name: small
     pathPrefix: /
     upstreams: [http://$ADDR:$UPSTREAM_PORT]
 ROUTES
-  "$JAVA_HOME/bin/javac" -cp "$cp" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java"
+  "$JAVA_HOME/bin/javac" -cp "$CP" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java" "$@"
+}
+
+# bench_start_worker JAVA_OPTIONS: the Worker, built from this tree, in the background; waits until it and nginx answer.
+bench_start_worker() {
+  bench_worker_classpath
   # shellcheck disable=SC2086
   PYLON_SERVER_BIND=$ADDR PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
   PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/data" \
   PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
-    "$JAVA_HOME/bin/java" $1 -cp "$WORK/classes:$cp" StartWorker > "$WORK/worker.log" 2>&1 &
+    "$JAVA_HOME/bin/java" $1 -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
   WORKER_PID=$!
   for _ in $(seq 1 100); do
     if curl -sf "http://$ADDR:$WORKER_PORT/" >/dev/null 2>&1 && curl -sf "http://$ADDR:$PROXY_PORT/" >/dev/null 2>&1; then

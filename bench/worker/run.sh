@@ -17,15 +17,10 @@ CONNECTIONS=${2:-50}
 ROUNDS=${3:-3}
 THREADS=2
 ADDR=${BENCH_ADDR:-127.0.0.1}
-case "$ADDR" in
-  127.*) ;;
-  *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
-esac
 UPSTREAM_PORT=18080
 PROXY_PORT=18081
 WORKER_PORT=18091
-JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-WORK=$(mktemp -d /tmp/pylon-bench-worker.XXXXXX)
+BENCH_NAME=worker
 # shellcheck source=bench/worker/pods.sh
 . "$ROOT/bench/worker/pods.sh"
 trap bench_cleanup EXIT

@@ -204,7 +204,7 @@ final class HotThreadsSection implements DiagnosticSection {
 
     /**
      * One thread across the readings of one call. Its top frames are compared by class and method name in place;
-     * the strings of {@link #topFrames()} are made only for the stuck ones that are grouped.
+     * strings are made only for what the answer shows.
      */
     private static final class Sampled {
         final long id;
@@ -232,31 +232,11 @@ final class HotThreadsSection implements DiagnosticSection {
         // Without line numbers: a thread spinning in one loop, or parked at one call, keeps the same methods.
         void restacked(ThreadInfo info) {
             last = info;
-            if (!sameTop) {
-                return;
-            }
-            StackTraceElement[] stack = info.getStackTrace();
-            int frames = Math.min(stack.length, STUCK_FRAMES);
-            if (frames != Math.min(firstTop.length, STUCK_FRAMES)) {
-                sameTop = false;
-                return;
-            }
-            for (int i = 0; i < frames && sameTop; i++) {
-                sameTop = stack[i].getMethodName().equals(firstTop[i].getMethodName())
-                        && stack[i].getClassName().equals(firstTop[i].getClassName());
-            }
+            sameTop = sameTop && new TopFrames(firstTop).equals(new TopFrames(info.getStackTrace()));
         }
 
         void finish() {
             stuck = sameTop && firstTop.length > 0 && !idle();
-        }
-
-        List<String> topFrames() {
-            List<String> methods = new ArrayList<>(STUCK_FRAMES);
-            for (int i = 0; i < firstTop.length && i < STUCK_FRAMES; i++) {
-                methods.add(firstTop[i].getClassName() + "." + firstTop[i].getMethodName());
-            }
-            return methods;
         }
 
         long cpuNanos() {
@@ -306,19 +286,63 @@ final class HotThreadsSection implements DiagnosticSection {
         }
     }
 
+    /** The top frames of a stack by class and method name (no line numbers), as a map key. */
+    private record TopFrames(StackTraceElement[] stack) {
+        int size() {
+            return Math.min(stack.length, STUCK_FRAMES);
+        }
+
+        List<String> names() {
+            List<String> names = new ArrayList<>(size());
+            for (int i = 0; i < size(); i++) {
+                names.add(stack[i].getClassName() + "." + stack[i].getMethodName());
+            }
+            return names;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof TopFrames other) || other.size() != size()) {
+                return false;
+            }
+            for (int i = 0; i < size(); i++) {
+                if (!stack[i].getMethodName().equals(other.stack[i].getMethodName())
+                        || !stack[i].getClassName().equals(other.stack[i].getClassName())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            int hash = size();
+            for (int i = 0; i < size(); i++) {
+                hash = 31 * (31 * hash + stack[i].getClassName().hashCode()) + stack[i].getMethodName().hashCode();
+            }
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return names().toString();
+        }
+    }
+
     /** Every stuck thread of this pod (not only the top ones), grouped by its top frames, largest group first. */
     private static List<Map<String, Object>> stuckStacks(List<Sampled> seen) {
-        Map<List<String>, List<String>> groups = new LinkedHashMap<>();
+        // keyed by the frames themselves: the strings are made once per group, not per thread
+        Map<TopFrames, List<String>> groups = new LinkedHashMap<>();
         for (Sampled s : seen) {
             if (s.stuck()) {
-                groups.computeIfAbsent(s.topFrames(), k -> new ArrayList<>()).add(s.name);
+                groups.computeIfAbsent(new TopFrames(s.firstTop), k -> new ArrayList<>()).add(s.name);
             }
         }
         List<Map<String, Object>> list = new ArrayList<>();
-        groups.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<List<String>, List<String>> e) -> e.getValue().size()).reversed())
+        groups.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<TopFrames, List<String>> e) -> e.getValue().size()).reversed())
                 .forEach(e -> {
                     Map<String, Object> group = new LinkedHashMap<>();
-                    group.put("frames", e.getKey());
+                    group.put("frames", e.getKey().names());
                     group.put("threads", e.getValue().size());
                     group.put("threadNames", e.getValue().stream().sorted().limit(10).toList());
                     list.add(group);

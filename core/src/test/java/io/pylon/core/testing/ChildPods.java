@@ -23,7 +23,16 @@ public final class ChildPods implements AutoCloseable {
      * Starts one JVM per name; {@code extra} gives a pod's additional arguments ({@code --fill-mb=100}).
      */
     public ChildPods(List<String> names, Map<String, List<String>> extra) throws Exception {
-        this(names, extra, Map.of(), ChildPod.class.getName(), List.of());
+        this(names, extra, Map.of(), ChildPod.class.getName(), List.of(), Map.of());
+    }
+
+    /**
+     * As above; the pods named in {@code tmpfsDataDirMb} run with their data directory on a tmpfs of that many MiB,
+     * mounted in a user and mount namespace of their own ({@code unshare}, no privilege needed where the kernel allows
+     * unprivileged user namespaces; see {@link #canMountTmpfs()}): a disk that is really nearly full.
+     */
+    public ChildPods(List<String> names, Map<String, List<String>> extra, Map<String, Integer> tmpfsDataDirMb) throws Exception {
+        this(names, extra, Map.of(), ChildPod.class.getName(), List.of(), tmpfsDataDirMb);
     }
 
     /**
@@ -33,6 +42,11 @@ public final class ChildPods implements AutoCloseable {
      */
     public ChildPods(List<String> names, Map<String, List<String>> extra, Map<String, Map<String, String>> env,
                      String mainClass, List<String> unreachable) throws Exception {
+        this(names, extra, env, mainClass, unreachable, Map.of());
+    }
+
+    private ChildPods(List<String> names, Map<String, List<String>> extra, Map<String, Map<String, String>> env,
+                      String mainClass, List<String> unreachable, Map<String, Integer> tmpfsDataDirMb) throws Exception {
         for (String name : names) {
             ports.put(name, TestPods.freePort());
         }
@@ -44,13 +58,19 @@ public final class ChildPods implements AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<CompletableFuture<Void>> ready = new ArrayList<>();
         for (String name : names) {
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), mainClass));
             Map<String, String> settings = TestPods.defaults(name);
             settings.put("pylon.server.port", String.valueOf(ports.get(name)));
             settings.put("pylon.discovery.static", peers);
-            settings.forEach((k, v) -> command.add(k + "=" + v));
-            command.addAll(extra.getOrDefault(name, List.of()));
+            List<String> args = new ArrayList<>();
+            settings.forEach((k, v) -> args.add(k + "=" + v));
+            args.addAll(extra.getOrDefault(name, List.of()));
+            List<String> command = new ArrayList<>();
+            if (tmpfsDataDirMb.containsKey(name)) {
+                command.addAll(tmpfsWrapper(tmpfsDataDirMb.get(name), dataDir(args)));
+            }
+            command.addAll(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                    "-cp", System.getProperty("java.class.path"), mainClass));
+            command.addAll(args);
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().putAll(env.getOrDefault(name, Map.of()));
             Process process = builder.start();
@@ -77,6 +97,36 @@ public final class ChildPods implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** Whether this machine lets a test mount a tmpfs in a user namespace of its own. */
+    public static boolean canMountTmpfs() {
+        try {
+            Process probe = new ProcessBuilder(tmpfsWrapper(1, System.getProperty("java.io.tmpdir")))
+                    .redirectErrorStream(true).start();
+            probe.getOutputStream().close();
+            probe.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    // `unshare ... sh -c 'mount ... "$0" && exec "$@"' DIR command...`: without a command it only mounts (the probe)
+    private static List<String> tmpfsWrapper(int megabytes, String dir) {
+        return List.of("unshare", "--user", "--map-root-user", "--mount", "--", "sh", "-c",
+                "mount -t tmpfs -o size=" + megabytes + "m pylon-test-tmpfs \"$0\" && if [ $# -gt 0 ]; then exec \"$@\"; fi", dir);
+    }
+
+    /** The pod's data directory: the last {@code pylon.data.dir=} argument wins, as in {@link ChildPod}. */
+    private static String dataDir(List<String> args) {
+        String dir = null;
+        for (String arg : args) {
+            if (arg.startsWith("pylon.data.dir=")) {
+                dir = arg.substring("pylon.data.dir=".length());
+            }
+        }
+        return dir;
     }
 
     public String baseUrl(String name) {

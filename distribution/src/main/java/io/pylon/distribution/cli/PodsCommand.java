@@ -32,8 +32,11 @@ public final class PodsCommand implements Callable<Integer> {
     public Integer call() {
         List<String> modules = ModuleNames.diagnosable(module);
         Session session = Session.open(io, contextOptions);
-        List<PodSnapshot> pods = new Fleet(session.manager(), session.environment()).snapshot(modules);
-        Printer.print(io, output, json(pods), () -> table(pods, output.format() == OutputOptions.Format.wide));
+        String environment = session.environment();
+        StartupTrace.mark("environment known");
+        List<PodSnapshot> pods = new Fleet(session.manager(), environment).snapshot(modules);
+        StartupTrace.mark("pods read");
+        Printer.print(io, output, () -> json(pods), () -> table(pods, output.format() == OutputOptions.Format.wide));
         return pods.stream().anyMatch(PodSnapshot::failed) ? CliException.FAILED : CliException.OK;
     }
 

@@ -47,7 +47,10 @@ pylon_pod_heap_opts() {
 # pylon_startup_key LIB_DIR: 16 hex digits naming the library (the name, size and modification second of every jar),
 # so that a start-up cache trained on other jars is never used and a changed jar gets a fresh one.
 pylon_startup_key() {
-  find "$1" -maxdepth 1 -name '*.jar' -printf '%f %s %T@\n' | sed 's/\.[0-9]*$//' | LC_ALL=C sort | sha256sum | cut -c1-16
+  local sum
+  # two processes (stat, sha256sum) where find | sed | sort | cut took five: this runs before every pod start
+  sum=$(cd "$1" && LC_ALL=C && stat -c '%n %s %Y' -- *.jar | sha256sum)
+  echo "${sum:0:16}"
 }
 
 # pylon_pod_startup_opts DIR NAME LIB_DIR JAVA_MAJOR: the start-up cache options of a pod. On JDK 25 and later an

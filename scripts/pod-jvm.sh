@@ -22,7 +22,9 @@ pylon_pod_heap_default() {
 
 # pylon_pod_heap_opts MODULE: -Xmx from PYLON_POD_HEAP_MAX (a size such as 96m or 1g) or the module's default, and a
 # young generation of a quarter of it, fixed: large enough that request garbage (and a hash's Argon2 blocks) dies young
-# instead of filling the old generation, which only a full collection empties. Fails naming the setting when invalid.
+# instead of filling the old generation, which only a full collection empties. The initial heap is that young
+# generation and 16 MiB of old: smaller, the JVM shrinks the young generation to fit, and an AOT cache's archived
+# objects no longer fit the old one (a JVM that cannot load them does not start). Fails naming the setting when invalid.
 pylon_pod_heap_opts() {
   local size=${PYLON_POD_HEAP_MAX:-$(pylon_pod_heap_default "$1")} mb
   size=${size#"${size%%[![:space:]]*}"}   # surrounding blanks do not count, as for every setting
@@ -41,34 +43,36 @@ pylon_pod_heap_opts() {
       "$PYLON_POD_HEAP_MAX" >&2
     return 1
   fi
-  echo "-Xmx${mb}m -Xmn$(( mb / 4 ))m"
+  echo "-Xms$(( mb / 4 + 16 ))m -Xmx${mb}m -Xmn$(( mb / 4 ))m"
 }
 
-# pylon_startup_key LIB_DIR: 16 hex digits naming the library (the name, size and modification second of every jar),
-# so that a start-up cache trained on other jars is never used and a changed jar gets a fresh one.
+# pylon_startup_key LIB_DIR JVM_OPTIONS: 16 hex digits naming the library (the name, size and modification second of
+# every jar) and the JVM options, so that a start-up cache trained on other jars or another heap is never used and a
+# changed jar gets a fresh one.
 pylon_startup_key() {
   local sum
   # two processes (stat, sha256sum) where find | sed | sort | cut took five: this runs before every pod start
-  sum=$(cd "$1" && LC_ALL=C && stat -c '%n %s %Y' -- *.jar | sha256sum)
+  sum=$(cd "$1" && LC_ALL=C && { stat -c '%n %s %Y' -- *.jar; echo "jvm $2"; } | sha256sum)
   echo "${sum:0:16}"
 }
 
-# pylon_pod_startup_opts DIR NAME LIB_DIR JAVA_MAJOR: the start-up cache options of a pod. On JDK 25 and later an
+# pylon_pod_startup_opts DIR NAME LIB_DIR JAVA_MAJOR JVM_OPTIONS: the start-up cache options of a pod. On JDK 25 and later an
 # AOT cache (classes loaded and linked, profiles) DIR/NAME-<key>.aot: the first start records and writes it at exit,
-# later starts use it; caches of other libraries are deleted. Before JDK 25 the class-data-sharing archive
+# later starts use it; caches of other libraries are deleted. Only the JVM's errors about it are shown (one it
+# cannot use is named; delete it to train a new one). Before JDK 25 the class-data-sharing archive
 # DIR/NAME.jsa, which the JVM writes at the first exit; one older than a jar of the class path is dropped first,
 # since the JVM neither uses nor rewrites it. Either way a missing or unusable file only costs start-up time.
 pylon_pod_startup_opts() {
-  local dir=$1 name=$2 lib=$3 major=$4 cache stale
+  local dir=$1 name=$2 lib=$3 major=$4 jvm=$5 cache stale
   if [ "$major" -ge 25 ]; then
-    cache="$dir/$name-$(pylon_startup_key "$lib").aot"
+    cache="$dir/$name-$(pylon_startup_key "$lib" "$jvm").aot"
     for stale in "$dir/$name"-*.aot; do
       [ "$stale" = "$cache" ] || rm -f "$stale"
     done
     if [ -s "$cache" ]; then
-      echo "-XX:AOTCache=$cache -Xlog:aot=off -Xlog:cds=off"
+      echo "-XX:AOTCache=$cache -Xlog:aot*=error -Xlog:cds*=error"
     else
-      echo "-XX:AOTCacheOutput=$cache -Xlog:aot=off -Xlog:cds=off"
+      echo "-XX:AOTCacheOutput=$cache -Xlog:aot*=error -Xlog:cds*=error"
     fi
   else
     pylon_pod_cds_opts "$dir/$name.jsa" "$lib"

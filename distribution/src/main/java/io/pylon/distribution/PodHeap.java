@@ -25,7 +25,9 @@ final class PodHeap {
     }
 
     /**
-     * {@code -Xmx<n>m -Xmn<n/4>m}, the size read from {@code environment} as the setting reads it.
+     * {@code -Xms<n/4+16>m -Xmx<n>m -Xmn<n/4>m}, the size read from {@code environment} as the setting reads it. The
+     * initial heap holds the young generation and 16 MiB of old: smaller, the JVM shrinks the young generation, and
+     * an AOT cache's archived objects no longer fit the old one (the JVM then refuses to start).
      *
      * @throws io.pylon.core.config.InvalidSettingException naming the setting when its value is not a valid size
      */
@@ -33,6 +35,6 @@ final class PodHeap {
         String raw = environment.get(CoreSettings.HEAP_MAX.envName());
         Long configured = Settings.of(raw == null ? Map.of() : Map.of(CoreSettings.HEAP_MAX.key(), raw)).get(CoreSettings.HEAP_MAX);
         long mib = configured != null ? configured : defaultMib(module);
-        return "-Xmx" + mib + "m -Xmn" + mib / 4 + "m";
+        return "-Xms" + (mib / 4 + 16) + "m -Xmx" + mib + "m -Xmn" + mib / 4 + "m";
     }
 }

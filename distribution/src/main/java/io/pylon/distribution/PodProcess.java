@@ -33,8 +33,8 @@ final class PodProcess {
         String classPath = libraryClassPath();
         if (opts == null) {
             Path caches = Files.createDirectories(stateDir.resolve("cds").toAbsolutePath());
-            opts = DEFAULT_JAVA_OPTS + " " + PodHeap.options(pod.module(), System.getenv()) + " "
-                    + startupCacheOptions(caches, pod.name(), classPath);
+            String jvm = DEFAULT_JAVA_OPTS + " " + PodHeap.options(pod.module(), System.getenv());
+            opts = jvm + " " + startupCacheOptions(caches, pod.name(), classPath, jvm);
         }
         command.addAll(Arrays.stream(opts.split("\\s+")).filter(s -> !s.isBlank()).toList());
         command.add("-cp");
@@ -102,14 +102,14 @@ final class PodProcess {
     }
 
     /** The start-up cache of a pod; none when the class path is not one library folder (a build's classes). */
-    private static String startupCacheOptions(Path dir, String name, String classPath) throws IOException {
+    private static String startupCacheOptions(Path dir, String name, String classPath, String jvm) throws IOException {
         if (!classPath.endsWith("*") || classPath.contains(java.io.File.pathSeparator)) {
             Path archive = dir.resolve(name + ".jsa");
             ClassDataArchive.dropIfStale(archive, classPath);
             return "-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive + " -Xlog:cds*=off";
         }
         Path lib = Path.of(classPath.substring(0, classPath.length() - 1));
-        return StartupCache.options(dir, name, lib, Runtime.version().feature());
+        return StartupCache.options(dir, name, lib, Runtime.version().feature(), jvm);
     }
 
     /** {@code <lib>/*} when running from the distribution's lib folder (short command lines), else this JVM's class path. */

@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * with the same JVM options: the script's functions run in a real bash and their output is compared.
  */
 class PodJvmOptionsTest {
+    private static final String JVM = PodProcess.DEFAULT_JAVA_OPTS + " -Xms48m -Xmx128m -Xmn32m";
     private static final Path SCRIPT = Path.of("..", "scripts", "pod-jvm.sh").toAbsolutePath();
 
     @TempDir
@@ -40,7 +41,7 @@ class PodJvmOptionsTest {
             Result script = bash(Map.of(), "pylon_pod_heap_opts " + module);
             assertThat(script.exit).isZero();
             assertThat(script.out).isEqualTo(PodHeap.options(module, Map.of()))
-                    .startsWith("-Xmx" + PodHeap.defaultMib(module) + "m ");
+                    .contains("-Xmx" + PodHeap.defaultMib(module) + "m ");
         }
     }
 
@@ -51,7 +52,7 @@ class PodJvmOptionsTest {
             assertThat(script.exit).as(value).isZero();
             assertThat(script.out).as(value).isEqualTo(PodHeap.options("worker", Map.of("PYLON_POD_HEAP_MAX", value)));
         }
-        assertThat(PodHeap.options("worker", Map.of("PYLON_POD_HEAP_MAX", "1g"))).isEqualTo("-Xmx1024m -Xmn256m");
+        assertThat(PodHeap.options("worker", Map.of("PYLON_POD_HEAP_MAX", "1g"))).isEqualTo("-Xms272m -Xmx1024m -Xmn256m");
         for (String value : List.of("31m", "0m", "512", "abc", "12x", "m", "1m2", "9 6m", "-64m", "2048g",
                 "99999999999999", "64m; rm -rf /")) {
             Result script = bash(Map.of("PYLON_POD_HEAP_MAX", value), "pylon_pod_heap_opts worker");
@@ -69,18 +70,19 @@ class PodJvmOptionsTest {
         jar(lib.resolve("a.jar"), 10, 1_000);
         jar(lib.resolve("b-1.0.jar"), 20, 2_000);
         Files.writeString(lib.resolve("notes.txt"), "not a jar");
-        String key = StartupCache.key(lib);
-        assertThat(bash(Map.of(), "pylon_startup_key " + lib).out).isEqualTo(key).hasSize(16);
+        String key = StartupCache.key(lib, JVM);
+        assertThat(bash(Map.of(), "pylon_startup_key " + lib + " '" + JVM + "'").out).isEqualTo(key).hasSize(16);
+        assertThat(StartupCache.key(lib, JVM + " -Xmx1g")).as("other JVM options").isNotEqualTo(key);
 
         jar(lib.resolve("a.jar"), 10, 1_001);
-        assertThat(StartupCache.key(lib)).as("modified").isNotEqualTo(key);
-        String modified = StartupCache.key(lib);
+        assertThat(StartupCache.key(lib, JVM)).as("modified").isNotEqualTo(key);
+        String modified = StartupCache.key(lib, JVM);
         jar(lib.resolve("a.jar"), 11, 1_001);
-        assertThat(StartupCache.key(lib)).as("size").isNotEqualTo(modified);
-        String resized = StartupCache.key(lib);
+        assertThat(StartupCache.key(lib, JVM)).as("size").isNotEqualTo(modified);
+        String resized = StartupCache.key(lib, JVM);
         Files.move(lib.resolve("a.jar"), lib.resolve("c.jar"));
-        assertThat(StartupCache.key(lib)).as("name").isNotEqualTo(resized);
-        assertThat(bash(Map.of(), "pylon_startup_key " + lib).out).isEqualTo(StartupCache.key(lib));
+        assertThat(StartupCache.key(lib, JVM)).as("name").isNotEqualTo(resized);
+        assertThat(bash(Map.of(), "pylon_startup_key " + lib + " '" + JVM + "'").out).isEqualTo(StartupCache.key(lib, JVM));
     }
 
     @Test
@@ -90,27 +92,27 @@ class PodJvmOptionsTest {
         Path caches = Files.createDirectories(dir.resolve("cds"));
         Path stale = Files.writeString(caches.resolve("worker-0123456789abcdef.aot"), "an earlier library's");
         Path other = Files.writeString(caches.resolve("cache-0123456789abcdef.aot"), "another module's");
-        Path cache = caches.resolve("worker-" + StartupCache.key(lib) + ".aot");
+        Path cache = caches.resolve("worker-" + StartupCache.key(lib, JVM) + ".aot");
 
-        String java = StartupCache.options(caches, "worker", lib, 25);
-        assertThat(java).isEqualTo("-XX:AOTCacheOutput=" + cache + " -Xlog:aot=off -Xlog:cds=off");
+        String java = StartupCache.options(caches, "worker", lib, 25, JVM);
+        assertThat(java).isEqualTo("-XX:AOTCacheOutput=" + cache + " -Xlog:aot*=error -Xlog:cds*=error");
         assertThat(stale).doesNotExist();
         assertThat(other).exists();
         assertThat(script(caches, lib, 25)).isEqualTo(java);
 
         Files.writeString(cache, "trained");
-        assertThat(StartupCache.options(caches, "worker", lib, 26))
-                .isEqualTo("-XX:AOTCache=" + cache + " -Xlog:aot=off -Xlog:cds=off")
+        assertThat(StartupCache.options(caches, "worker", lib, 26, JVM))
+                .isEqualTo("-XX:AOTCache=" + cache + " -Xlog:aot*=error -Xlog:cds*=error")
                 .isEqualTo(script(caches, lib, 26));
 
         // JDK 21: no AOT option at all (the JVM would refuse to start), the class-data-sharing archive instead
-        String jdk21 = StartupCache.options(caches, "worker", lib, 21);
+        String jdk21 = StartupCache.options(caches, "worker", lib, 21, JVM);
         assertThat(jdk21).isEqualTo("-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + caches.resolve("worker.jsa")
                 + " -Xlog:cds*=off").doesNotContain("AOT").isEqualTo(script(caches, lib, 21));
     }
 
     private String script(Path caches, Path lib, int major) throws Exception {
-        Result result = bash(Map.of(), "pylon_pod_startup_opts " + caches + " worker " + lib + " " + major);
+        Result result = bash(Map.of(), "pylon_pod_startup_opts " + caches + " worker " + lib + " " + major + " '" + JVM + "'");
         assertThat(result.exit).isZero();
         return result.out;
     }

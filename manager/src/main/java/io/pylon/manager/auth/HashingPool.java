@@ -34,9 +34,16 @@ public final class HashingPool implements AutoCloseable {
                 new ThreadPoolExecutor.AbortPolicy());
     }
 
-    /** The default size: every core but one, at least one, so that hashing never takes every core. */
+    /** Most threads by default: each holds 19 MiB of Argon2 memory while it runs, which the pod's heap must hold. */
+    static final int MAX_DEFAULT_THREADS = 4;
+
+    /**
+     * The default size: every core but one, at least one, so that hashing never takes every core; at most
+     * {@value #MAX_DEFAULT_THREADS}, so that the blocks of the hashes running at once (76 MiB) fit the Manager's default
+     * heap (192 MiB, pylon.pod.heap-max) on a machine of many cores.
+     */
     public static int defaultThreads(int processors) {
-        return Math.max(1, processors - 1);
+        return Math.min(MAX_DEFAULT_THREADS, Math.max(1, processors - 1));
     }
 
     /** Runs the task on the pool and waits for it; 429 at once when the threads are busy and the queue is full. */

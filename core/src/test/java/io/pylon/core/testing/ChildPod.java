@@ -12,7 +12,9 @@ import java.util.Map;
 /**
  * A diagnostics pod in its own JVM, for tests that need separate heaps or separate java.util.logging: started by
  * {@link ChildPods} with {@code key=value} settings as arguments, plus {@code --fill-mb=N} (N MB of {@link FillerBlock}
- * kept reachable) and {@code --spin} (one thread named {@code pylon-test-spinner} burning CPU). It runs until killed.
+ * kept reachable), {@code --spin} (one thread named {@code pylon-test-spinner} burning CPU) and {@code --commands}
+ * (reads lines on standard input: {@code deadlock} deadlocks two threads on monitors, {@code sick} turns its
+ * {@code test-liveness} check DOWN). It runs until killed.
  */
 public final class ChildPod {
     private static final List<Object> KEPT = new ArrayList<>();
@@ -24,11 +26,14 @@ public final class ChildPod {
         Map<String, String> settings = new HashMap<>();
         int fillMb = 0;
         boolean spin = false;
+        boolean commands = false;
         for (String arg : args) {
             if (arg.startsWith("--fill-mb=")) {
                 fillMb = Integer.parseInt(arg.substring("--fill-mb=".length()));
             } else if (arg.equals("--spin")) {
                 spin = true;
+            } else if (arg.equals("--commands")) {
+                commands = true;
             } else {
                 int eq = arg.indexOf('=');
                 settings.put(arg.substring(0, eq), arg.substring(eq + 1));
@@ -38,10 +43,74 @@ public final class ChildPod {
         if (spin) {
             Thread.ofPlatform().daemon().name("pylon-test-spinner").start(Spinner::spin);
         }
-        Pod pod = PodServer.start(new FakeModule("worker").servingDiagnostics(), Settings.of(settings));
+        FakeModule module = new FakeModule("worker").servingDiagnostics();
+        if (commands) {
+            module.withCheck(new SickCheck());
+            Thread.ofPlatform().daemon().name("pylon-test-commands").start(ChildPod::readCommands);
+        }
+        Pod pod = PodServer.start(module, Settings.of(settings));
         System.out.println("READY " + pod.port());
         System.out.flush();
         Thread.currentThread().join();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean SICK = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private static void readCommands() {
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                switch (line.strip()) {
+                    case "deadlock" -> deadlock();
+                    case "sick" -> SICK.set(true);
+                    default -> System.out.println("unknown command " + line);
+                }
+            }
+        } catch (java.io.IOException e) {
+            // the test ended
+        }
+    }
+
+    /** Two threads on two monitors, each holding one and waiting for the other: deadlocked for good. */
+    private static void deadlock() {
+        Object a = new Object();
+        Object b = new Object();
+        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+        Thread.ofPlatform().daemon().name("pylon-test-deadlock-a").start(() -> lockBoth(a, b, both));
+        Thread.ofPlatform().daemon().name("pylon-test-deadlock-b").start(() -> lockBoth(b, a, both));
+    }
+
+    private static void lockBoth(Object held, Object wanted, java.util.concurrent.CountDownLatch both) {
+        synchronized (held) {
+            both.countDown();
+            try {
+                both.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            synchronized (wanted) {
+                System.out.println("never reached");
+            }
+        }
+    }
+
+    /** A liveness check that is UP until the {@code sick} command. */
+    private static final class SickCheck implements io.pylon.core.health.HealthCheck {
+        @Override
+        public String name() {
+            return "test-liveness";
+        }
+
+        @Override
+        public java.util.Set<Probe> probes() {
+            return java.util.Set.of(Probe.LIVENESS);
+        }
+
+        @Override
+        public io.pylon.core.health.CheckResult check() {
+            return io.pylon.core.health.CheckResult.of(!SICK.get(), java.util.Map.of("sick", SICK.get()));
+        }
     }
 
     private static void fill(int megabytes) {

@@ -14,7 +14,8 @@ import java.util.Map;
  * {@link ChildPods} with {@code key=value} settings as arguments, plus {@code --fill-mb=N} (N MB of {@link FillerBlock}
  * kept reachable), {@code --spin} (one thread named {@code pylon-test-spinner} burning CPU) and {@code --commands}
  * (reads lines on standard input: {@code deadlock} deadlocks two threads on monitors, {@code sick} turns its
- * {@code test-liveness} check DOWN). It runs until killed.
+ * {@code test-liveness} check DOWN, {@code oom-thread} makes a thread allocate until it ends with an uncaught
+ * OutOfMemoryError). It runs until killed.
  */
 public final class ChildPod {
     private static final List<Object> KEPT = new ArrayList<>();
@@ -64,11 +65,19 @@ public final class ChildPod {
                 switch (line.strip()) {
                     case "deadlock" -> deadlock();
                     case "sick" -> SICK.set(true);
+                    case "oom-thread" -> Thread.ofPlatform().name("pylon-test-oom").start(ChildPod::exhaustHeap);
                     default -> System.out.println("unknown command " + line);
                 }
             }
         } catch (java.io.IOException e) {
             // the test ended
+        }
+    }
+
+    private static void exhaustHeap() {
+        List<long[]> hog = new ArrayList<>();
+        while (true) {
+            hog.add(new long[1 << 20]);
         }
     }
 

@@ -24,7 +24,8 @@ public final class ChildPods implements AutoCloseable {
     private final Map<String, Process> processes = new LinkedHashMap<>();
 
     /**
-     * Starts one JVM per name; {@code extra} gives a pod's additional arguments ({@code --fill-mb=100}).
+     * Starts one JVM per name; {@code extra} gives a pod's additional arguments ({@code --fill-mb=100}); those
+     * starting with {@code -X} are JVM options, in which {@code {dataDir}} stands for the pod's data directory.
      */
     public ChildPods(List<String> names, Map<String, List<String>> extra) throws Exception {
         this(names, extra, Map.of());
@@ -39,14 +40,19 @@ public final class ChildPods implements AutoCloseable {
                 .collect(Collectors.joining(","));
         String java = ProcessHandle.current().info().command().orElse("java");
         for (String name : names) {
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-cp", System.getProperty("java.class.path"), ChildPod.class.getName()));
             Map<String, String> settings = TestPods.defaults(name);
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+            for (String arg : extra.getOrDefault(name, List.of())) {
+                if (arg.startsWith("-X")) {
+                    command.add(arg.replace("{dataDir}", settings.get("pylon.data.dir")));
+                }
+            }
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildPod.class.getName()));
             settings.put("pylon.server.port", String.valueOf(ports.get(name)));
             settings.put("pylon.discovery.static", peers);
             settings.putAll(common);
             settings.forEach((k, v) -> command.add(k + "=" + v));
-            command.addAll(extra.getOrDefault(name, List.of()));
+            extra.getOrDefault(name, List.of()).stream().filter(a -> !a.startsWith("-X")).forEach(command::add);
             commands.put(name, command);
         }
         List<CompletableFuture<Void>> ready = new ArrayList<>();
@@ -107,6 +113,15 @@ public final class ChildPods implements AutoCloseable {
         Process process = processes.get(name);
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Waits for a pod's process to end by itself; its exit code. */
+    public int awaitExit(String name) throws InterruptedException {
+        Process process = processes.get(name);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("pod " + name + " did not end within 60 s");
+        }
+        return process.exitValue();
     }
 
     /** SIGTERM, and waits for the process to end; its exit code. */

@@ -31,8 +31,11 @@ class PostmortemProcessTest {
     @BeforeAll
     static void start() throws Exception {
         List<String> commands = List.of("--commands");
-        pods = new ChildPods(List.of("worker-a", "worker-b", "worker-c"),
-                Map.of("worker-a", commands, "worker-b", commands, "worker-c", commands),
+        // worker-d runs as the image does: the JVM exits at the first OutOfMemoryError, leaving only a marker
+        List<String> imageLike = List.of("-XX:+ExitOnOutOfMemoryError",
+                "-XX:OnOutOfMemoryError=touch {dataDir}/postmortem/oom-%p", "--commands");
+        pods = new ChildPods(List.of("worker-a", "worker-b", "worker-c", "worker-d"),
+                Map.of("worker-a", commands, "worker-b", commands, "worker-c", commands, "worker-d", imageLike),
                 Map.of("pylon.diagnostics.postmortem.check-interval", "200ms"));
     }
 
@@ -88,7 +91,7 @@ class PostmortemProcessTest {
 
         // the fleet list, and the capture read through another pod
         JsonNode fleet = ok("worker-b", "postmortem");
-        assertThat(fleet.path("summary").path("succeeded").asInt()).isEqualTo(3);
+        assertThat(fleet.path("summary").path("succeeded").asInt()).isGreaterThanOrEqualTo(3);
         List<String> recent = new ArrayList<>();
         fleet.path("postmortem").path("recent").forEach(c -> recent.add(c.path("podName").asText() + "/" + c.path("id").asText()));
         assertThat(recent).contains("worker-a/" + id);
@@ -121,7 +124,13 @@ class PostmortemProcessTest {
     }
 
     @Test
-    void sigtermWritesACaptureBeforeThePodStops() throws Exception {
+    void anOutOfMemoryErrorAndSigtermAreCapturedByTheJvmThatHadThem() throws Exception {
+        pods.send("worker-c", "oom-thread");
+        JsonNode oom = awaitCapture("worker-c", "out-of-memory", Duration.ofSeconds(30));
+        JsonNode oomCapture = ok("worker-c", "postmortem/" + oom.path("id").asText()).path("postmortem");
+        assertThat(oomCapture.path("reason").asText()).contains("OutOfMemoryError");
+        assertThat(oomCapture.path("threadDump").asText()).contains("Full thread dump");
+
         int exit = pods.terminate("worker-c");
         assertThat(exit).isEqualTo(143);
         pods.restart("worker-c");
@@ -130,6 +139,21 @@ class PostmortemProcessTest {
         JsonNode capture = ok("worker-c", "postmortem/" + listed.path("id").asText()).path("postmortem");
         assertThat(capture.path("reason").asText()).contains("SIGTERM");
         assertThat(capture.path("health").path("status").asText()).isNotEmpty();
+    }
+
+    @Test
+    void anOutOfMemoryErrorThatEndsTheJvmIsNotedAtTheNextStart() throws Exception {
+        pods.send("worker-d", "oom-thread");
+        assertThat(pods.awaitExit("worker-d")).isEqualTo(3);
+        pods.restart("worker-d");
+        JsonNode listed = captures("worker-d").stream().filter(c -> c.path("trigger").asText().equals("out-of-memory"))
+                .findFirst().orElseThrow();
+        JsonNode capture = ok("worker-d", "postmortem/" + listed.path("id").asText()).path("postmortem");
+        assertThat(capture.path("reason").asText()).contains("previous process (pid ").contains("OutOfMemoryError");
+        assertThat(capture.has("threadDump")).isFalse();
+        try (var files = Files.list(Path.of(pods.dataDir("worker-d"), "postmortem"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("oom-"));
+        }
     }
 
     private static JsonNode awaitCapture(String pod, String trigger, Duration within) throws Exception {

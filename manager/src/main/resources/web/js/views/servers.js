@@ -7,12 +7,13 @@ import { sparkline } from '../sparkline.js';
 import { mergePods, rowError, versionSkew, memberDisagreement, answeredLine } from '../pods.js';
 import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
 import { openHotThreads, openHistogram, openLoggers, openRecordings } from '../sre.js';
+import { recentCaptures, openCaptures, openFleetCaptures } from '../captures.js';
 
 const HISTORY = 30;
 const history = new Map(); // "env/module/pod" -> [{heap, threads}]
-// What the pod table needs, and what only feeds a check that is drawn when it arrives (the data grid members).
+// What the pod table needs, and what is drawn when it arrives (the data grid members, the black box's captures).
 const MODULE_CALLS = { worker: ['jvm', 'threads', 'health'], cache: ['jvm', 'threads', 'health'] };
-const LATER_CALLS = { worker: [], cache: ['datagrid'] };
+const LATER_CALLS = { worker: ['postmortem'], cache: ['datagrid', 'postmortem'] };
 const EXTRA = { worker: ['connections', 'Connections'], cache: ['datagrid', 'Data grid'] };
 
 export async function render(main, session) {
@@ -112,7 +113,7 @@ async function load(env, admin, show) {
     const answers = await fetchAll(module, MODULE_CALLS[module]);
     const rows = mergePods(answers);
     recordHistory(env, module, rows);
-    show(module, podSection(env, module, answers, rows, admin, later !== null));
+    show(module, podSection(env, module, answers, rows, admin, LATER_CALLS[module].includes('datagrid')));
     if (later) {
       const all = { ...answers, ...await later };
       show(module, podSection(env, module, all, mergePods(all), admin, false));
@@ -193,6 +194,8 @@ function podSection(env, module, answers, rows, admin, checking) {
       'Thread states', 'Deadlocks', 'History', 'Details'].map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', {}, rows.map((row) => podRow(env, module, row, skew, disagreement, admin))));
   section.append(h('div', { class: 'table-scroll', role: 'region', 'aria-label': title, tabindex: '0' }, table));
+  const captures = recentCaptures(env, module, answers.postmortem);
+  if (captures) section.append(captures);
   return section;
 }
 
@@ -205,6 +208,7 @@ function fleetTools(env, module, admin) {
     tool('Hot threads', () => openHotThreads(env, module), 'hotthreads'),
     tool('Class histogram', () => openHistogram(env, module), 'histogram'),
     tool('Log levels', () => openLoggers(env, module, admin), 'loggers'),
+    tool('Captures', () => openFleetCaptures(env, module), 'postmortem'),
     admin ? tool('Flight recordings', () => openRecordings(env, module), 'jfr') : null);
 }
 
@@ -252,8 +256,14 @@ function podRow(env, module, row, skew, disagreement, admin) {
       button('Threads', () => openSection(env, module, row.podName, 'threads', 'Threads'), 'threads'),
       button(extraTitle, () => openSection(env, module, row.podName, extraName, extraTitle), extraName),
       button('Thread dump', () => openThreadDump(env, module, row.podName), 'threaddump'),
+      button(captureLabel(row), () => openCaptures(env, module, row.podName), 'captures'),
       admin ? button('Heap dump', () => downloadHeapDump(env, module, row.podName), 'heapdump') : null,
       admin ? button('Env', () => openSection(env, module, row.podName, 'env', 'Environment'), 'env') : null));
+}
+
+function captureLabel(row) {
+  const count = row.sections.postmortem?.count;
+  return count ? `Captures (${count})` : 'Captures';
 }
 
 function heapBar(heap, pct) {

@@ -83,10 +83,11 @@ public final class BlackBox {
 
     private Optional<CaptureInfo> write(List<Firing> firings, Instant time, boolean withSections) {
         CaptureId id = CaptureId.next(time, firings.getFirst().trigger());
+        long t0 = System.nanoTime();
         try {
             CaptureInfo info = store.save(id, writer.write(id, firings, withSections));
-            LOG.log(Level.WARNING, "Postmortem capture " + id + " written (" + info.sizeBytes() + " bytes): "
-                    + firings.getFirst().reason());
+            LOG.log(Level.WARNING, "Postmortem capture " + id + " written (" + info.sizeBytes() + " bytes in "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms): " + firings.getFirst().reason());
             return Optional.of(info);
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "Postmortem capture " + id + " failed: " + e.getClass().getSimpleName());

@@ -37,8 +37,8 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 written() { grep -c 'Postmortem capture .* written' "$OUT/pod.log" || true; }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| round | threads | write ms (build + gzip + fsync + rename) | sections ms (tookMillis) | size KiB (gzip) | JSON KiB |"
-echo "|---:|---:|---:|---:|---:|---:|"
+echo "| round | threads | write ms (build + gzip + fsync + rename) | sections ms (tookMillis) | of which thread dump ms | histogram ms | size KiB (gzip) | JSON KiB |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 for r in $(seq 1 "$ROUNDS"); do
   before=$(written)
   echo deadlock >&3
@@ -49,8 +49,10 @@ for r in $(seq 1 "$ROUNDS"); do
   bytes=$(sed -E 's/.*written \(([0-9]+) bytes.*/\1/' <<< "$line")
   json=$(gzip -dc "$OUT/data/postmortem/$id.json.gz" | wc -c)
   took=$(gzip -dc "$OUT/data/postmortem/$id.json.gz" | grep -o '"tookMillis":[0-9]*' | tail -1 | cut -d: -f2)
+  dump_ms=$(gzip -dc "$OUT/data/postmortem/$id.json.gz" | grep -o '"sectionMillis":{[^}]*}' | grep -o '"threadDump":[0-9]*' | cut -d: -f2)
+  histo_ms=$(gzip -dc "$OUT/data/postmortem/$id.json.gz" | grep -o '"sectionMillis":{[^}]*}' | grep -o '"histogram":[0-9]*' | cut -d: -f2)
   threads=$(gzip -dc "$OUT/data/postmortem/$id.json.gz" | grep -o '"threadCount":[0-9]*' | head -1 | cut -d: -f2)
-  echo "| $r | $threads | $ms | $took | $(awk "BEGIN {printf \"%.1f\", $bytes / 1024}") | $(awk "BEGIN {printf \"%.0f\", $json / 1024}") |"
+  echo "| $r | $threads | $ms | $took | $dump_ms | $histo_ms | $(awk "BEGIN {printf \"%.1f\", $bytes / 1024}") | $(awk "BEGIN {printf \"%.0f\", $json / 1024}") |"
   echo "$ms $took $bytes $json" >> "$OUT/rounds.txt"
   sleep 1.1 # the pod writes one capture per trigger a second
 done

@@ -52,19 +52,27 @@ final class CaptureWriter {
         for (BlackBox.Firing firing : firings.subList(1, firings.size())) {
             others.addObject().put("trigger", firing.trigger().id()).put("reason", firing.reason());
         }
+        ObjectNode millis = Json.MAPPER.createObjectNode();
         if (withSections) {
-            capture.set("threadDump", section("threaddump", DiagnosticsQuery.EMPTY));
-            capture.set("histogram", section("histogram", HISTOGRAM));
+            timed(capture, millis, "threadDump", "threaddump", DiagnosticsQuery.EMPTY);
+            timed(capture, millis, "histogram", "histogram", HISTOGRAM);
             for (String name : SECTIONS) {
-                JsonNode content = section(name, DiagnosticsQuery.EMPTY);
-                if (content != null) {
-                    capture.set(name, content);
-                }
+                timed(capture, millis, name, name, DiagnosticsQuery.EMPTY);
             }
         }
         capture.put("tookMillis", (System.nanoTime() - t0) / 1_000_000);
+        capture.set("sectionMillis", millis);
         capture.put("writtenAt", Instant.now().toString());
         return fitted(capture);
+    }
+
+    private void timed(ObjectNode capture, ObjectNode millis, String key, String name, DiagnosticsQuery query) {
+        long t0 = System.nanoTime();
+        JsonNode content = section(name, query);
+        if (content != null) {
+            capture.set(key, content);
+            millis.put(key, (System.nanoTime() - t0) / 1_000_000);
+        }
     }
 
     private JsonNode section(String name, DiagnosticsQuery query) {

@@ -18,6 +18,7 @@ import io.pylon.core.diagnostics.FlightRecordings;
 import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.HeapDumper;
 import io.pylon.core.diagnostics.LocalDiagnostics;
+import io.pylon.core.diagnostics.postmortem.PostmortemSection;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
@@ -41,6 +42,8 @@ import java.util.Optional;
  *   <li>a method the name does not take: 405 with {@code Allow}; a bad query parameter: 400 naming it (checked
  *       here before a broadcast or a forward, and by the pod that answers);</li>
  *   <li>{@code internal=true}: this pod's own single-pod object (what peers are asked during a broadcast);</li>
+ *   <li>{@code postmortem/<id>} (or {@code postmortem?id=}): one capture of the black box, this pod's or with
+ *       {@code pod=} another's; never broadcast, an id is one pod's;</li>
  *   <li>{@code pod=<name>}: that pod's single-pod object, through this pod when it is another one;</li>
  *   <li>otherwise: a broadcast over every pod of the module.</li>
  * </ol>
@@ -54,7 +57,7 @@ public final class DiagnosticsEndpoint {
     private static final int OUTPUT_BUFFER = 1024 * 1024;
     private static final String JFR = "jfr";
     /** The one name with items, and the query parameter an item's path stands for. */
-    private static final String ITEMS = io.pylon.core.diagnostics.postmortem.PostmortemSection.NAME;
+    private static final String ITEMS = PostmortemSection.NAME;
     private static final String ITEM_PARAMETER = "id";
 
     private final EnvironmentIdGuard guard;

@@ -1,8 +1,6 @@
 import io.pylon.core.config.Settings;
-import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.Pod;
 import io.pylon.core.server.PodServer;
-import io.pylon.core.server.PylonModule;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -25,7 +23,8 @@ public final class PostmortemPod {
                 }
             });
         }
-        Pod pod = PodServer.start(new BenchModule(), Settings.fromProcess(java.util.Map.of(
+        // the module of the issue 17 benchmark, beside this file (a multi-file source program)
+        Pod pod = PodServer.start(new SrePod.BenchModule(), Settings.fromProcess(java.util.Map.of(
                 "pylon.server.bind", args[0],
                 "pylon.server.port", args[1],
                 "pylon.pod.name", "bench-postmortem",
@@ -60,32 +59,6 @@ public final class PostmortemPod {
             synchronized (wanted) {
                 LockSupport.park();
             }
-        }
-    }
-
-    static final class BenchModule implements PylonModule {
-        @Override
-        public String name() {
-            return "worker";
-        }
-
-        @Override
-        public String displayName() {
-            return "Worker";
-        }
-
-        @Override
-        public int defaultPort() {
-            return 8091;
-        }
-
-        @Override
-        public boolean servesDiagnostics() {
-            return true;
-        }
-
-        @Override
-        public void start(ModuleContext context) {
         }
     }
 }

@@ -13,7 +13,7 @@ import java.util.Map;
  * A diagnostics pod in its own JVM, for tests that need separate heaps or separate java.util.logging: started by
  * {@link ChildPods} with {@code key=value} settings as arguments, plus {@code --fill-mb=N} (N MB of {@link FillerBlock}
  * kept reachable), {@code --spin} (one thread named {@code pylon-test-spinner} burning CPU) and {@code --commands}
- * (reads lines on standard input: {@code deadlock} deadlocks two threads on monitors, {@code sick} turns its
+ * (reads lines on standard input: {@code deadlock} deadlocks two threads ({@link Deadlock}), {@code sick} turns its
  * {@code test-liveness} check DOWN, {@code oom-thread} makes a thread allocate until it ends with an uncaught
  * OutOfMemoryError). It runs until killed.
  */
@@ -63,7 +63,7 @@ public final class ChildPod {
             String line;
             while ((line = in.readLine()) != null) {
                 switch (line.strip()) {
-                    case "deadlock" -> deadlock();
+                    case "deadlock" -> Deadlock.create("pylon-test-deadlock-a", "pylon-test-deadlock-b");
                     case "sick" -> SICK.set(true);
                     case "oom-thread" -> Thread.ofPlatform().name("pylon-test-oom").start(ChildPod::exhaustHeap);
                     default -> System.out.println("unknown command " + line);
@@ -71,6 +71,8 @@ public final class ChildPod {
             }
         } catch (java.io.IOException e) {
             // the test ended
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -78,29 +80,6 @@ public final class ChildPod {
         List<long[]> hog = new ArrayList<>();
         while (true) {
             hog.add(new long[1 << 20]);
-        }
-    }
-
-    /** Two threads on two monitors, each holding one and waiting for the other: deadlocked for good. */
-    private static void deadlock() {
-        Object a = new Object();
-        Object b = new Object();
-        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
-        Thread.ofPlatform().daemon().name("pylon-test-deadlock-a").start(() -> lockBoth(a, b, both));
-        Thread.ofPlatform().daemon().name("pylon-test-deadlock-b").start(() -> lockBoth(b, a, both));
-    }
-
-    private static void lockBoth(Object held, Object wanted, java.util.concurrent.CountDownLatch both) {
-        synchronized (held) {
-            both.countDown();
-            try {
-                both.await();
-            } catch (InterruptedException e) {
-                return;
-            }
-            synchronized (wanted) {
-                System.out.println("never reached");
-            }
         }
     }
 

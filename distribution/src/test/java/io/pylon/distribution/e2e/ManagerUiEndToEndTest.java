@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.pylon.core.testing.Deadlock;
 import io.pylon.core.testing.TestPods;
 
 import java.util.List;
@@ -71,12 +72,8 @@ class ManagerUiEndToEndTest {
      * it within seconds; the deadlock is then ended so that the pods' liveness is UP again for the phases.
      */
     private static void captureADeadlock() {
-        java.util.concurrent.locks.ReentrantLock a = new java.util.concurrent.locks.ReentrantLock();
-        java.util.concurrent.locks.ReentrantLock b = new java.util.concurrent.locks.ReentrantLock();
-        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
-        Thread first = Thread.ofPlatform().daemon().name("e2e-deadlock-a").start(() -> lockBoth(a, b, both));
-        Thread second = Thread.ofPlatform().daemon().name("e2e-deadlock-b").start(() -> lockBoth(b, a, both));
         try {
+            Deadlock deadlock = Deadlock.create("e2e-deadlock-a", "e2e-deadlock-b");
             List<io.pylon.core.server.Pod> pods = new java.util.ArrayList<>(platform.workers.values());
             pods.addAll(platform.caches.values());
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
@@ -87,28 +84,10 @@ class ManagerUiEndToEndTest {
                     Thread.sleep(100);
                 }
             }
-            first.interrupt();
-            second.interrupt();
-            first.join(5_000);
-            second.join(5_000);
+            deadlock.end();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void lockBoth(java.util.concurrent.locks.ReentrantLock held, java.util.concurrent.locks.ReentrantLock wanted,
-                                 java.util.concurrent.CountDownLatch both) {
-        held.lock();
-        try {
-            both.countDown();
-            both.await();
-            wanted.lockInterruptibly();
-            wanted.unlock();
-        } catch (InterruptedException e) {
-            // the end of the deadlock
-        } finally {
-            held.unlock();
         }
     }
 

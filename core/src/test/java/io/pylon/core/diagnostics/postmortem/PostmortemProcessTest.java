@@ -119,7 +119,9 @@ class PostmortemProcessTest {
         assertThat(Files.exists(half)).isFalse();
         JsonNode capture = ok("worker-b", "postmortem/" + id).path("postmortem");
         assertThat(capture.path("trigger").asText()).isEqualTo("liveness-down");
-        assertThat(capture.path("reason").asText()).contains("test-liveness");
+        // normally "liveness DOWN: test-liveness"; on a machine loaded enough for a check to time out, the timed-out
+        // check is named instead, which is a liveness failure all the same
+        assertThat(capture.path("reason").asText()).startsWith("liveness DOWN: ");
         assertThat(capture.path("threadDump").asText()).contains("Full thread dump");
     }
 

@@ -65,6 +65,12 @@ t0=$(date +%s%N)
 kill -TERM "$POD"
 wait "$POD" || true
 t1=$(date +%s%N)
-sigterm=$(grep 'Postmortem capture .*sigterm.* written' "$OUT/pod.log" | sed -E 's/.* bytes in ([0-9]+) ms.*/\1/')
-echo "SIGTERM: capture written in ${sigterm:-?} ms; SIGTERM to exit $(( (t1 - t0) / 1000000 )) ms (includes the graceful stop)"
+# the capture runs beside the graceful stop, whose end resets logging: its file, not a log line, says it was written
+file=$(ls "$OUT/data/postmortem/" | grep -- '-sigterm-' || true)
+if [ -n "$file" ]; then
+  took=$(gzip -dc "$OUT/data/postmortem/$file" | grep -o '"tookMillis":[0-9]*' | tail -1 | cut -d: -f2)
+  echo "SIGTERM: capture $file written (sections ${took} ms, beside the graceful stop); SIGTERM to exit $(( (t1 - t0) / 1000000 )) ms"
+else
+  echo "SIGTERM: no capture written; SIGTERM to exit $(( (t1 - t0) / 1000000 )) ms"
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,7 @@
 // Drives the Manager UI in Debian's headless Chromium. Run by ManagerUiEndToEndTest, one phase per run:
-//   admin  - sign in, Server Management with 4 pods, panels, thread dump, heap dump, personal token, pages, sign out
-//   viewer - no heap dump or env buttons, 403 from the API for them
+//   admin  - sign in, Server Management with 4 pods, panels, thread dump, heap dump, captures, personal token, pages,
+//            sign out
+//   viewer - no heap dump or env buttons, 403 from the API for them; captures readable
 //   killed - with one Worker pod stopped, its row shows the error and the others still render
 //   bench  - sign-in to fully rendered Server Management, repeated, prints the times as JSON
 // Settings come from the environment (see ManagerUiEndToEndTest). Exits non-zero with the reason on any failure.
@@ -143,6 +144,34 @@ async function fleetPanels(page, isAdmin) {
   await closeDialog(page);
 }
 
+// The black box: the fleet list under the Worker table, one capture opened, a pod's Captures panel, the fleet panel.
+// ManagerUiEndToEndTest deadlocked two threads (e2e-deadlock-a, -b) before the phases, so every pod has a capture.
+async function capturePanels(page, prefix) {
+  const recent = page.locator('.recent-captures[data-module="worker"] li');
+  check(await recent.count() >= 2, `the fleet list shows the captures of both Worker pods (${await recent.count()})`);
+  check(/deadlock/.test(await recent.first().innerText()), 'the fleet list names the trigger: ' + await recent.first().innerText());
+  await recent.first().getByRole('button', { name: /^Open capture / }).click();
+  await page.locator('dialog pre.threaddump').waitFor({ timeout: 30_000 });
+  check(/e2e-deadlock-a/.test(await page.locator('dialog pre.threaddump').innerText()), 'the capture holds the thread dump of the deadlock');
+  check(/threads deadlocked/.test(await page.locator('dialog .capture-reason').innerText()), 'the capture says why it was written');
+  check(await page.locator('dialog details.capture-section').count() >= 4, 'the capture shows its sections');
+  await shot(page, prefix + 'g-capture');
+  await closeDialog(page);
+
+  const worker = (await podRows(page, 'worker'))[0].pod;
+  await page.getByRole('button', { name: new RegExp(`^Captures \\(\\d+\\) of ${worker}$`) }).click();
+  await page.locator('dialog #pod-captures tbody tr').first().waitFor({ timeout: 30_000 });
+  check(await page.locator('dialog #capture-triggers tbody tr').count() === 6, 'the panel lists the six triggers');
+  await shot(page, prefix + 'h-pod-captures');
+  await closeDialog(page);
+
+  await page.getByRole('button', { name: 'Captures of every Worker pod' }).click();
+  await page.locator('dialog #fleet-captures tbody tr').first().waitFor({ timeout: 30_000 });
+  const pods = await page.$$eval('dialog #fleet-captures tbody tr td[data-label="Pod"]', (tds) => tds.map((td) => td.innerText));
+  check(new Set(pods).size === 2, 'the fleet panel lists captures of both Worker pods: ' + pods);
+  await closeDialog(page);
+}
+
 async function admin(page) {
   await page.goto(BASE + '/');
   await page.getByLabel('Username').waitFor();
@@ -203,6 +232,7 @@ async function admin(page) {
   await closeDialog(page);
 
   await fleetPanels(page, true);
+  await capturePanels(page, '08');
 
   await page.getByRole('link', { name: 'My profile' }).click();
   await page.getByLabel('Name').fill('e2e token');
@@ -288,6 +318,7 @@ async function viewer(page) {
   check(await page.locator('[data-action="env"]').count() === 0, 'a viewer sees no env button');
   check(await page.locator('[data-action="threaddump"]').count() === 4, 'a viewer sees the thread dump buttons');
   await fleetPanels(page, false);
+  await capturePanels(page, 'viewer');
   check(!(await page.getByRole('link', { name: 'Users' }).isVisible()), 'a viewer sees no Users page');
   const statuses = await page.evaluate(async (environment) => {
     const headers = { Authorization: 'Bearer ' + sessionStorage.getItem('pylon.token') };

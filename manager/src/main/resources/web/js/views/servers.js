@@ -8,12 +8,13 @@ import { mergePods, rowError, versionSkew, memberDisagreement, answeredLine } fr
 import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
 import { openHotThreads, openHistogram, openLoggers, openRecordings } from '../sre.js';
 import { outliersByPod, driftLines } from '../compare.js';
+import { recentCaptures, openCaptures, openFleetCaptures } from '../captures.js';
 
 const HISTORY = 30;
 const history = new Map(); // "env/module/pod" -> [{heap, threads}]
-// What the pod table needs, and what only feeds a check that is drawn when it arrives (the data grid members).
+// What the pod table needs, and what is drawn when it arrives (the data grid members, the black box's captures).
 const MODULE_CALLS = { worker: ['jvm', 'threads', 'health'], cache: ['jvm', 'threads', 'health'] };
-const LATER_CALLS = { worker: [], cache: ['datagrid'] };
+const LATER_CALLS = { worker: ['postmortem'], cache: ['datagrid', 'postmortem'] };
 const EXTRA = { worker: ['connections', 'Connections'], cache: ['datagrid', 'Data grid'] };
 
 export async function render(main, session) {
@@ -116,7 +117,7 @@ async function load(env, admin, show) {
     const rows = mergePods(answers);
     recordHistory(env, module, rows);
     const compared = await comparison;
-    show(module, podSection(env, module, answers, rows, admin, later !== null, compared));
+    show(module, podSection(env, module, answers, rows, admin, LATER_CALLS[module].includes('datagrid'), compared));
     if (later) {
       const all = { ...answers, ...await later };
       show(module, podSection(env, module, all, mergePods(all), admin, false, compared));
@@ -204,6 +205,8 @@ function podSection(env, module, answers, rows, admin, checking, comparison) {
     h('tbody', {}, rows.map((row) => markOutliers(podRow(env, module, row, skew, disagreement, admin),
       outliers.get(row.podName)))));
   section.append(h('div', { class: 'table-scroll', role: 'region', 'aria-label': title, tabindex: '0' }, table));
+  const captures = recentCaptures(env, module, answers.postmortem);
+  if (captures) section.append(captures);
   return section;
 }
 
@@ -216,6 +219,7 @@ function fleetTools(env, module, admin) {
     tool('Hot threads', () => openHotThreads(env, module), 'hotthreads'),
     tool('Class histogram', () => openHistogram(env, module), 'histogram'),
     tool('Log levels', () => openLoggers(env, module, admin), 'loggers'),
+    tool('Captures', () => openFleetCaptures(env, module), 'postmortem'),
     admin ? tool('Flight recordings', () => openRecordings(env, module), 'jfr') : null);
 }
 
@@ -264,6 +268,7 @@ function podRow(env, module, row, skew, disagreement, admin) {
       button('Threads', () => openSection(env, module, row.podName, 'threads', 'Threads'), 'threads'),
       button(extraTitle, () => openSection(env, module, row.podName, extraName, extraTitle), extraName),
       button('Thread dump', () => openThreadDump(env, module, row.podName), 'threaddump'),
+      button(captureLabel(row), () => openCaptures(env, module, row.podName), 'captures'),
       admin ? button('Heap dump', () => downloadHeapDump(env, module, row.podName), 'heapdump') : null,
       admin ? button('Env', () => openSection(env, module, row.podName, 'env', 'Environment'), 'env') : null));
 }
@@ -284,6 +289,11 @@ function markOutliers(tr, outliers) {
   list.classList.add('flag', 'outlier');
   list.append(h('ul', { class: 'plain' }, outliers.map((o) => h('li', { dataset: { metric: o.metric } }, o.text))));
   return tr;
+}
+
+function captureLabel(row) {
+  const count = row.sections.postmortem?.count;
+  return count ? `Captures (${count})` : 'Captures';
 }
 
 function heapBar(heap, pct) {

@@ -34,6 +34,7 @@ public final class LocalDiagnostics {
     private final PodIdentity identity;
     private final DiagnosticsRegistry registry;
     private final ConcurrencyLimit heavy;
+    private final List<Runnable> refusalListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     LocalDiagnostics(PodIdentity identity, DiagnosticsRegistry registry, ConcurrencyLimit heavy) {
         this.identity = identity;
@@ -98,7 +99,7 @@ public final class LocalDiagnostics {
             List<DiagnosticSection> sections = sectionsOfAll(query);
             // 'all' counts as heavy, unless its sections=... picks only light ones (what 'compare' asks every pod)
             boolean light = query.text(SECTIONS).isPresent() && sections.stream().noneMatch(s -> s.heavy(query));
-            try (ConcurrencyLimit.Permit permit = light ? null : heavy.enter()) {
+            try (ConcurrencyLimit.Permit permit = light ? null : enterHeavy()) {
                 for (DiagnosticSection section : sections) {
                     node.set(section.key(), collectOrError(section, query));
                 }
@@ -115,7 +116,7 @@ public final class LocalDiagnostics {
                 node.set(key, toJson(section, () -> section.change(method, query)));
             } else if (section.heavy(query)) {
                 section.validate(method, query);
-                try (ConcurrencyLimit.Permit permit = heavy.enter()) {
+                try (ConcurrencyLimit.Permit permit = enterHeavy()) {
                     node.set(key, collect(section, query));
                 }
             } else {
@@ -125,6 +126,32 @@ public final class LocalDiagnostics {
         }
         node.put("responseTime", Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0);
         return node;
+    }
+
+    /** Calls {@code listener} (on the refused request's thread, so it must be quick) each time a heavy call gets 429. */
+    public void onHeavyRefused(Runnable listener) {
+        refusalListeners.add(listener);
+    }
+
+    /**
+     * One section's content for the black box, outside the heavy-call limit (the black box rate-limits itself, and it
+     * must capture exactly when callers are being refused); {@code null} when the pod has no such section.
+     *
+     * @throws SectionFailedException when the section could not be collected
+     */
+    public JsonNode collectUnlimited(String name, DiagnosticsQuery query) {
+        return registry.find(name).map(section -> collect(section, query)).orElse(null);
+    }
+
+    private ConcurrencyLimit.Permit enterHeavy() {
+        try {
+            return heavy.enter();
+        } catch (DiagnosticsBusyException e) {
+            for (Runnable listener : refusalListeners) {
+                listener.run();
+            }
+            throw e;
+        }
     }
 
     /** A section that a broadcast of some name summarises, with the key its content has in that name's answers. */

@@ -14,6 +14,8 @@ import io.pylon.core.diagnostics.CoreDiagnostics;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.diagnostics.DiagnosticsSettings;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
+import io.pylon.core.diagnostics.postmortem.Postmortem;
+import io.pylon.core.diagnostics.postmortem.PostmortemSettings;
 import io.pylon.core.diagnostics.web.DiagnosticsEndpoint;
 import io.pylon.core.discovery.Discoveries;
 import io.pylon.core.discovery.DiscoverySettings;
@@ -77,6 +79,7 @@ public final class PodServer {
         if (module.servesDiagnostics()) {
             all.addAll(DiagnosticsSettings.all());
             all.addAll(io.pylon.core.diagnostics.compare.CompareSettings.all());
+            all.addAll(PostmortemSettings.all());
             all.addAll(DiscoverySettings.all());
             all.addAll(BroadcastSettings.all());
         }
@@ -196,6 +199,11 @@ public final class PodServer {
                 context.dataDir(), context.executors(), context.health(), context.diagnostics(), settings);
         context.onStop(diagnostics.logLevels());
         context.onStop(diagnostics.recordings());
+        Postmortem postmortem = Postmortem.install(context.settings(), context.dataDir(), diagnostics.local(),
+                context.diagnostics(), context.health(), context.executors().maintenance());
+        if (postmortem != null) {
+            context.onStop(postmortem);
+        }
         PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
         DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
                 context.segment(), BroadcastMeters.of(context.metrics()),

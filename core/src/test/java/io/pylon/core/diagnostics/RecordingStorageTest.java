@@ -33,7 +33,7 @@ class RecordingStorageTest {
         assumeTrue(ChildPods.canMountTmpfs(), "this machine does not allow a tmpfs in an unprivileged user namespace "
                 + "(unshare --user --map-root-user --mount), which the 507 paths need for a really full disk");
         shortDataDir = Files.createTempDirectory("pylon-worker-short");
-        pods = new ChildPods(List.of("worker-full", "worker-short"),
+        pods = ChildPods.withTmpfsDataDirs(List.of("worker-full", "worker-short"),
                 Map.of("worker-short", List.of("pylon.data.dir=" + shortDataDir, "pylon.diagnostics.jfr.retention=1s")),
                 Map.of("worker-full", 8));
     }

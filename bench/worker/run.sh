@@ -54,7 +54,7 @@ NGINX_PID=$!
 
 # the Worker, built from this tree, with one catch-all route to the upstream. The class path names the jars the
 # reactor just packaged (worker/target/*.jar, core/target/*.jar...), never a stale copy in ~/.m2; no `mvn install`.
-if ! "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
+if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
     -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
   echo "cannot build the Worker's class path (./mvnw -o -pl worker -am package dependency:build-classpath); Maven said:" >&2
   grep -v '^WARNING' "$WORK/build.log" >&2 || cat "$WORK/build.log" >&2

@@ -184,7 +184,7 @@ for round in $(seq 1 "$ROUNDS"); do
   echo "$ratio $p99ratio $line" >> "$WORK/rounds.txt"
   if [ -n "$BASELINE_REF" ]; then
     echo "| $round | $(cpu_us baseline 3) | $(cpu_us worker 1) | $(rps baseline) | $(rps worker) | $(ms "$(p99 baseline)") | $(ms "$(p99 worker)") |" \
-      >> "$WORK/baseline.txt"
+      >> "$WORK/baseline-rounds.txt"
   fi
 done
 median=$(sort -n -k1,1 "$WORK/rounds.txt" | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2)')
@@ -198,9 +198,9 @@ if [ -n "$BASELINE_REF" ]; then
   echo
   echo "| round | baseline CPU us/req | this tree CPU us/req | baseline req/s | this tree req/s | baseline p99 ms | this tree p99 ms |"
   echo "|---:|---:|---:|---:|---:|---:|---:|"
-  cat "$WORK/baseline.txt"
+  cat "$WORK/baseline-rounds.txt"
   echo
-  echo "Median CPU per request: baseline $(awk -F'|' '{print $3}' "$WORK/baseline.txt" | sort -n | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2) {print $1}') us, this tree $(awk -F'|' '{print $4}' "$WORK/baseline.txt" | sort -n | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2) {print $1}') us"
+  echo "Median CPU per request: baseline $(awk -F'|' '{print $3}' "$WORK/baseline-rounds.txt" | sort -n | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2) {print $1}') us, this tree $(awk -F'|' '{print $4}' "$WORK/baseline-rounds.txt" | sort -n | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2) {print $1}') us"
 fi
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 RSS=$(awk '/VmRSS/ {print $2}' /proc/$WORKER_PID/status)

@@ -1,7 +1,6 @@
 package io.pylon.core.server;
 
 import io.helidon.common.buffers.BufferData;
-import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.WritableHeaders;
@@ -12,6 +11,7 @@ import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.helidon.webserver.http1.Http1ConnectionProvider;
 import io.helidon.webserver.spi.ServerConnection;
+import io.pylon.core.http.ConnectionClose;
 import io.pylon.core.http.Http10Connections;
 import io.pylon.core.server.GuardedConnection.Phase;
 
@@ -241,7 +241,7 @@ final class ConnectionTimeouts implements AutoCloseable {
                     // as if the client had sent Connection: close: Helidon answers with it and then ends the connection
                     ((WritableHeaders<?>) headers).set(HeaderValues.CONNECTION_CLOSE);
                 }
-                if (headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+                if (ConnectionClose.in(headers)) {
                     c.closeAfterResponse();
                 }
                 c.headersRead(last && !marked);
@@ -259,7 +259,7 @@ final class ConnectionTimeouts implements AutoCloseable {
 
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
-            if (ctx instanceof GuardedConnection c && headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+            if (ctx instanceof GuardedConnection c && ConnectionClose.in(headers)) {
                 c.closeAfterResponse();
             }
         }

@@ -1,6 +1,7 @@
 package io.pylon.core.server;
 
 import io.helidon.common.buffers.BufferData;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.WritableHeaders;

@@ -34,7 +34,8 @@ start_pod() { # cache module address port: the launcher in the background
     # shellcheck disable=SC2207
     cds) opts=(PYLON_POD_JAVA_OPTS="$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts "$module") $(pylon_pod_cds_opts "$WORK/$module.jsa" "$LIB")") ;;
   esac
-  env "${opts[@]}" PYLON_DATA_DIR="$WORK/data-$module" \
+  # the Cache refuses to start without an environment ID (its grid's cluster name comes from it)
+  env "${opts[@]}" PYLON_DATA_DIR="$WORK/data-$module" PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 \
     ./pylon run "$module" --pod-name "bench-$module" --bind "$addr" --port "$port" >> "$WORK/$module.log" 2>&1 &
   POD=$!
 }
@@ -45,9 +46,12 @@ stop_pod() { # SIGTERM, then wait until the JVM is gone (a training start writes
   POD=
 }
 
-first_200_ms() { # url t0(ns) -> ms
+first_200_ms() { # url t0(ns) -> ms; fails naming the pod's log when the pod exits first
   local url=$1 t0=$2
-  until curl -sf -o /dev/null "$url"; do sleep 0.005; done
+  until curl -sf -o /dev/null "$url"; do
+    kill -0 "$POD" 2>/dev/null || { echo "startup: the pod exited before answering; its log: $(tail -3 "$WORK"/*.log)" >&2; exit 1; }
+    sleep 0.005
+  done
   echo $(( ($(date +%s%N) - t0) / 1000000 ))
 }
 

@@ -9,8 +9,8 @@ import java.lang.ref.SoftReference;
  * when memory runs short, and the next hash allocates it again. The array grows when a hash needs more blocks than it
  * holds and then stays at the larger size.
  *
- * <p>Threading: nothing is shared between threads; meant for the few platform threads of the
- * {@link io.pylon.manager.auth.HashingPool} (on virtual threads each thread would allocate its own array).
+ * <p>Threading: nothing is shared between threads; meant for the few platform threads of the Manager's hashing
+ * pool (on virtual threads each thread would allocate its own array).
  */
 public final class ThreadLocalArgon2id {
     private static final ThreadLocal<ThreadLocalArgon2id> CURRENT = ThreadLocal.withInitial(ThreadLocalArgon2id::new);

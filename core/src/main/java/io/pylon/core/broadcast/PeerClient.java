@@ -3,6 +3,7 @@ package io.pylon.core.broadcast;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.api.WebClient;
 
 import java.io.IOException;
@@ -18,22 +19,38 @@ import java.util.Optional;
  * stays in the socket, not on the heap). It costs less than half the CPU per call of the JDK HttpClient
  * (BENCHMARKS.md, Broadcast). Its timeout is per socket read; {@link Broadcast} bounds the whole call besides. The
  * client is built on first use, so a pod's start does not pay for it.
+ *
+ * <p>Thread-safe: the client is built once under this object's lock and read without it afterwards.
  */
 public final class PeerClient implements AutoCloseable {
     private final Duration connectTimeout;
-    private WebClient client;
-    private boolean closed;
+    private volatile WebClient client;
+    private volatile boolean closed;
 
     public PeerClient(Duration connectTimeout) {
         this.connectTimeout = connectTimeout;
     }
 
-    private synchronized WebClient client() {
+    // Every peer call of a broadcast comes here at once: no lock once the client is built.
+    private WebClient client() {
+        WebClient built = client;
+        if (built == null) {
+            built = build();
+        }
+        if (closed) {
+            throw new IllegalStateException("the pod is stopping");
+        }
+        return built;
+    }
+
+    // Pods call each other directly: without a proxy, no system proxy selector is consulted on every call.
+    private synchronized WebClient build() {
         if (closed) {
             throw new IllegalStateException("the pod is stopping");
         }
         if (client == null) {
-            client = WebClient.builder().connectTimeout(connectTimeout).followRedirects(false).build();
+            client = WebClient.builder().connectTimeout(connectTimeout).followRedirects(false)
+                    .proxy(Proxy.noProxy()).build();
         }
         return client;
     }
@@ -52,6 +69,15 @@ public final class PeerClient implements AutoCloseable {
 
         public Optional<String> header(String name) {
             return response.headers().first(HeaderNames.create(name));
+        }
+
+        /** The announced Content-Length, or -1 (chunked, or a malformed value: the body then tells). */
+        public long contentLength() {
+            try {
+                return response.headers().contentLength().orElse(-1);
+            } catch (IllegalArgumentException e) {
+                return -1;
+            }
         }
 
         public InputStream body() {

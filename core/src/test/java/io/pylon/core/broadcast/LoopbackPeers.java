@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Raw loopback servers that stand in for broken pods: one that never answers, one that answers a fixed reply. */
+/**
+ * Raw loopback servers that stand in for broken pods: one that never answers, one that answers a fixed reply, one
+ * that writes its reply its own way (slowly, cut short...).
+ */
 final class LoopbackPeers {
     private LoopbackPeers() {
     }
@@ -25,6 +28,11 @@ final class LoopbackPeers {
         }
     }
 
+    /** Writes a reply to one request; the connection is closed after it. */
+    interface Reply {
+        void write(OutputStream out) throws IOException, InterruptedException;
+    }
+
     /** Accepts connections and reads requests, answering each with {@code reply} (or nothing when null). */
     static final class RawServer implements AutoCloseable {
         private final ServerSocket server;
@@ -32,6 +40,15 @@ final class LoopbackPeers {
         private final List<String> requests = new CopyOnWriteArrayList<>();
 
         RawServer(String reply) throws IOException {
+            this(reply == null ? null : out -> out.write(reply.getBytes(StandardCharsets.UTF_8)));
+        }
+
+        /** A server that writes each reply its own way. */
+        static RawServer writing(Reply reply) throws IOException {
+            return new RawServer(reply);
+        }
+
+        private RawServer(Reply reply) throws IOException {
             server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             Thread.ofVirtual().start(() -> {
                 while (!server.isClosed()) {
@@ -46,7 +63,7 @@ final class LoopbackPeers {
             });
         }
 
-        private void serve(Socket socket, String reply) {
+        private void serve(Socket socket, Reply reply) {
             try {
                 InputStream in = socket.getInputStream();
                 StringBuilder head = new StringBuilder();
@@ -60,12 +77,14 @@ final class LoopbackPeers {
                 requests.add(head.toString());
                 if (reply != null) {
                     OutputStream out = socket.getOutputStream();
-                    out.write(reply.getBytes(StandardCharsets.UTF_8));
+                    reply.write(out);
                     out.flush();
                     socket.close();
                 }
             } catch (IOException e) {
                 // the client went away
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 

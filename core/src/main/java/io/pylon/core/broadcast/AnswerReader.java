@@ -27,6 +27,11 @@ final class AnswerReader {
             if (bytes.length < length) {
                 throw new PodFailedException(PodFailure.malformed("truncated at " + bytes.length + " of " + length + " bytes"));
             }
+            // the end of the entity must be read too: only then does the client give the connection back for reuse
+            // (closed otherwise: a new connection per call)
+            if (in.read() != -1) {
+                throw new PodFailedException(PodFailure.malformed("longer than its Content-Length"));
+            }
         } else {
             bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
             if (bytes.length > maxBytes) {

@@ -223,6 +223,23 @@ class BroadcastTest {
     }
 
     @Test
+    void aPeersConnectionIsReusedByTheNextBroadcasts() throws Exception {
+        LoopbackPeers.RawServer peer = LoopbackPeers.RawServer.keepingAlive("{\"podName\":\"k-2\",\"jvm\":{}}");
+        extras.add(peer);
+        int port = LoopbackPeers.freePort();
+        Pod pod = start("k-1", port, "k-1=http://127.0.0.1:" + port + ",k-2=" + peer.url(), Map.of());
+        extraPods.add(pod);
+
+        for (int i = 0; i < 5; i++) {
+            JsonNode answer = json(TestPods.get(pod, "/platform/diagnostics/jvm", "Authorization", AUTH));
+            assertThat(answer.path("summary").path("succeeded").asInt()).isEqualTo(2);
+        }
+
+        assertThat(peer.requests()).hasSize(5);
+        assertThat(peer.connections()).isEqualTo(1);
+    }
+
+    @Test
     void anAnswerShorterThanItsContentLengthIsListedWith502() throws Exception {
         LoopbackPeers.RawServer cut = LoopbackPeers.RawServer.writing(out -> out.write(("HTTP/1.1 200 OK\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"podName\":\"t-2\"}")

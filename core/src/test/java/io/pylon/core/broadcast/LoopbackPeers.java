@@ -33,6 +33,13 @@ final class LoopbackPeers {
         void write(OutputStream out) throws IOException, InterruptedException;
     }
 
+    private record KeepAlive(byte[] head, byte[] body) implements Reply {
+        @Override
+        public void write(OutputStream out) {
+            throw new UnsupportedOperationException("served per request on a kept-alive connection");
+        }
+    }
+
     /** Accepts connections and reads requests, answering each with {@code reply} (or nothing when null). */
     static final class RawServer implements AutoCloseable {
         private final ServerSocket server;
@@ -41,6 +48,14 @@ final class LoopbackPeers {
 
         RawServer(String reply) throws IOException {
             this(reply == null ? null : out -> out.write(reply.getBytes(StandardCharsets.UTF_8)));
+        }
+
+        /** A server that answers every request on a connection with {@code body}, keeping the connection open. */
+        static RawServer keepingAlive(String body) throws IOException {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+            return new RawServer(new KeepAlive(head, bytes));
         }
 
         /** A server that writes each reply its own way. */
@@ -66,15 +81,15 @@ final class LoopbackPeers {
         private void serve(Socket socket, Reply reply) {
             try {
                 InputStream in = socket.getInputStream();
-                StringBuilder head = new StringBuilder();
-                int b;
-                while ((b = in.read()) >= 0) {
-                    head.append((char) b);
-                    if (head.toString().endsWith("\r\n\r\n")) {
-                        break;
+                if (reply instanceof KeepAlive keepAlive) {
+                    while (readHead(in)) {
+                        socket.getOutputStream().write(keepAlive.head());
+                        socket.getOutputStream().write(keepAlive.body());
+                        socket.getOutputStream().flush();
                     }
+                    return;
                 }
-                requests.add(head.toString());
+                readHead(in);
                 if (reply != null) {
                     OutputStream out = socket.getOutputStream();
                     reply.write(out);
@@ -86,6 +101,24 @@ final class LoopbackPeers {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+
+        private boolean readHead(InputStream in) throws IOException {
+            StringBuilder head = new StringBuilder();
+            int b;
+            while ((b = in.read()) >= 0) {
+                head.append((char) b);
+                if (head.toString().endsWith("\r\n\r\n")) {
+                    requests.add(head.toString());
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The connections accepted so far. */
+        int connections() {
+            return sockets.size();
         }
 
         String url() {

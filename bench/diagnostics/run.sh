@@ -16,7 +16,7 @@ BENCH="$ROOT/bench/diagnostics"
 OUT=$(mktemp -d)
 trap 'kill "${POD:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
-./mvnw -B -q -pl core install -DskipTests >/dev/null
+./mvnw -B -q -o -pl core package -DskipTests >/dev/null || ./mvnw -B -q -pl core package -DskipTests >/dev/null
 ./mvnw -B -q -pl core dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
 # A private copy of the core: other builds in this tree must not swap classes under a running pod.
 cp "$ROOT"/core/target/pylon-core-*-SNAPSHOT.jar "$OUT/core.jar"

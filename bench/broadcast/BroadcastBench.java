@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Broadcast benchmark, the aggregator side: `java -cp <classes>:<core classpath> BroadcastBench latency|heap <firstPort>
- * <peers> [iterations]`. The peers (BroadcastPeers.java) run in another JVM on 127.0.0.1 ports firstPort...
+ * <peers> [iterations]`. The peers (BroadcastPeers.java) run in another JVM on 127.0.0.1 (or -Dbench.host) ports firstPort...
  * latency: `jvm` p50/p99 of one single-pod call, of a broadcast over 1, 4, 16 and 64 pods (this JVM's aggregator
  * pod plus N-1 peers) and of a sequential loop over the same pods, then a 16-pod broadcast with one more pod that
  * accepts connections and never answers. heap: a `threaddump` broadcast over this JVM's pod plus every peer, with
@@ -34,6 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BroadcastBench {
     private static final String AUTH = "0123456789abcdef01234567";
+    /** The loopback address every pod binds (-Dbench.host). */
+    private static final String HOST = System.getProperty("bench.host", "127.0.0.1");
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final List<Pod> PODS = new ArrayList<>();
     private static final java.util.Set<String> HEAP_POOLS = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -57,7 +59,7 @@ public final class BroadcastBench {
     }
 
     private static void latency(int firstPort, int peers, int iterations) throws Exception {
-        String single = "http://127.0.0.1:" + firstPort + "/platform/diagnostics/jvm?internal=true";
+        String single = "http://" + HOST + ":" + firstPort + "/platform/diagnostics/jvm?internal=true";
         double[] base = measure(iterations, () -> get(single));
         System.out.printf(Locale.ROOT, "single-pod jvm (internal=true)     p50 %7.2f ms  p99 %7.2f ms%n", p(base, 50), p(base, 99));
         for (int n : new int[] {1, 4, 16, 64}) {
@@ -65,16 +67,16 @@ public final class BroadcastBench {
                 break;
             }
             Pod aggregator = aggregator("agg-" + n, peerList(firstPort, n - 1), Map.of());
-            String url = "http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/jvm";
+            String url = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/jvm";
             check(get(url), n);
             int runs = Math.max(20, iterations / Math.max(1, n / 4));
             long[] cpu0 = cpuNanos();
             double[] broadcast = measure(runs, () -> get(url));
             long[] cpu1 = cpuNanos();
             List<String> members = new ArrayList<>();
-            members.add("http://127.0.0.1:" + aggregator.port());
+            members.add("http://" + HOST + ":" + aggregator.port());
             for (int i = 0; i < n - 1; i++) {
-                members.add("http://127.0.0.1:" + (firstPort + i));
+                members.add("http://" + HOST + ":" + (firstPort + i));
             }
             double[] loop = measure(runs, () -> {
                 for (String member : members) {
@@ -89,7 +91,7 @@ public final class BroadcastBench {
             System.out.printf(Locale.ROOT, "    CPU per broadcast: aggregator JVM %.1f ms, peers' JVM %.1f ms%n",
                     (cpu1[0] - cpu0[0]) / 1e6 / measured, (cpu1[1] - cpu0[1]) / 1e6 / measured);
         }
-        try (ServerSocket hung = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket hung = new ServerSocket(0, 50, InetAddress.getByName(HOST))) {
             List<Socket> accepted = new ArrayList<>();
             Thread.ofVirtual().start(() -> {
                 while (!hung.isClosed()) {
@@ -100,9 +102,9 @@ public final class BroadcastBench {
                     }
                 }
             });
-            String list = peerList(firstPort, 15) + ",zz-hung=http://127.0.0.1:" + hung.getLocalPort();
+            String list = peerList(firstPort, 15) + ",zz-hung=http://" + HOST + ":" + hung.getLocalPort();
             Pod aggregator = aggregator("agg-hung", list, Map.of("pylon.broadcast.pod-timeout", "1s"));
-            String url = "http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/jvm";
+            String url = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/jvm";
             String body = get(url);
             if (!body.contains("\"status\":504")) {
                 throw new IllegalStateException("the hung pod is not listed with 504: " + body.substring(0, 300));
@@ -117,8 +119,8 @@ public final class BroadcastBench {
         // Generous limits: this measures memory, and 64 thread dumps built at once on a shared 2-core machine take long.
         Pod aggregator = aggregator("agg-heap", peerList(firstPort, peers), Map.of("pylon.broadcast.deadline", "120s",
                 "pylon.broadcast.slow-pod-timeout", "100s"));
-        String url = "http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/threaddump";
-        get("http://127.0.0.1:" + aggregator.port() + "/platform/diagnostics/jvm");
+        String url = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/threaddump";
+        get("http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/jvm");
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         for (int i = 0; i < 3; i++) {
             System.gc();
@@ -208,14 +210,14 @@ public final class BroadcastBench {
     private static String peerList(int firstPort, int count) {
         List<String> pairs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            pairs.add(String.format(Locale.ROOT, "peer-%02d=http://127.0.0.1:%d", i, firstPort + i));
+            pairs.add(String.format(Locale.ROOT, "peer-%02d=http://%s:%d", i, HOST, firstPort + i));
         }
         return String.join(",", pairs);
     }
 
     private static Pod aggregator(String name, String peers, Map<String, String> more) throws Exception {
         Map<String, String> settings = new HashMap<>(Map.of(
-                "pylon.server.bind", "127.0.0.1",
+                "pylon.server.bind", HOST,
                 "pylon.server.port", "0",
                 "pylon.pod.name", name,
                 "pylon.environment.id", AUTH,

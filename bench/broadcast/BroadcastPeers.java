@@ -11,12 +11,14 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The pods a broadcast benchmark asks: `java -cp <classes>:<core classpath> BroadcastPeers <firstPort> <count>
- * [parkedThreads]` starts that many real diagnostics pods in this JVM on 127.0.0.1 ports firstPort.., named
+ * [parkedThreads]` starts that many real diagnostics pods in this JVM on 127.0.0.1 (-Dbench.host) ports firstPort.., named
  * peer-00.., each knowing only itself; the parked threads (12 frames deep) make each pod's thread dump big, as a busy
  * gateway's is. Prints READY and the size of one thread dump answer, then runs until killed.
  */
 public final class BroadcastPeers {
     public static final String ENVIRONMENT_ID = "0123456789abcdef01234567";
+    /** The loopback address every pod binds (-Dbench.host). */
+    private static final String HOST = System.getProperty("bench.host", "127.0.0.1");
 
     public static void main(String[] args) throws Exception {
         int firstPort = Integer.parseInt(args[0]);
@@ -32,7 +34,7 @@ public final class BroadcastPeers {
         for (int i = 0; i < count; i++) {
             String name = String.format(Locale.ROOT, "peer-%02d", i);
             pods.add(PodServer.start(new BenchModule(), Settings.of(Map.of(
-                    "pylon.server.bind", "127.0.0.1",
+                    "pylon.server.bind", HOST,
                     "pylon.server.port", String.valueOf(firstPort + i),
                     "pylon.pod.name", name,
                     "pylon.discovery.mode", "self",

@@ -3,15 +3,20 @@
 
 pylon_java_major() {
   # prints the feature version of the java binary $1 (17, 21, 25...), or nothing. Reads the JDK's release file
-  # (JAVA_VERSION="25.0.1") where there is one, which costs no JVM start; else asks the JVM itself.
-  local bin home version
-  bin=$(readlink -f "$1" 2>/dev/null || echo "$1")
-  home=$(dirname "$(dirname "$bin")")
+  # (JAVA_VERSION="25.0.1") where there is one, which costs no JVM start; else asks the JVM itself. Shell built-ins
+  # where they do: this runs before every pod start.
+  local bin=$1 home version line
+  [ -L "$bin" ] && bin=$(readlink -f "$bin" 2>/dev/null || echo "$bin")
+  home=${bin%/*}; home=${home%/*}
   if [ -f "$home/release" ]; then
-    version=$(sed -n 's/^JAVA_VERSION="\{0,1\}\([0-9][0-9.]*\).*/\1/p' "$home/release" | head -n 1)
-    case "$version" in
-      1.*) version=${version#1.}; version=${version%%.*} ;;  # 1.8.0_392: feature version 8
-      *) version=${version%%.*} ;;
+    while IFS= read -r line; do
+      case "$line" in
+        JAVA_VERSION=*) version=${line#JAVA_VERSION=}; version=${version#\"}; break ;;
+      esac
+    done < "$home/release"
+    case "${version:-}" in
+      1.*) version=${version#1.}; version=${version%%[!0-9]*} ;;  # 1.8.0_392: feature version 8
+      *) version=${version%%[!0-9]*} ;;
     esac
     if [ -n "$version" ]; then
       echo "$version"
@@ -21,24 +26,26 @@ pylon_java_major() {
   "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
 }
 
+# pylon_use_jdk JAVA: exports PYLON_JAVA and JAVA_HOME when JAVA is a JDK (javac beside it) of version 21 or newer.
+pylon_use_jdk() {
+  local c=$1 major
+  [ -x "$c" ] && [ -x "${c%/*}/javac" ] || return 1
+  major=$(pylon_java_major "$c")
+  [ -n "$major" ] && [ "$major" -ge 21 ] || return 1
+  PYLON_JAVA=$c
+  [ -L "$c" ] && PYLON_JAVA=$(readlink -f "$c" 2>/dev/null || echo "$c")
+  JAVA_HOME=${PYLON_JAVA%/*}; JAVA_HOME=${JAVA_HOME%/*}
+  export JAVA_HOME PYLON_JAVA
+}
+
 pylon_find_jdk() {
-  local candidates=() c major
-  [ -n "${JAVA_HOME:-}" ] && candidates+=("$JAVA_HOME/bin/java")
-  command -v java >/dev/null 2>&1 && candidates+=("$(command -v java)")
+  local c
+  # $JAVA_HOME and `java` on PATH first; the JDK folders are only listed when neither will do
+  [ -n "${JAVA_HOME:-}" ] && pylon_use_jdk "$JAVA_HOME/bin/java" && return 0
+  c=$(command -v java 2>/dev/null) && pylon_use_jdk "$c" && return 0
   # PYLON_JDK_DIRS (a glob list) replaces the standard JDK folders, e.g. to check what happens when none is found
   for c in $(ls -d ${PYLON_JDK_DIRS:-/usr/lib/jvm/*/ /Library/Java/JavaVirtualMachines/*/Contents/Home/} 2>/dev/null | sort -rV); do
-    candidates+=("${c%/}/bin/java")
-  done
-  for c in "${candidates[@]}"; do
-    [ -x "$c" ] || continue
-    [ -x "$(dirname "$c")/javac" ] || continue
-    major=$(pylon_java_major "$c")
-    if [ -n "$major" ] && [ "$major" -ge 21 ]; then
-      PYLON_JAVA=$(readlink -f "$c" 2>/dev/null || echo "$c")
-      JAVA_HOME=$(dirname "$(dirname "$PYLON_JAVA")")
-      export JAVA_HOME PYLON_JAVA
-      return 0
-    fi
+    pylon_use_jdk "${c%/}/bin/java" && return 0
   done
   cat >&2 <<'MSG'
 pylon: no JDK 21 or newer was found (looked at $JAVA_HOME, java on PATH and /usr/lib/jvm).

@@ -1,11 +1,83 @@
 # shellcheck shell=bash
 # Sourced: the JVM options of a local pod (and of the CLI commands), for ./pylon and the benchmarks that start pods the way it does.
-# PodProcess.DEFAULT_JAVA_OPTS holds the same options for `pylon up` (PodJvmOptionsTest keeps them equal).
+# PodProcess.DEFAULT_JAVA_OPTS, PodHeap and StartupCache hold the same for `pylon up` (PodJvmOptionsTest keeps them equal).
 
-PYLON_POD_JVM_OPTS="-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
+# The serial collector (small pods, one or two cores: the least memory and no collector threads); a small initial heap
+# given back after full collections; freed C heap (the JIT compilers' arenas) given back to the OS every 5 s, so a pod
+# returns near its idle RSS after load (BENCHMARKS.md, Memory and start-up).
+PYLON_POD_JVM_OPTS="-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
 
 # The operator commands of ./pylon (a JVM living well under a second): C1 only and the serial collector.
 PYLON_CLI_JVM_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+
+# pylon_pod_heap_default MODULE: the maximum heap of a module's pod unless PYLON_POD_HEAP_MAX says otherwise.
+pylon_pod_heap_default() {
+  case "$1" in
+    manager) echo 192m ;;   # Argon2id holds 19 MiB per hashing thread (at most 4 by default)
+    cache) echo 256m ;;     # the data grid's entries
+    worker) echo 128m ;;
+    *) echo 64m ;;
+  esac
+}
+
+# pylon_pod_heap_opts MODULE: -Xmx from PYLON_POD_HEAP_MAX (a size such as 96m or 1g) or the module's default, and a
+# young generation of a quarter of it, fixed: large enough that request garbage (and a hash's Argon2 blocks) dies young
+# instead of filling the old generation, which only a full collection empties. The initial heap is that young
+# generation and 16 MiB of old: smaller, the JVM shrinks the young generation to fit, and an AOT cache's archived
+# objects no longer fit the old one (a JVM that cannot load them does not start). Fails naming the setting when invalid.
+pylon_pod_heap_opts() {
+  local size=${PYLON_POD_HEAP_MAX:-$(pylon_pod_heap_default "$1")} mb
+  size=${size#"${size%%[![:space:]]*}"}   # surrounding blanks do not count, as for every setting
+  size=${size%"${size##*[![:space:]]}"}
+  case "$size" in
+    ??????????????*) mb= ;;  # more digits than a heap size has (and than shell arithmetic holds)
+    *[!0-9kKmMgG]* | [!0-9]* | *[kKmMgG]?*) mb= ;;
+    *[gG]) mb=$(( 10#${size%?} * 1024 )) ;;
+    *[mM]) mb=$(( 10#${size%?} )) ;;
+    *[kK]) mb=$(( 10#${size%?} / 1024 )) ;;
+    *) mb=$(( 10#$size / 1048576 )) ;;
+  esac
+  if [ -z "$mb" ] || [ "$mb" -lt 32 ] || [ "$mb" -gt 1048576 ]; then
+    # the message of the pod's own check (SettingType.HEAP_SIZE)
+    printf "pylon: Invalid setting pylon.pod.heap-max (environment variable PYLON_POD_HEAP_MAX): '%s' is not a heap size from 32m to 1024g such as 96m, 512m or 2g.\n" \
+      "$PYLON_POD_HEAP_MAX" >&2
+    return 1
+  fi
+  echo "-Xms$(( mb / 4 + 16 ))m -Xmx${mb}m -Xmn$(( mb / 4 ))m"
+}
+
+# pylon_startup_key LIB_DIR JVM_OPTIONS: 16 hex digits naming the library (the name, size and modification second of
+# every jar) and the JVM options, so that a start-up cache trained on other jars or another heap is never used and a
+# changed jar gets a fresh one.
+pylon_startup_key() {
+  local sum
+  # two processes (stat, sha256sum) where find | sed | sort | cut took five: this runs before every pod start
+  sum=$(cd "$1" && LC_ALL=C && { stat -c '%n %s %Y' -- *.jar; echo "jvm $2"; } | sha256sum)
+  echo "${sum:0:16}"
+}
+
+# pylon_pod_startup_opts DIR NAME LIB_DIR JAVA_MAJOR JVM_OPTIONS: the start-up cache options of a pod. On JDK 25 and later an
+# AOT cache (classes loaded and linked, profiles) DIR/NAME-<key>.aot: the first start records and writes it at exit,
+# later starts use it; caches of other libraries are deleted. Only the JVM's errors about it are shown (one it
+# cannot use is named; delete it to train a new one). Before JDK 25 the class-data-sharing archive
+# DIR/NAME.jsa, which the JVM writes at the first exit; one older than a jar of the class path is dropped first,
+# since the JVM neither uses nor rewrites it. Either way a missing or unusable file only costs start-up time.
+pylon_pod_startup_opts() {
+  local dir=$1 name=$2 lib=$3 major=$4 jvm=$5 cache stale
+  if [ "$major" -ge 25 ]; then
+    cache="$dir/$name-$(pylon_startup_key "$lib" "$jvm").aot"
+    for stale in "$dir/$name"-*.aot; do
+      [ "$stale" = "$cache" ] || rm -f "$stale"
+    done
+    if [ -s "$cache" ]; then
+      echo "-XX:AOTCache=$cache -Xlog:aot*=error -Xlog:cds*=error"
+    else
+      echo "-XX:AOTCacheOutput=$cache -Xlog:aot*=error -Xlog:cds*=error"
+    fi
+  else
+    pylon_pod_cds_opts "$dir/$name.jsa" "$lib"
+  fi
+}
 
 # pylon_pod_cds_opts ARCHIVE LIB_DIR: the class-data-sharing options of a pod. The JVM neither uses nor rewrites an
 # archive older than a jar of the class path, so such an archive is dropped first; this start writes a fresh one.

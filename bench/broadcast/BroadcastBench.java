@@ -34,8 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BroadcastBench {
     private static final String AUTH = "0123456789abcdef01234567";
-    /** The loopback address every pod binds (-Dbench.host). */
-    private static final String HOST = System.getProperty("bench.host", "127.0.0.1");
+    private static final String HOST = BroadcastPeers.HOST;
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final List<Pod> PODS = new ArrayList<>();
     private static final java.util.Set<String> HEAP_POOLS = ManagementFactory.getMemoryPoolMXBeans().stream()
@@ -50,6 +49,8 @@ public final class BroadcastBench {
         try {
             if (mode.equals("latency")) {
                 latency(firstPort, peers, iterations);
+            } else if (mode.equals("compare")) {
+                compare(firstPort, peers, iterations);
             } else {
                 heap(firstPort, peers);
             }
@@ -113,6 +114,57 @@ public final class BroadcastBench {
             System.out.printf(Locale.ROOT, "broadcast jvm, 16 pods + 1 hung (pod-timeout 1s)  p50 %7.2f ms  max %7.2f ms%n",
                     p(withHung, 50), p(withHung, 100));
         }
+    }
+
+    /**
+     * compare: `compare` against a broadcast of `all` over the same pods (this JVM's aggregator pod plus {@code peers}
+     * peers), in interleaved rounds of {@code iterations} calls each, so that the machine's noise falls on both alike;
+     * prints each round's medians and the median over the rounds.
+     */
+    private static void compare(int firstPort, int peers, int iterations) throws Exception {
+        int pods = peers + 1;
+        // generous limits: the first answers of cold pods on a loaded machine must not fail the run
+        Pod aggregator = aggregator("agg-compare", peerList(firstPort, peers), Map.of("pylon.broadcast.deadline", "120s",
+                "pylon.broadcast.slow-pod-timeout", "100s", "pylon.broadcast.pod-timeout", "100s"));
+        String base = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/";
+        for (int i = 0; i < 5; i++) {
+            get(base + "all");
+            get(base + "compare");
+        }
+        check(get(base + "all"), pods);
+        check(get(base + "compare"), pods);
+        int allBytes = get(base + "all").length();
+        int compareBytes = get(base + "compare").length();
+        System.out.printf(Locale.ROOT, "%d pods: answer of all %d bytes, of compare %d bytes%n", pods, allBytes, compareBytes);
+        int rounds = Integer.parseInt(System.getProperty("bench.rounds", "7"));
+        double[] allMedians = new double[rounds];
+        double[] compareMedians = new double[rounds];
+        double[] ratios = new double[rounds];
+        for (int round = 0; round < rounds; round++) {
+            long[] cpu0 = cpuNanos();
+            double[] all = measure(iterations, () -> get(base + "all"), 3);
+            long[] cpu1 = cpuNanos();
+            double[] compare = measure(iterations, () -> get(base + "compare"), 3);
+            long[] cpu2 = cpuNanos();
+            allMedians[round] = p(all, 50);
+            compareMedians[round] = p(compare, 50);
+            ratios[round] = compareMedians[round] / allMedians[round];
+            System.out.printf(Locale.ROOT, "round %d: all p50 %7.2f ms (CPU %5.1f + %5.1f ms)   compare p50 %7.2f ms "
+                            + "(CPU %5.1f + %5.1f ms)   compare/all %.2f%n", round + 1, allMedians[round],
+                    cpuPer(cpu0, cpu1, 0, iterations), cpuPer(cpu0, cpu1, 1, iterations), compareMedians[round],
+                    cpuPer(cpu1, cpu2, 0, iterations), cpuPer(cpu1, cpu2, 1, iterations), ratios[round]);
+        }
+        Arrays.sort(allMedians);
+        Arrays.sort(compareMedians);
+        Arrays.sort(ratios);
+        System.out.printf(Locale.ROOT, "median of %d rounds (%d calls each), %d pods: all %.2f ms, compare %.2f ms, "
+                + "compare/all %.2f%n", rounds, iterations, pods, allMedians[rounds / 2], compareMedians[rounds / 2],
+                ratios[rounds / 2]);
+    }
+
+    // CPU ms per call of the aggregator JVM (which = 0, with the client) or the peers' JVM (1), warm-up calls included.
+    private static double cpuPer(long[] from, long[] to, int which, int iterations) {
+        return from[which] < 0 || to[which] < 0 ? -1 : (to[which] - from[which]) / 1e6 / (iterations + 3);
     }
 
     private static void heap(int firstPort, int peers) throws Exception {
@@ -210,7 +262,7 @@ public final class BroadcastBench {
     private static String peerList(int firstPort, int count) {
         List<String> pairs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            pairs.add(String.format(Locale.ROOT, "peer-%02d=http://%s:%d", i, HOST, firstPort + i));
+            pairs.add(String.format(Locale.ROOT, "peer-%02d=http://" + HOST + ":%d", i, firstPort + i));
         }
         return String.join(",", pairs);
     }

@@ -18,8 +18,8 @@ BENCH="$ROOT/bench/broadcast"
 OUT=$(mktemp -d)
 trap 'kill "${PEERS:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
-./mvnw -B -q -o -pl core package -DskipTests >/dev/null || ./mvnw -B -q -pl core package -DskipTests >/dev/null
-./mvnw -B -q -pl core dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
+# no install (~/.m2 is shared): core/target/classes and its dependencies' class path
+./mvnw -B -q -o -pl core compile dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
 CP="$ROOT/core/target/classes:$(cat "$OUT/cp.txt")"
 "$JAVA_HOME/bin/javac" -d "$OUT/classes" -cp "$CP" "$BENCH"/*.java
 CP="$OUT/classes:$CP"

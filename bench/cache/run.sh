@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 JAVA="$JAVA_HOME/bin/java"
-./mvnw -B -q -pl cache-client,cache install -DskipTests
-./mvnw -B -q -pl cache dependency:build-classpath -Dmdep.outputFile=target/bench-cache.cp -Dmdep.includeScope=runtime
+# no install (~/.m2 is shared): with -am the class path names the core and cache-client of this tree (their jars in
+# target/); each module writes its own target/bench-cache.cp
+./mvnw -B -q -o -pl cache -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/bench-cache.cp \
+  -Dmdep.includeScope=runtime
 CP="cache/target/classes:$(cat cache/target/bench-cache.cp)"
 exec "$JAVA" -Xmx2g -XX:+UseParallelGC \
   --add-modules java.se --add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED \

@@ -4,7 +4,7 @@
 # real pods started here the way `./pylon run` starts them, on 127.0.18.x (Manager .1:8080, Cache .2-.3:8090,
 # Worker .4-.5:8091). Prints wall-clock median and range and the CPU time (user+sys of launcher and JVM) of N
 # rounds per variant, and the load average before and after.
-# Usage: bench/cli/run.sh [rounds]     (default 15)
+# Usage: [BENCH_NET=127.0.N] bench/cli/run.sh [rounds]     (default 15 rounds on 127.0.18.x)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -25,7 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-NET=127.0.18
+NET=${BENCH_NET:-127.0.18}   # the loopback /24 of the run (another engineer may use the default)
 ENV_ID=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 ADMIN_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
 CACHE_PEERS="cache-0=http://$NET.2:8090,cache-1=http://$NET.3:8090"
@@ -98,5 +98,16 @@ probe() { # label, command...
 }
 probe "JDK version from \$JAVA_HOME/release (sed)" sed -n 's/^JAVA_VERSION=//p' "$JAVA_HOME/release"
 probe "JDK version from the JVM (java -XshowSettings:properties -version)" "$PYLON_JAVA" -XshowSettings:properties -version
+# where the time of `pylon pods` goes: the CLI's own trace (PYLON_CLI_TRACE), ms since the JVM started (10 ms
+# resolution), median per phase
+for _ in $(seq 1 "$ROUNDS"); do
+  PYLON_CLI_TRACE=1 ./pylon pods 2>&1 >/dev/null | sed -n 's/^pylon trace: //p'
+done > "$WORK/trace"
+echo
+echo "| phase of pylon pods (PYLON_CLI_TRACE) | reached at, median ms since the JVM started |"
+echo "|---|---:|"
+for phase in "main" "command line built" "command called" "context read" "environment known" "pods read" "command done"; do
+  printf '| %s | %s |\n' "$phase" "$(awk -v p="$phase" '{ ms = $1; $1 = ""; $2 = ""; sub(/^  /, ""); if ($0 == p) print ms }' "$WORK/trace" | median)"
+done
 echo "load average after: $(uptime | sed 's/.*load average: //')"
 echo "rounds per variant: $ROUNDS; CPUs: $(nproc)"

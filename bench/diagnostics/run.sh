@@ -16,8 +16,8 @@ BENCH="$ROOT/bench/diagnostics"
 OUT=$(mktemp -d)
 trap 'kill "${POD:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
-./mvnw -B -q -o -pl core package -DskipTests >/dev/null || ./mvnw -B -q -pl core package -DskipTests >/dev/null
-./mvnw -B -q -pl core dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
+# no install (~/.m2 is shared): the core's jar from target/ and its dependencies' class path
+./mvnw -B -q -o -pl core package -DskipTests dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
 # A private copy of the core: other builds in this tree must not swap classes under a running pod.
 cp "$ROOT"/core/target/pylon-core-*-SNAPSHOT.jar "$OUT/core.jar"
 CP="$OUT/core.jar:$(cat "$OUT/cp.txt")"

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Client i sends from source address prefix.(10 + i % sources) over raw sockets (the JDK's HttpClient cannot choose
  * its local address), one connection per request, as fast as answers come. The probes (every 250 ms, 1 s timeout)
  * go through HttpClient. Prints probe p50/p99/max per path, probe failures and the flood's status counts.
+ * A seventh argument {@code flood-only} sends the flood without probing (the script then probes from another process).
  */
 public final class LoginFlood {
     private static final List<String> PROBES = List.of("/platform/management/health/live", "/apiops/test/healthcheck");
@@ -35,6 +36,7 @@ public final class LoginFlood {
         int clients = Integer.parseInt(args[3]);
         String prefix = args[4];
         int sources = Integer.parseInt(args[5]);
+        boolean probing = args.length < 7 || !args[6].equals("flood-only");
         long end = System.currentTimeMillis() + millis;
 
         Map<String, AtomicLong> statuses = new ConcurrentHashMap<>();
@@ -55,7 +57,7 @@ public final class LoginFlood {
             latencies.put(path, new ArrayList<>());
             failures.put(path, 0);
         }
-        while (System.currentTimeMillis() < end) {
+        while (probing && System.currentTimeMillis() < end) {
             long next = System.currentTimeMillis() + 250;
             for (String path : PROBES) {
                 long start = System.nanoTime();
@@ -79,11 +81,14 @@ public final class LoginFlood {
             thread.join();
         }
 
-        for (String path : PROBES) {
+        for (String path : probing ? PROBES : List.<String>of()) {
             List<Double> sorted = new ArrayList<>(latencies.get(path));
             Collections.sort(sorted);
             System.out.printf("probe %-34s n=%d failed=%d p50=%.1fms p99=%.1fms max=%.1fms%n", path, sorted.size(),
                     failures.get(path), pct(sorted, 50), pct(sorted, 99), sorted.getLast());
+        }
+        if (clients == 0) {
+            return;
         }
         long total = statuses.values().stream().mapToLong(AtomicLong::get).sum();
         System.out.printf("flood %d requests in %d s (%.0f/s) from %d clients, %d source addresses: %s%n", total,

@@ -8,7 +8,9 @@
 #   no-throttle  per-address thresholds set out of reach: every request reaches the Argon2id pool (worst case)
 # Each round prints probe p50/p99/max, the flood's status counts, the pod's RSS before and at its peak (VmHWM), the
 # pod's CPU time during the flood, and whether a token issued before the flood still works.
-# Addresses: the pod binds 127.0.11.1; flood clients send from 127.0.11.10-25 (SOURCES of them).
+# FLOOD_NICE=N runs the flood in a process of its own under `nice -n N` and probes from another, un-niced: in a
+# cluster the attacker's CPU is not the pod's node's, while here the flood client takes half of the 2 cores.
+# Addresses: the pod binds NET.1 (default NET=127.0.11); flood clients send from NET.10-25 (SOURCES of them).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -18,7 +20,8 @@ BENCH="$ROOT/bench/hostile"
 OUT=$(mktemp -d)
 POD=
 trap '[ -n "$POD" ] && kill "$POD" 2>/dev/null; rm -rf "$OUT"' EXIT
-HOST=127.0.11.1
+NET=${NET:-127.0.11}   # the pod binds NET.1, flood clients send from NET.10-25
+HOST=$NET.1
 SECONDS_FLOOD=${SECONDS_FLOOD:-20}
 CLIENTS=${CLIENTS:-16}
 SOURCES=${SOURCES:-16}
@@ -61,7 +64,15 @@ for scenario in $SCENARIOS; do
     before=$(rss_mb VmRSS)
     ticks=$(cpu_ticks)
     echo "-- $scenario round $round (load average:$(uptime | sed 's/.*load average://'))"
-    "$PYLON_JAVA" "$BENCH/LoginFlood.java" "$HOST" "$PORT" "$SECONDS_FLOOD" "$clients" 127.0.11 "$SOURCES"
+    if [ -n "${FLOOD_NICE:-}" ] && [ "$clients" -gt 0 ]; then
+      nice -n "$FLOOD_NICE" "$PYLON_JAVA" "$BENCH/LoginFlood.java" "$HOST" "$PORT" "$SECONDS_FLOOD" "$clients" "$NET" \
+        "$SOURCES" flood-only &
+      flood=$!
+      "$PYLON_JAVA" "$BENCH/LoginFlood.java" "$HOST" "$PORT" "$SECONDS_FLOOD" 0 "$NET" "$SOURCES"
+      wait "$flood"
+    else
+      "$PYLON_JAVA" "$BENCH/LoginFlood.java" "$HOST" "$PORT" "$SECONDS_FLOOD" "$clients" "$NET" "$SOURCES"
+    fi
     me=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "http://$HOST:$PORT/apiops/auth/me")
     cpu=$(awk -v t="$(( $(cpu_ticks) - ticks ))" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / hz}')
     echo "rss before=${before}MB peak=$(rss_mb VmHWM)MB after=$(rss_mb VmRSS)MB; pod CPU during the flood ${cpu}s;" \

@@ -8,7 +8,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 ROUNDS=${1:-3}
-ADDR=127.0.14.1
+ADDR=${ADDR:-127.0.14.1}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 ./pylon settings >/dev/null   # builds the distribution when the sources changed
 WORK=$(mktemp -d)

@@ -21,8 +21,9 @@ REQUESTS=${REQUESTS:-40}
 ROUNDS=${ROUNDS:-3}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk"; exit 1; }
 
-./mvnw -B -q -pl manager install -DskipTests >/dev/null
-./mvnw -B -q -pl manager dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
+# no install (~/.m2 is shared): with -am the class path names the core of this tree (its jar in core/target), and the
+# Manager's class path is the last one written, the Manager coming last in the reactor
+./mvnw -B -q -o -pl manager -am package -DskipTests dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
 CP="$ROOT/manager/target/classes:$(cat "$OUT/cp.txt")"
 mkdir -p "$OUT/ext/META-INF/services"
 "$JAVA_HOME/bin/javac" -d "$OUT/ext" -cp "$CP" "$BENCH/BenchRoutes.java"

@@ -17,16 +17,13 @@ CONNECTIONS=${2:-50}
 ROUNDS=${3:-5}
 THREADS=2
 ADDR=${BENCH_ADDR:-127.0.20.1}
-case "$ADDR" in
-  127.*) ;;
-  *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
-esac
 UPSTREAM_PORT=18080
 PROXY_PORT=18081
 ON_PORT=18091
 OFF_PORT=18092
-JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
-WORK=$(mktemp -d /tmp/pylon-bench-metrics.XXXXXX)
+BENCH_NAME=metrics
+# shellcheck source=bench/worker/pods.sh
+. "$ROOT/bench/worker/pods.sh"
 PIDS=()
 
 cleanup() {
@@ -37,33 +34,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for port in $UPSTREAM_PORT $PROXY_PORT $ON_PORT $OFF_PORT; do
-  if (exec 3<>/dev/tcp/$ADDR/$port) 2>/dev/null; then
-    echo "port $port on $ADDR is in use; stop what listens there first" >&2
-    exit 1
-  fi
-done
-
-mkdir -p "$WORK/nginx"
-sed -e "s#@PREFIX@#$WORK/nginx#g" -e "s#@ADDR@#$ADDR#g" -e "s#@UPSTREAM_PORT@#$UPSTREAM_PORT#g" -e "s#@PROXY_PORT@#$PROXY_PORT#g" \
-  "$ROOT/bench/worker/nginx.conf.template" > "$WORK/nginx/nginx.conf"
-nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" &
-PIDS+=($!)
-
-if ! "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am test-compile dependency:build-classpath \
-    -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
-  echo "cannot build the Worker's class path; Maven said:" >&2
-  grep -v '^WARNING' "$WORK/build.log" >&2
-  exit 1
-fi
-CP="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
-cat > "$WORK/routes.yaml" <<ROUTES
-routes:
-  - name: small
-    pathPrefix: /
-    upstreams: [http://$ADDR:$UPSTREAM_PORT]
-ROUTES
-"$JAVA_HOME/bin/javac" -cp "$CP" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java" "$ROOT/bench/metrics/ScrapeCost.java"
+bench_check_ports_free $UPSTREAM_PORT $PROXY_PORT $ON_PORT $OFF_PORT
+bench_start_nginx
+PIDS+=("$NGINX_PID")
+bench_worker_classpath "$ROOT/bench/metrics/ScrapeCost.java"
 
 start_worker() { # port metrics-enabled
   PYLON_SERVER_BIND=$ADDR PYLON_SERVER_PORT=$1 PYLON_POD_NAME=worker-metrics-$2 PYLON_METRICS_ENABLED=$2 \

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Issue 2 benchmark: per module, time from process start to the first 200 on health, RSS at idle, and health
-# requests/s with wrk (-t2 -c64) on loopback after 5 s of warm-up. Each pod runs exactly as `./pylon run` starts it (same JVM options,
-# class-data-sharing archive warmed by one earlier start), on its own 127.0.0.x address.
-# Usage: bench/startup/run.sh [seconds-of-wrk]   (needs wrk: apt-get install wrk)
+# Issues 2 and 16 benchmark: per module, the time from `./pylon run <module>` (the launcher as a user runs it: JDK
+# lookup, build check, JVM options, JVM) to the first 200 on health, median of ROUNDS starts, with each start-up cache
+# the launcher knows, rounds interleaved so that the machine's noise falls on all alike:
+#   aot   the default on JDK 25: the AOT cache (trained by one earlier start, written at its exit)
+#   cds   the class-data-sharing archive (the default before JDK 25; issue 2), through PYLON_POD_JAVA_OPTS
+# then, with the default, RSS at idle and health requests/s with wrk (-t2 -c64) after 5 s of warm-up.
+#   bench/startup/run.sh [seconds-of-wrk, 0: none]   (needs wrk)
+#   ADDR=127.0.35 (module i binds ADDR.(20+i)), ROUNDS=5, MODULES="manager worker cache integration portal",
+#   CACHES="aot cds"
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -10,58 +15,89 @@ cd "$ROOT"
 . scripts/pod-jvm.sh
 pylon_find_jdk
 DURATION=${1:-10}
+ADDR=${ADDR:-127.0.35}
+ROUNDS=${ROUNDS:-5}
+MODULES=${MODULES:-manager worker cache integration portal}
+CACHES=${CACHES:-aot cds}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
-[ -d distribution/target/pylon/lib ] || ./pylon settings >/dev/null
+./pylon settings >/dev/null   # builds the distribution first when the sources changed
 LIB="$ROOT/distribution/target/pylon/lib"
-CDS="$ROOT/distribution/target/pylon/cds"
-mkdir -p "$CDS"
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+POD=
+trap '[ -n "$POD" ] && kill "$POD" 2>/dev/null; rm -rf "$WORK"' EXIT
+[ "$(pylon_java_major "$PYLON_JAVA")" -ge 25 ] || CACHES=${CACHES//aot/}
 
-start_pod() { # module address port -> pid; timings go to $WORK
-  local module=$1 addr=$2 port=$3
-  # shellcheck disable=SC2046,SC2086
-  "$PYLON_JAVA" $PYLON_POD_JVM_OPTS $(pylon_pod_cds_opts "$CDS/$module.jsa" "$LIB") \
-    -cp "$LIB/*" io.pylon.distribution.PylonCli run "$module" --pod-name "bench-$module" --bind "$addr" --port "$port" \
-    > "$WORK/$module.log" 2>&1 &
-  echo $!
+start_pod() { # cache module address port: the launcher in the background
+  local cache=$1 module=$2 addr=$3 port=$4 opts
+  case $cache in
+    aot) opts=() ;;
+    # shellcheck disable=SC2207
+    cds) opts=(PYLON_POD_JAVA_OPTS="$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts "$module") $(pylon_pod_cds_opts "$WORK/$module.jsa" "$LIB")") ;;
+  esac
+  # the Cache refuses to start without an environment ID (its grid's cluster name comes from it)
+  env "${opts[@]}" PYLON_DATA_DIR="$WORK/data-$module" PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 \
+    ./pylon run "$module" --pod-name "bench-$module" --bind "$addr" --port "$port" >> "$WORK/$module.log" 2>&1 &
+  POD=$!
 }
 
-stop_pod() { # pid: SIGTERM, then wait until it is gone (it is not this shell's child)
-  kill "$1" 2>/dev/null || true
-  while kill -0 "$1" 2>/dev/null; do sleep 0.05; done
+stop_pod() { # SIGTERM, then wait until the JVM is gone (a training start writes its cache now)
+  kill "$POD" 2>/dev/null || true
+  wait "$POD" 2>/dev/null || true
+  POD=
 }
 
-first_200_ms() { # url t0(ns) -> ms
+first_200_ms() { # url t0(ns) -> ms; fails naming the pod's log when the pod exits first
   local url=$1 t0=$2
-  until curl -sf -o /dev/null "$url"; do sleep 0.005; done
+  until curl -sf -o /dev/null "$url"; do
+    kill -0 "$POD" 2>/dev/null || { echo "startup: the pod exited before answering; its log: $(tail -3 "$WORK"/*.log)" >&2; exit 1; }
+    sleep 0.005
+  done
   echo $(( ($(date +%s%N) - t0) / 1000000 ))
 }
 
-printf '| module | first 200 on health (ms, median of 3) | RSS idle (MB) | health req/s (wrk -t2 -c64 -d%ss) | health p99 | version req/s (same wrk) |\n|---|---|---|---|---|---|\n' "$DURATION"
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "== $(date -u +%FT%TZ) load average:$(uptime | sed 's/.*load average://'), $(nproc) cores, JDK $(pylon_java_major "$PYLON_JAVA")"
+header="| module |"; rule="|---|"
+for cache in $CACHES; do header="$header first 200, $cache (ms, median of $ROUNDS) |"; rule="$rule---|"; done
+echo "$header RSS idle (MB) | health req/s (wrk -t2 -c64 -d${DURATION}s) | health p99 |"
+echo "$rule---|---|---|"
 i=20
-for spec in manager:8080 worker:8091 cache:8090 integration:8092 portal:8080; do
-  module=${spec%%:*}; port=${spec##*:}; addr="127.0.0.$i"; i=$((i+1))
+for module in $MODULES; do
+  case $module in manager|portal) port=8080 ;; worker) port=8091 ;; cache) port=8090 ;; integration) port=8092 ;; esac
+  addr="$ADDR.$i"; i=$((i+1))
   url="http://$addr:$port/platform/management/health"
-  # warm the class-data-sharing archive once (it is written when the JVM exits)
-  pid=$(start_pod "$module" "$addr" "$port"); first_200_ms "$url" "$(date +%s%N)" >/dev/null; stop_pod "$pid"
-  times=()
-  for run in 1 2 3; do
-    t0=$(date +%s%N); pid=$(start_pod "$module" "$addr" "$port")
-    times+=("$(first_200_ms "$url" "$t0")")
-    if [ "$run" -lt 3 ]; then stop_pod "$pid"; fi
+  rm -f "$ROOT/distribution/target/pylon/cds/$module"-*.aot
+  for cache in $CACHES; do # training starts: each writes its cache at exit
+    start_pod "$cache" "$module" "$addr" "$port"; first_200_ms "$url" "$(date +%s%N)" >/dev/null; stop_pod
   done
-  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+  declare -A times=()
+  for round in $(seq 1 "$ROUNDS"); do
+    for cache in $CACHES; do
+      t0=$(date +%s%N); start_pod "$cache" "$module" "$addr" "$port"
+      times[$cache]="${times[$cache]:-} $(first_200_ms "$url" "$t0")"
+      stop_pod
+    done
+  done
+  row="| $module |"
+  for cache in $CACHES; do
+    # shellcheck disable=SC2086
+    row="$row $(median ${times[$cache]}) (runs:${times[$cache]}) |"
+  done
+  unset times
+  start_pod aot "$module" "$addr" "$port"; first_200_ms "$url" "$(date +%s%N)" >/dev/null
   sleep 3
+  pid=$(pgrep -P "$POD" java || echo "$POD")
   rss=$(( $(awk '/VmRSS/{print $2}' "/proc/$pid/status") / 1024 ))
-  # 5 s of warm-up so that the JIT has compiled the request path: steady-state throughput, not the first seconds
-  wrk -t2 -c64 -d5s "$url" > /dev/null
-  wrk -t2 -c64 -d5s "${url%/health}/version" > /dev/null
-  wrk -t2 -c64 -d"${DURATION}s" --latency "$url" > "$WORK/wrk-$module.txt"
-  rps=$(awk '/Requests\/sec/{printf "%d", $2}' "$WORK/wrk-$module.txt")
-  p99=$(awk '/ 99%/{print $2}' "$WORK/wrk-$module.txt")
-  wrk -t2 -c64 -d"${DURATION}s" "${url%/health}/version" > "$WORK/wrk-version-$module.txt"
-  vrps=$(awk '/Requests\/sec/{printf "%d", $2}' "$WORK/wrk-version-$module.txt")
-  printf '| %s | %s (runs: %s) | %s | %s | %s | %s |\n' "$module" "$median" "${times[*]}" "$rss" "$rps" "$p99" "$vrps"
-  stop_pod "$pid"
+  rps=-; p99=-
+  if [ "$DURATION" != 0 ]; then
+    # 5 s of warm-up so that the JIT has compiled the request path: steady-state throughput, not the first seconds
+    wrk -t2 -c64 -d5s "$url" > /dev/null
+    wrk -t2 -c64 -d"${DURATION}s" --latency "$url" > "$WORK/wrk-$module.txt"
+    rps=$(awk '/Requests\/sec/{printf "%d", $2}' "$WORK/wrk-$module.txt")
+    p99=$(awk '/ 99%/{print $2}' "$WORK/wrk-$module.txt")
+  fi
+  echo "$row $rss | $rps | $p99 |"
+  stop_pod
 done
+echo "== $(date -u +%FT%TZ) load average:$(uptime | sed 's/.*load average://')"

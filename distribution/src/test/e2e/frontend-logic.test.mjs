@@ -113,3 +113,29 @@ test('the deadlock section of a Pylon thread dump ("name" #id:) names the deadlo
   assert.deepEqual(threads.map((t) => t.name), ['a', 'b', 'v']);
   assert.equal(threads[2].frames.length, 1);
 });
+
+import { outliersByPod, driftLines } from '../../../../manager/src/main/resources/web/js/compare.js';
+
+test('compare: outliers map to the pod table column of their metric, others only to the Outliers column', () => {
+  const byPod = outliersByPod({ outliers: [
+    { podName: 'w-1', metric: 'heapAfterGc', label: 'heap after GC', unit: 'bytes', value: 230 * 1024 * 1024, median: 9 * 1024 * 1024, score: 298.8 },
+    { podName: 'w-1', metric: 'cpuLoad', label: 'process CPU load', unit: 'fraction', value: 0.5, median: 0.01, score: 12 },
+    { podName: 'w-2', metric: 'threadsBlocked', label: 'BLOCKED threads', unit: 'threads', value: 41, median: 0, score: 14.2 },
+  ] });
+  assert.deepEqual(byPod.get('w-1').map((o) => o.column), ['Heap', null]);
+  assert.equal(byPod.get('w-1')[0].text, 'heap after GC 230 MiB, median 9.0 MiB (score 298.8)');
+  assert.equal(byPod.get('w-1')[1].text, 'process CPU load 50%, median 1% (score 12)');
+  assert.equal(byPod.get('w-2')[0].text, 'BLOCKED threads 41, median 0 (score 14.2)');
+  assert.equal(outliersByPod(null).size, 0);
+});
+
+test('compare: the drift banner names what differs and never a masked value', () => {
+  assert.equal(driftLines({ drift: { drifted: false, versions: [], commits: [], javaVersions: [], env: [] } }), null);
+  assert.equal(driftLines(null), null);
+  const lines = driftLines({ drift: { drifted: true, versions: [{ value: '1.0', pods: ['w-1', 'w-3'] }, { value: '1.1', pods: ['w-2'] }],
+    commits: [], javaVersions: [], env: [
+      { name: 'LOG_LEVEL', masked: false, groups: [{ hash: 'aa', value: 'INFO', pods: ['w-1', 'w-2'] }, { absent: true, pods: ['w-3'] }] },
+      { name: 'DB_PASSWORD', masked: true, groups: [{ hash: '0123456789ab', pods: ['w-1', 'w-3'] }, { hash: 'ba9876543210', pods: ['w-2'] }] }] } });
+  assert.deepEqual(lines, ['Versions: 1.0 on w-1, w-3; 1.1 on w-2', 'LOG_LEVEL: "INFO" on w-1, w-2; unset on w-3',
+    'DB_PASSWORD (masked): value #0123456789ab on w-1, w-3; value #ba9876543210 on w-2']);
+});

@@ -1,6 +1,7 @@
 // Drives the Manager UI in Debian's headless Chromium. Run by ManagerUiEndToEndTest, one phase per run:
-//   admin  - sign in, Server Management with 4 pods, panels, thread dump, heap dump, personal token, pages, sign out
-//   viewer - no heap dump or env buttons, 403 from the API for them
+//   admin  - sign in, Server Management with 4 pods, panels, thread dump, heap dump, captures, personal token, pages,
+//            sign out
+//   viewer - no heap dump or env buttons, 403 from the API for them; captures readable
 //   killed - with one Worker pod stopped, its row shows the error and the others still render
 //   bench  - sign-in to fully rendered Server Management, repeated, prints the times as JSON
 // Settings come from the environment (see ManagerUiEndToEndTest). Exits non-zero with the reason on any failure.
@@ -143,6 +144,34 @@ async function fleetPanels(page, isAdmin) {
   await closeDialog(page);
 }
 
+// The black box: the fleet list under the Worker table, one capture opened, a pod's Captures panel, the fleet panel.
+// ManagerUiEndToEndTest deadlocked two threads (e2e-deadlock-a, -b) before the phases, so every pod has a capture.
+async function capturePanels(page, prefix) {
+  const recent = page.locator('.recent-captures[data-module="worker"] li');
+  check(await recent.count() >= 2, `the fleet list shows the captures of both Worker pods (${await recent.count()})`);
+  check(/deadlock/.test(await recent.first().innerText()), 'the fleet list names the trigger: ' + await recent.first().innerText());
+  await recent.first().getByRole('button', { name: /^Open capture / }).click();
+  await page.locator('dialog pre.threaddump').waitFor({ timeout: 30_000 });
+  check(/e2e-deadlock-a/.test(await page.locator('dialog pre.threaddump').innerText()), 'the capture holds the thread dump of the deadlock');
+  check(/threads deadlocked/.test(await page.locator('dialog .capture-reason').innerText()), 'the capture says why it was written');
+  check(await page.locator('dialog details.capture-section').count() >= 4, 'the capture shows its sections');
+  await shot(page, prefix + 'g-capture');
+  await closeDialog(page);
+
+  const worker = (await podRows(page, 'worker'))[0].pod;
+  await page.getByRole('button', { name: new RegExp(`^Captures \\(\\d+\\) of ${worker}$`) }).click();
+  await page.locator('dialog #pod-captures tbody tr').first().waitFor({ timeout: 30_000 });
+  check(await page.locator('dialog #capture-triggers tbody tr').count() === 6, 'the panel lists the six triggers');
+  await shot(page, prefix + 'h-pod-captures');
+  await closeDialog(page);
+
+  await page.getByRole('button', { name: 'Captures of every Worker pod' }).click();
+  await page.locator('dialog #fleet-captures tbody tr').first().waitFor({ timeout: 30_000 });
+  const pods = await page.$$eval('dialog #fleet-captures tbody tr td[data-label="Pod"]', (tds) => tds.map((td) => td.innerText));
+  check(new Set(pods).size === 2, 'the fleet panel lists captures of both Worker pods: ' + pods);
+  await closeDialog(page);
+}
+
 async function admin(page) {
   await page.goto(BASE + '/');
   await page.getByLabel('Username').waitFor();
@@ -159,6 +188,7 @@ async function admin(page) {
   const cards = await page.$$eval('.module-card', (els) => els.map((e) => [e.dataset.module, e.querySelector('.badge').innerText]));
   check(cards.find(([m]) => m === 'worker')[1] === 'UP' && cards.find(([m]) => m === 'cache')[1] === 'UP', 'worker and cache cards are UP: ' + cards);
   await shot(page, '02-server-management');
+  await comparison(page, workers);
 
   const worker = workers[0].pod;
   const cache = caches[0].pod;
@@ -202,6 +232,7 @@ async function admin(page) {
   await closeDialog(page);
 
   await fleetPanels(page, true);
+  await capturePanels(page, '08');
 
   await page.getByRole('link', { name: 'My profile' }).click();
   await page.getByLabel('Name').fill('e2e token');
@@ -240,6 +271,41 @@ async function admin(page) {
   await shot(page, '14-signed-out');
 }
 
+/**
+ * The fleet comparison: two alike pods have no outliers and no drift; then a comparison answer with a sick pod and a
+ * drifting secret (served by the test in place of the pods') marks that pod's cells and shows the drift banner.
+ */
+async function comparison(page, workers) {
+  const section = page.locator('section.pods[data-module="worker"]');
+  check(await section.locator('.drift-banner').count() === 0, 'two alike Worker pods show no drift banner');
+  check(await section.locator('td.outlier').count() === 0, 'two alike Worker pods have no outlier cells');
+  const [sick, other] = [workers[0].pod, workers[1].pod];
+  const answer = {
+    threshold: 3.5,
+    outliers: [{ podName: sick, metric: 'heapAfterGc', label: 'heap after GC', unit: 'bytes', value: 230 * 1024 * 1024,
+      median: 9 * 1024 * 1024, mad: 500000, score: 298.8 },
+    { podName: sick, metric: 'threadsBlocked', label: 'BLOCKED threads', unit: 'threads', value: 41, median: 0, mad: 0, score: 14.2 }],
+    drift: { drifted: true, versions: [], commits: [], javaVersions: [], env: [{ name: 'DB_PASSWORD', masked: true,
+      groups: [{ hash: '0123456789ab', pods: [other] }, { hash: 'ba9876543210', pods: [sick] }] }] },
+    pods: [], summary: { total: 2, succeeded: 2, failed: 0 }, responseTime: 1, discovery: { mode: 'static' },
+  };
+  await page.route('**/diagnostics/worker/compare', (route) => route.fulfill({ json: answer }));
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  await section.locator('.drift-banner').waitFor({ timeout: 30_000 });
+  const row = section.locator(`tr[data-pod="${sick}"]`);
+  check(await row.locator('td.outlier[data-label="Heap"]').count() === 1, 'the sick pod\'s heap cell is marked');
+  check(await row.locator('td.outlier[data-label="Thread states"]').count() === 1, 'its thread states cell is marked');
+  check(/BLOCKED threads 41, median 0/.test(await row.locator('[data-label="Outliers"]').innerText()),
+    'the Outliers column says why');
+  check(await section.locator(`tr[data-pod="${other}"] td.outlier`).count() === 0, 'the other pod has no marks');
+  const banner = await section.locator('.drift-banner').innerText();
+  check(/DB_PASSWORD \(masked\)/.test(banner) && banner.includes(sick), 'the drift banner names the variable and pods: ' + banner);
+  await shot(page, '02b-compare-outliers-drift');
+  await page.unroute('**/diagnostics/worker/compare');
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  await section.locator('.drift-banner').waitFor({ state: 'detached', timeout: 30_000 });
+}
+
 function localStorageEmpty(keys) {
   return !keys.some((k) => k.includes('token'));
 }
@@ -252,6 +318,7 @@ async function viewer(page) {
   check(await page.locator('[data-action="env"]').count() === 0, 'a viewer sees no env button');
   check(await page.locator('[data-action="threaddump"]').count() === 4, 'a viewer sees the thread dump buttons');
   await fleetPanels(page, false);
+  await capturePanels(page, 'viewer');
   check(!(await page.getByRole('link', { name: 'Users' }).isVisible()), 'a viewer sees no Users page');
   const statuses = await page.evaluate(async (environment) => {
     const headers = { Authorization: 'Bearer ' + sessionStorage.getItem('pylon.token') };
@@ -259,9 +326,9 @@ async function viewer(page) {
     const put = async (path) => (await fetch(`/apiops/environments/${environment}/diagnostics/${path}`, { method: 'PUT', headers })).status;
     return [await get('worker/heapdump'), await get('cache/env'), await get('worker/jvm'),
       await put('worker/loggers?logger=io.pylon&level=FINEST&ttl=1m'), await get('worker/hotthreads?interval=10ms&samples=1'),
-      await get('worker/jfr')];
+      await get('worker/jfr'), await get('worker/compare')];
   }, ENVIRONMENT);
-  check(statuses.join() === '403,403,200,403,200,403', 'viewer: heapdump 403, env 403, jvm 200, loggers PUT 403, hotthreads 200, jfr 403; got ' + statuses);
+  check(statuses.join() === '403,403,200,403,200,403,200', 'viewer: heapdump 403, env 403, jvm 200, loggers PUT 403, hotthreads 200, jfr 403, compare 200; got ' + statuses);
   await shot(page, '01-server-management');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -219,7 +219,8 @@ function showLoggers(out, answer, env, module, admin, reload) {
 export async function openRecordings(env, module) {
   const { body } = openDialog(`Flight recordings · ${module}`, { wide: true });
   const duration = h('select', { id: 'jfr-duration' }, ['10s', '30s', '1m', '5m', '15m'].map((d) => h('option', { value: d, selected: d === '30s' }, d)));
-  const settings = h('select', { id: 'jfr-settings' }, h('option', { value: 'default', selected: true }, 'default (about 1% overhead)'),
+  const settings = h('select', { id: 'jfr-settings' }, h('option', { value: 'pylon', selected: true }, 'pylon (default without socket, file and park events: least overhead)'),
+    h('option', { value: 'default' }, 'default (the JDK\'s)'),
     h('option', { value: 'profile' }, 'profile (more detail, more overhead)'));
   const maxSize = h('input', { id: 'jfr-max', type: 'number', min: 1, max: 1024, value: 100 });
   const out = h('div', { class: 'jfr-result' });

@@ -13,20 +13,23 @@ record Command(List<String> args, int exitCode, String out, String err) {
 
     static Command run(Map<String, String> env, long timeoutSeconds, List<String> args) {
         try {
+            // both streams to files, so that the timeout holds even while the tool prints nothing (reading its stdout
+            // would block until it ends)
+            Path outFile = Files.createTempFile("pylon-cmd", ".out");
             Path errFile = Files.createTempFile("pylon-cmd", ".err");
             try {
-                ProcessBuilder builder = new ProcessBuilder(args).redirectError(errFile.toFile());
+                ProcessBuilder builder = new ProcessBuilder(args).redirectOutput(outFile.toFile()).redirectError(errFile.toFile());
                 builder.environment().putAll(env);
                 Process process = builder.start();
                 process.getOutputStream().close();
-                byte[] out = process.getInputStream().readAllBytes();
                 if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
                     process.destroyForcibly();
-                    throw new AssertionError(String.join(" ", args) + " did not finish within " + timeoutSeconds + " s");
+                    throw new TimedOut(String.join(" ", args) + " did not finish within " + timeoutSeconds + " s");
                 }
-                return new Command(args, process.exitValue(), new String(out, StandardCharsets.UTF_8),
-                        Files.readString(errFile));
+                return new Command(args, process.exitValue(), Files.readString(outFile), Files.readString(errFile));
             } finally {
+                Files.deleteIfExists(outFile);
                 Files.deleteIfExists(errFile);
             }
         } catch (IOException e) {
@@ -39,6 +42,13 @@ record Command(List<String> args, int exitCode, String out, String err) {
 
     static Command run(String... args) {
         return run(Map.of(), 600, List.of(args));
+    }
+
+    /** A tool that did not finish within its time. */
+    static final class TimedOut extends AssertionError {
+        TimedOut(String message) {
+            super(message);
+        }
     }
 
     /** This command's output, or an AssertionError with everything it printed when it failed. */

@@ -16,7 +16,7 @@ final class Manifests {
     }
 
     static List<JsonNode> render(String dir) {
-        String yaml = Command.run(DeployTools.kubectl(), "kustomize", DeployTools.ROOT.resolve(dir).toString()).ok();
+        String yaml = Command.run(DeployTools.tool("kubectl"), "kustomize", DeployTools.ROOT.resolve(dir).toString()).ok();
         List<JsonNode> objects = new ArrayList<>();
         try (MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(yaml)) {
             while (docs.hasNext()) {

@@ -15,10 +15,12 @@ import java.util.stream.Collectors;
 final class PodProcess {
     /**
      * JVM options of a local pod unless PYLON_POD_JAVA_OPTS says otherwise: the serial collector and a small initial
-     * heap that is given back after collections keep an idle pod small; a class-data-sharing archive per pod, written at the first exit,
-     * takes start-up to the first answered health check from about 1.5 s to about 0.6 s (BENCHMARKS.md, Start-up and memory).
+     * heap that is given back after collections keep an idle pod small, and freed C heap goes back to the OS every 5 s;
+     * {@link PodHeap} bounds the heap and {@link StartupCache} adds the start-up cache (BENCHMARKS.md, Memory and
+     * start-up).
      */
-    static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20";
+    static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
+            + " -XX:TrimNativeHeapInterval=5000";
 
     private PodProcess() {
     }
@@ -30,10 +32,9 @@ final class PodProcess {
         String opts = System.getenv("PYLON_POD_JAVA_OPTS");
         String classPath = libraryClassPath();
         if (opts == null) {
-            Path archive = Files.createDirectories(stateDir.resolve("cds").toAbsolutePath()).resolve(pod.name() + ".jsa");
-            ClassDataArchive.dropIfStale(archive, classPath);
-            // -Xlog:cds*=off: the archive's notes on classes it skips are no news to an operator
-            opts = DEFAULT_JAVA_OPTS + " -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive + " -Xlog:cds*=off";
+            Path caches = Files.createDirectories(stateDir.resolve("cds").toAbsolutePath());
+            String jvm = DEFAULT_JAVA_OPTS + " " + PodHeap.options(pod.module(), System.getenv());
+            opts = jvm + " " + startupCacheOptions(caches, pod.name(), classPath, jvm);
         }
         command.addAll(Arrays.stream(opts.split("\\s+")).filter(s -> !s.isBlank()).toList());
         command.add("-cp");
@@ -98,6 +99,17 @@ final class PodProcess {
         return all.stream().filter(p -> p.module().equals("cache"))
                 .map(p -> p.host() + ":" + GRID_PORT)
                 .collect(Collectors.joining(","));
+    }
+
+    /** The start-up cache of a pod; none when the class path is not one library folder (a build's classes). */
+    private static String startupCacheOptions(Path dir, String name, String classPath, String jvm) throws IOException {
+        if (!classPath.endsWith("*") || classPath.contains(java.io.File.pathSeparator)) {
+            Path archive = dir.resolve(name + ".jsa");
+            ClassDataArchive.dropIfStale(archive, classPath);
+            return "-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive + " -Xlog:cds*=off";
+        }
+        Path lib = Path.of(classPath.substring(0, classPath.length() - 1));
+        return StartupCache.options(dir, name, lib, Runtime.version().feature(), jvm);
     }
 
     /** {@code <lib>/*} when running from the distribution's lib folder (short command lines), else this JVM's class path. */

@@ -14,6 +14,7 @@ import io.pylon.distribution.cli.HealthCommand;
 import io.pylon.distribution.cli.LoginCommand;
 import io.pylon.distribution.cli.LogoutCommand;
 import io.pylon.distribution.cli.PodsCommand;
+import io.pylon.distribution.cli.StartupTrace;
 import io.pylon.distribution.cli.Text;
 import io.pylon.distribution.cli.TokensCommand;
 import io.pylon.distribution.cli.TopCommand;
@@ -23,6 +24,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * {@code pylon}: runs pods ({@code run}, {@code up}, {@code settings}) and is the operator's tool for a Manager
@@ -30,15 +32,17 @@ import java.io.PrintWriter;
  * Exit codes: 0 ok, 1 a pod or call failed, 2 usage, 3 authentication.
  */
 @Command(name = "pylon", mixinStandardHelpOptions = true, versionProvider = PylonCli.Version.class,
-        description = "Runs Pylon modules, and operates a Pylon platform through its Manager.",
-        subcommands = {RunCommand.class, UpCommand.class, SettingsCommand.class,
-                LoginCommand.class, LogoutCommand.class, ConfigCommand.class, PodsCommand.class, DiagCommand.class,
-                HealthCommand.class, VersionCommand.class, TopCommand.class, DumpCommand.class, CollectCommand.class,
-                UsersCommand.class, TokensCommand.class, EnvironmentsCommand.class, AuditCommand.class,
-                CompletionCommand.class})
+        description = "Runs Pylon modules, and operates a Pylon platform through its Manager.")
 public final class PylonCli {
+    /** Every subcommand, in the order of the help. */
+    static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, UpCommand.class, SettingsCommand.class,
+            LoginCommand.class, LogoutCommand.class, ConfigCommand.class, PodsCommand.class, DiagCommand.class,
+            HealthCommand.class, VersionCommand.class, TopCommand.class, DumpCommand.class, CollectCommand.class,
+            UsersCommand.class, TokensCommand.class, EnvironmentsCommand.class, AuditCommand.class,
+            CompletionCommand.class);
 
     public static void main(String[] args) {
+        StartupTrace.mark("main");
         if (args.length > 0 && (args[0].equals("run") || args[0].equals("up"))) {
             // Before anything logs: keeps a pod's last log lines from being lost to JUL's own shutdown hook.
             if (System.getProperty("java.util.logging.manager") == null) {
@@ -47,15 +51,33 @@ public final class PylonCli {
             // Helidon's logging set-up is for pods; the operator commands print their own lines
             io.helidon.logging.common.LogConfig.configureRuntime();
         }
-        int code = commandLine(CliIo.system()).execute(args);
+        CommandLine commandLine = commandLine(CliIo.system(), args);
+        StartupTrace.mark("command line built");
+        int code = commandLine.execute(args);
+        StartupTrace.mark("command done");
         if (code != 0) {
             System.exit(code);
         }
     }
 
-    /** The command line with its error handling, writing to {@code io}: what main runs, and what tests run in-process. */
+    /** The command line with every subcommand and its error handling, writing to {@code io}. */
     public static CommandLine commandLine(CliIo io) {
-        CommandLine commandLine = new CommandLine(new PylonCli(), new CliFactory(io));
+        return commandLine(io, new String[0]);
+    }
+
+    /**
+     * The command line for {@code args}, writing to {@code io}: what main runs, and what tests run in-process. When the
+     * first argument names a subcommand, only that one is built: picocli reads the annotations of every command it is
+     * given, which cost a short-lived CLI more than a tenth of its start-up (BENCHMARKS.md, issue 19). Help, version,
+     * a mistyped name and {@code completion} get them all.
+     */
+    public static CommandLine commandLine(CliIo io, String[] args) {
+        CliFactory factory = new CliFactory(io);
+        CommandLine commandLine = new CommandLine(new PylonCli(), factory);
+        Class<?> only = args.length == 0 ? null : subcommand(args[0]);
+        for (Class<?> type : only != null && only != CompletionCommand.class ? List.<Class<?>>of(only) : SUBCOMMANDS) {
+            commandLine.addSubcommand(new CommandLine(type, factory));
+        }
         commandLine.setOut(new PrintWriter(io.out(), true));
         commandLine.setErr(new PrintWriter(io.err(), true));
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -68,6 +90,16 @@ public final class PylonCli {
             return CliException.FAILED;
         });
         return commandLine;
+    }
+
+    private static Class<?> subcommand(String name) {
+        for (Class<?> type : SUBCOMMANDS) {
+            Command command = type.getAnnotation(Command.class);
+            if (command.name().equals(name) || List.of(command.aliases()).contains(name)) {
+                return type;
+            }
+        }
+        return null;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

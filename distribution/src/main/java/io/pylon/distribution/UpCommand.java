@@ -51,6 +51,12 @@ final class UpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        try {
+            PodHeap.options("manager", System.getenv()); // an invalid PYLON_POD_HEAP_MAX stops us before any pod starts
+        } catch (io.pylon.core.config.InvalidSettingException e) {
+            System.err.println("pylon: " + e.getMessage());
+            return 2;
+        }
         Files.createDirectories(stateDir);
         Path cluster = stateDir.resolve("cluster.json");
         Files.deleteIfExists(cluster);

@@ -1,20 +1,12 @@
 package io.pylon.distribution;
 
-import io.pylon.core.server.Pod;
-import io.pylon.core.server.PylonModule;
 import io.pylon.core.testing.RawWire;
 import io.pylon.core.testing.TestPods;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,26 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The HTTP edge on a real pod of every module found by ServiceLoader (the five of the platform): no smuggled second
  * request, HTTP/1.0 answered, 431 and one Authorization header, whatever routes the module adds.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class EdgeOnEveryModuleTest {
+class EdgeOnEveryModuleTest extends OnePodPerModule {
     private static final String SMUGGLED = "GET /platform/management/version HTTP/1.1\r\nHost: x\r\n\r\n";
-    private final Map<String, Pod> pods = new LinkedHashMap<>();
 
-    @BeforeAll
-    void startOnePodPerModule() throws IOException {
-        for (PylonModule module : Modules.all()) {
-            pods.put(module.name(), TestPods.start(module, module.name() + "-edge", Map.of("pylon.grid.port", freePort())));
-        }
-        assertThat(pods.keySet()).containsExactlyInAnyOrder("cache", "integration", "manager", "portal", "worker");
-    }
-
-    @AfterAll
-    void stopAll() {
-        pods.values().forEach(Pod::close);
-    }
-
-    List<String> modules() {
-        return List.of("cache", "integration", "manager", "portal", "worker");
+    @Override
+    String podSuffix() {
+        return "edge";
     }
 
     @ParameterizedTest
@@ -85,11 +63,5 @@ class EdgeOnEveryModuleTest {
 
     private RawWire.Exchange send(String module, String request) throws IOException {
         return RawWire.send("127.0.0.1", pods.get(module).port(), request);
-    }
-
-    private static String freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return String.valueOf(socket.getLocalPort());
-        }
     }
 }

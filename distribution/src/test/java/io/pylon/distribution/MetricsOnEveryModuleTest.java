@@ -1,20 +1,12 @@
 package io.pylon.distribution;
 
 import io.pylon.core.server.Pod;
-import io.pylon.core.server.PylonModule;
 import io.pylon.core.testing.Promtool;
 import io.pylon.core.testing.TestPods;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,27 +15,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code GET /platform/management/metrics} on a real pod of every module: valid exposition by {@code promtool check
  * metrics} (its lint included) in both formats, with the module's own meters, and no secret of the pod's settings.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class MetricsOnEveryModuleTest {
+class MetricsOnEveryModuleTest extends OnePodPerModule {
     private static final String DB_PASSWORD = "metrics-db-Secret-4711";
-    private final Map<String, Pod> pods = new LinkedHashMap<>();
 
-    @BeforeAll
-    void startOnePodPerModule() throws IOException {
-        for (PylonModule module : Modules.all()) {
-            pods.put(module.name(), TestPods.start(module, module.name() + "-metrics", Map.of(
-                    "pylon.grid.port", freePort(), "pylon.manager.admin.password", DB_PASSWORD)));
-        }
-        assertThat(pods.keySet()).containsExactlyInAnyOrder("cache", "integration", "manager", "portal", "worker");
+    @Override
+    String podSuffix() {
+        return "metrics";
     }
 
-    @AfterAll
-    void stopAll() {
-        pods.values().forEach(Pod::close);
-    }
-
-    List<String> modules() {
-        return List.of("cache", "integration", "manager", "portal", "worker");
+    @Override
+    Map<String, String> settings() {
+        return Map.of("pylon.manager.admin.password", DB_PASSWORD);
     }
 
     @ParameterizedTest
@@ -79,12 +61,6 @@ class MetricsOnEveryModuleTest {
                     "pylon_manager_signin_failures_total{reason=\"bad-password\"}", "pylon_manager_account_locks_total",
                     "pylon_executor_queued_tasks{executor=\"manager-argon2\"}", "hikaricp_connections_active{pool=\"manager-db\"}");
             default -> assertThat(body).contains("pylon_executor_active_threads");
-        }
-    }
-
-    private static String freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return String.valueOf(socket.getLocalPort());
         }
     }
 }

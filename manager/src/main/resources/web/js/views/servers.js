@@ -7,12 +7,14 @@ import { sparkline } from '../sparkline.js';
 import { mergePods, rowError, versionSkew, memberDisagreement, answeredLine } from '../pods.js';
 import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
 import { openHotThreads, openHistogram, openLoggers, openRecordings } from '../sre.js';
+import { outliersByPod, driftLines } from '../compare.js';
+import { recentCaptures, openCaptures, openFleetCaptures } from '../captures.js';
 
 const HISTORY = 30;
 const history = new Map(); // "env/module/pod" -> [{heap, threads}]
-// What the pod table needs, and what only feeds a check that is drawn when it arrives (the data grid members).
+// What the pod table needs, and what is drawn when it arrives (the data grid members, the black box's captures).
 const MODULE_CALLS = { worker: ['jvm', 'threads', 'health'], cache: ['jvm', 'threads', 'health'] };
-const LATER_CALLS = { worker: [], cache: ['datagrid'] };
+const LATER_CALLS = { worker: ['postmortem'], cache: ['datagrid', 'postmortem'] };
 const EXTRA = { worker: ['connections', 'Connections'], cache: ['datagrid', 'Data grid'] };
 
 export async function render(main, session) {
@@ -109,13 +111,16 @@ async function load(env, admin, show) {
   const cards = api.json(`/apiops/environments/${api.enc(env)}/modules`).then((modules) => show('cards', moduleCards(modules)));
   const sections = Object.keys(MODULE_CALLS).map(async (module) => {
     const later = LATER_CALLS[module].length ? fetchAll(module, LATER_CALLS[module]) : null;
+    // the comparison has its own shape (outliers, drift): it marks cells, it adds no rows; a failure only hides marks
+    const comparison = api.json(api.diagnosticsPath(env, module, 'compare')).catch(() => null);
     const answers = await fetchAll(module, MODULE_CALLS[module]);
     const rows = mergePods(answers);
     recordHistory(env, module, rows);
-    show(module, podSection(env, module, answers, rows, admin, later !== null));
+    const compared = await comparison;
+    show(module, podSection(env, module, answers, rows, admin, LATER_CALLS[module].includes('datagrid'), compared));
     if (later) {
       const all = { ...answers, ...await later };
-      show(module, podSection(env, module, all, mergePods(all), admin, false));
+      show(module, podSection(env, module, all, mergePods(all), admin, false, compared));
     }
   });
   await Promise.all([cards, ...sections]);
@@ -160,7 +165,7 @@ function downChecks(m) {
   return down.length ? h('p', { class: 'error-text small' }, 'Failing checks: ' + down.join(', ')) : null;
 }
 
-function podSection(env, module, answers, rows, admin, checking) {
+function podSection(env, module, answers, rows, admin, checking, comparison) {
   const title = module === 'worker' ? 'Worker pods' : 'Cache pods';
   const section = h('section', { 'aria-labelledby': module + '-pods-h', class: 'pods', dataset: { module } },
     h('h2', { id: module + '-pods-h' }, title));
@@ -181,6 +186,12 @@ function podSection(env, module, answers, rows, admin, checking) {
     section.append(h('p', { class: 'flag-banner', role: 'alert' }, 'Version skew: ' +
       [...skew.entries()].map(([v, pods]) => `${v} on ${pods.join(', ')}`).join('; ') + '.'));
   }
+  const drift = driftLines(comparison);
+  if (drift) {
+    section.append(h('div', { class: 'flag-banner drift-banner', role: 'alert' },
+      h('p', {}, 'Drift between pods:'), h('ul', {}, drift.map((line) => h('li', {}, line)))));
+  }
+  const outliers = outliersByPod(comparison);
   const disagreement = module === 'cache' ? memberDisagreement(rows) : null;
   if (checking) section.append(h('p', { class: 'muted small', role: 'status' }, 'Comparing the data grid members of the pods…'));
   if (disagreement) {
@@ -190,9 +201,12 @@ function podSection(env, module, answers, rows, admin, checking) {
   const table = h('table', { class: 'data pod-table', id: module + '-pods' },
     h('caption', { class: 'visually-hidden' }, title),
     h('thead', {}, h('tr', {}, ['Pod', 'Node', 'Namespace', 'Version', 'Status', 'Uptime', 'Heap used / max', 'Threads total / peak / daemon / started',
-      'Thread states', 'Deadlocks', 'History', 'Details'].map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, rows.map((row) => podRow(env, module, row, skew, disagreement, admin))));
+      'Thread states', 'Deadlocks', 'Outliers', 'History', 'Details'].map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, rows.map((row) => markOutliers(podRow(env, module, row, skew, disagreement, admin),
+      outliers.get(row.podName)))));
   section.append(h('div', { class: 'table-scroll', role: 'region', 'aria-label': title, tabindex: '0' }, table));
+  const captures = recentCaptures(env, module, answers.postmortem);
+  if (captures) section.append(captures);
   return section;
 }
 
@@ -205,6 +219,7 @@ function fleetTools(env, module, admin) {
     tool('Hot threads', () => openHotThreads(env, module), 'hotthreads'),
     tool('Class histogram', () => openHistogram(env, module), 'histogram'),
     tool('Log levels', () => openLoggers(env, module, admin), 'loggers'),
+    tool('Captures', () => openFleetCaptures(env, module), 'postmortem'),
     admin ? tool('Flight recordings', () => openRecordings(env, module), 'jfr') : null);
 }
 
@@ -215,7 +230,7 @@ function podRow(env, module, row, skew, disagreement, admin) {
     return h('tr', { class: 'pod-error', dataset: { pod: row.podName } }, nameCell,
       h('td', { colspan: 3, 'data-label': 'Node' }, row.nodeName || ''),
       h('td', { 'data-label': 'Status' }, h('span', { class: 'badge down' }, 'NO ANSWER')),
-      h('td', { colspan: 7, class: 'error-text', 'data-label': 'Error', role: 'status' }, 'This pod did not answer: ' + error));
+      h('td', { colspan: 8, class: 'error-text', 'data-label': 'Error', role: 'status' }, 'This pod did not answer: ' + error));
   }
   const jvm = row.sections.jvm || {};
   const threads = row.sections.threads || {};
@@ -244,6 +259,7 @@ function podRow(env, module, row, skew, disagreement, admin) {
     h('td', { 'data-label': 'Threads', class: 'num' }, [s.threadCount, s.peakThreadCount, s.daemonThreadCount, s.totalStartedThreadCount].map(fmt.number).join(' / ')),
     h('td', { 'data-label': 'Thread states' }, stateList(st)),
     h('td', { 'data-label': 'Deadlocks', class: deadlocks > 0 ? 'flag num' : 'num' }, deadlocks === undefined ? '–' : String(deadlocks)),
+    h('td', { 'data-label': 'Outliers', class: 'outliers small' }),
     h('td', { 'data-label': 'History', class: 'history' },
       sparkline(samples.map((x) => x.heap), { label: 'Heap %', unit: '%', max: 100 }),
       sparkline(samples.map((x) => x.threads), { label: 'Threads' })),
@@ -252,8 +268,32 @@ function podRow(env, module, row, skew, disagreement, admin) {
       button('Threads', () => openSection(env, module, row.podName, 'threads', 'Threads'), 'threads'),
       button(extraTitle, () => openSection(env, module, row.podName, extraName, extraTitle), extraName),
       button('Thread dump', () => openThreadDump(env, module, row.podName), 'threaddump'),
+      button(captureLabel(row), () => openCaptures(env, module, row.podName), 'captures'),
       admin ? button('Heap dump', () => downloadHeapDump(env, module, row.podName), 'heapdump') : null,
       admin ? button('Env', () => openSection(env, module, row.podName, 'env', 'Environment'), 'env') : null));
+}
+
+/** Marks the cells of a pod that stands out from the fleet, with the reason in words (title and hidden text). */
+function markOutliers(tr, outliers) {
+  if (!outliers || tr.classList.contains('pod-error')) return tr;
+  const cell = (label) => tr.querySelector(`:scope > [data-label="${label}"]`);
+  for (const o of outliers) {
+    const target = o.column && cell(o.column);
+    if (target) {
+      target.classList.add('flag', 'outlier');
+      target.dataset.outlier = [target.dataset.outlier, o.metric].filter(Boolean).join(' ');
+      target.title = [target.title, o.text].filter(Boolean).join('\n');
+    }
+  }
+  const list = cell('Outliers');
+  list.classList.add('flag', 'outlier');
+  list.append(h('ul', { class: 'plain' }, outliers.map((o) => h('li', { dataset: { metric: o.metric } }, o.text))));
+  return tr;
+}
+
+function captureLabel(row) {
+  const count = row.sections.postmortem?.count;
+  return count ? `Captures (${count})` : 'Captures';
 }
 
 function heapBar(heap, pct) {

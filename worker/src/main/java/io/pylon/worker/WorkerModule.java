@@ -13,6 +13,7 @@ import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
+import io.pylon.worker.proxy.GatewayFilter;
 import io.pylon.worker.proxy.ProxyHandler;
 import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
@@ -109,10 +110,9 @@ public final class WorkerModule implements PylonModule {
         ProxyHandler proxy = new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts, rateLimiter,
                 stats);
         Handler timedProxy = context.routes().timed("gateway", proxy);
-        PodPaths paths = PodPaths.of(context.segment());
-        // the pod's own paths the routes did not match go on to the 404 handler, which times them as "unmatched"
-        context.routes().routing().any((req, res) -> (paths.isReserved(req.path().path()) ? proxy : timedProxy)
-                .handle(req, res));
+        // after the traffic filter, which counts proxied requests too; the pod's own paths the routes do not match
+        // go on to the 404 handler, which times them as "unmatched"
+        context.routes().routing().addFilter(new GatewayFilter(PodPaths.of(context.segment()), timedProxy));
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);

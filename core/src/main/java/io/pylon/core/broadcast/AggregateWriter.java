@@ -18,7 +18,7 @@ import java.util.List;
  * each section that {@link io.pylon.core.diagnostics.DiagnosticSection#aggregates() aggregates}), into an {@link AggregateOutput} that passes
  * answers on as they are written once they add up to its limit, so the aggregate is never held whole.
  */
-final class AggregateWriter {
+final class AggregateWriter implements PodAnswers {
     private static final byte[] START = "{\"pods\":[".getBytes(StandardCharsets.UTF_8);
 
     private final OutputStream out;
@@ -41,7 +41,8 @@ final class AggregateWriter {
         out.write(START);
     }
 
-    void answered(byte[] answer) throws IOException {
+    @Override
+    public void answered(byte[] answer) throws IOException {
         separate();
         out.write(answer);
         if (!aggregations.isEmpty()) {
@@ -61,7 +62,8 @@ final class AggregateWriter {
         aggregated.add(kept);
     }
 
-    void failed(DiscoveredPod pod, PodFailure failure) throws IOException {
+    @Override
+    public void failed(DiscoveredPod pod, PodFailure failure) throws IOException {
         failed++;
         separate();
         out.write(Json.bytes(failedElement(pod, failure)));

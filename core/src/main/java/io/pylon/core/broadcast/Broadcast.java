@@ -61,8 +61,8 @@ final class Broadcast {
         this.meters = meters;
     }
 
-    /** Writes one element per pod, sorted by podName, into {@code writer} (already started). */
-    void run(List<DiscoveredPod> discovered, String selfName, SelfAnswer self, Call request, AggregateWriter writer)
+    /** Hands one outcome per pod, sorted by podName, to {@code writer} (already started). */
+    void run(List<DiscoveredPod> discovered, String selfName, SelfAnswer self, Call request, PodAnswers writer)
             throws IOException {
         long deadline = System.nanoTime() + limits.deadline().toNanos();
         Duration podTimeout = limits.podTimeout(request.name());

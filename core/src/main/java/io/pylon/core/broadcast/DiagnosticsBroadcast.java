@@ -6,6 +6,7 @@ import io.pylon.core.diagnostics.DiagnosticsRefusedException;
 import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.diagnostics.SectionFailedException;
+import io.pylon.core.diagnostics.compare.CompareOptions;
 import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
@@ -14,6 +15,8 @@ import io.pylon.core.http.PodPaths;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -29,6 +32,9 @@ import java.util.NoSuchElementException;
  */
 public final class DiagnosticsBroadcast implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(DiagnosticsBroadcast.class.getName());
+    /** What {@code compare} reads of each pod, where the pod's module has it (connections: Worker, datagrid: Cache). */
+    private static final List<String> COMPARED_SECTIONS = List.of("jvm", "threads", "health", "env", "connections", "datagrid");
+    private static final SecureRandom NONCES = new SecureRandom();
 
     private final PodDiscovery discovery;
     private final PeerClient client;
@@ -36,12 +42,19 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
     private final Broadcast broadcast;
     private final PodForwarder forwarder;
     private final BroadcastMeters meters;
+    private final CompareOptions compareOptions;
 
     public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment) {
         this(discovery, limits, segment, BroadcastMeters.disabled());
     }
 
     public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment, BroadcastMeters meters) {
+        this(discovery, limits, segment, meters, CompareOptions.defaults());
+    }
+
+    public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment, BroadcastMeters meters,
+                                CompareOptions compareOptions) {
+        this.compareOptions = compareOptions;
         this.discovery = discovery;
         this.client = new PeerClient(limits.connectTimeout());
         this.paths = PodPaths.of(segment);
@@ -65,30 +78,69 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
     public void run(String method, String name, String authorization, Map<String, List<String>> query,
                     LocalDiagnostics local, AggregateOutput out) throws IOException {
         long t0 = System.nanoTime();
-        String selfName = local.identity().podName();
-        List<DiscoveredPod> pods;
-        String discoveryError = null;
-        try {
-            pods = discovery.pods();
-        } catch (DiscoveryException e) {
-            discoveryError = e.getMessage();
-            LOG.log(Level.WARNING, discovery.mode().label() + " discovery failed, answering for this pod alone: " + discoveryError);
-            pods = List.of(DiscoveredPod.callable(selfName, local.identity().podIp(), null));
-        }
+        Discovered found = discover(local);
         Broadcast.Call call = new Broadcast.Call(method, name, authorization,
                 pod -> PeerUri.of(pod.baseUrl(), paths, name, query, true));
         try {
             AggregateWriter writer = new AggregateWriter(out, local.aggregations(name));
             writer.start();
             DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
-            broadcast.run(pods, selfName, () -> answerSelf(method, name, parameters, local), call, writer);
-            writer.finish(Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0, discovery.mode().label(), discoveryError);
+            broadcast.run(found.pods(), local.identity().podName(), () -> answerSelf(method, name, parameters, local),
+                    call, writer);
+            writer.finish(millisSince(t0), discovery.mode().label(), found.error());
             meters.finished(System.nanoTime() - t0);
             out.close();
         } catch (IOException | RuntimeException e) {
             out.abort();
             throw e;
         }
+    }
+
+    /**
+     * {@code compare}: asks every pod for {@code all} limited to the sections compared (all light, so no pod's
+     * heavy-call limit is touched) with a fresh digest nonce for the environment's keyed hashes, keeps each pod's
+     * facts as its answer arrives, and writes the outliers, the drift and the pods to {@code out}, which it closes.
+     */
+    public void compare(String authorization, LocalDiagnostics local, AggregateOutput out) throws IOException {
+        long t0 = System.nanoTime();
+        Discovered found = discover(local);
+        byte[] nonce = new byte[16];
+        NONCES.nextBytes(nonce);
+        Map<String, List<String>> query = Map.of(LocalDiagnostics.SECTIONS,
+                List.of(String.join(",", COMPARED_SECTIONS.stream().filter(local::offersInAll).toList())),
+                "digest", List.of(HexFormat.of().formatHex(nonce)));
+        Broadcast.Call call = new Broadcast.Call(LocalDiagnostics.GET, LocalDiagnostics.COMPARE, authorization,
+                pod -> PeerUri.of(pod.baseUrl(), paths, LocalDiagnostics.ALL, query, true));
+        try {
+            FleetComparison comparison = new FleetComparison(compareOptions);
+            DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
+            broadcast.run(found.pods(), local.identity().podName(),
+                    () -> answerSelf(LocalDiagnostics.GET, LocalDiagnostics.ALL, parameters, local), call, comparison);
+            comparison.finish(out, millisSince(t0), discovery.mode().label(), found.error());
+            meters.finished(System.nanoTime() - t0);
+            out.close();
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e;
+        }
+    }
+
+    private record Discovered(List<DiscoveredPod> pods, String error) {
+    }
+
+    // When discovery fails the pod answers for itself alone and says why.
+    private Discovered discover(LocalDiagnostics local) {
+        try {
+            return new Discovered(discovery.pods(), null);
+        } catch (DiscoveryException e) {
+            LOG.log(Level.WARNING, discovery.mode().label() + " discovery failed, answering for this pod alone: " + e.getMessage());
+            return new Discovered(List.of(DiscoveredPod.callable(local.identity().podName(), local.identity().podIp(), null)),
+                    e.getMessage());
+        }
+    }
+
+    private static double millisSince(long t0) {
+        return Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0;
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 public record SettingType<T>(String expected, Function<String, T> parser) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+    private static final Pattern HEAP = Pattern.compile("([0-9]+)([kKmMgG]?)");
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
     public T parse(String raw) {
@@ -90,6 +91,29 @@ public record SettingType<T>(String expected, Function<String, T> parser) {
     public static final SettingType<List<String>> LIST = new SettingType<>("a comma-separated list", s ->
             Arrays.stream(s.split(",")).map(String::strip).filter(x -> !x.isEmpty()).toList());
 
+    /**
+     * A JVM heap size as {@code -Xmx} takes it (a number of bytes, or of k, m or g), from 32 MiB to 1024 GiB; the value
+     * is in MiB. scripts/pod-jvm.sh checks the same before it starts a pod's JVM.
+     */
+    public static final SettingType<Long> HEAP_SIZE = new SettingType<>(
+            "a heap size from 32m to 1024g such as 96m, 512m or 2g", s -> {
+        Matcher m = HEAP.matcher(s);
+        if (!m.matches() || m.group(1).length() > 13) {
+            throw new IllegalArgumentException(s);
+        }
+        long n = Long.parseLong(m.group(1));
+        long mib = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "g" -> n * 1024;
+            case "m" -> n;
+            case "k" -> n / 1024;
+            default -> n / (1024 * 1024);
+        };
+        if (mib < 32 || mib > 1024 * 1024) {
+            throw new IllegalArgumentException(s);
+        }
+        return mib;
+    });
+
     public static SettingType<Integer> intRange(int min, int max) {
         return new SettingType<>("a whole number from " + min + " to " + max, s -> {
             int value = Integer.parseInt(s);
@@ -115,6 +139,16 @@ public record SettingType<T>(String expected, Function<String, T> parser) {
         return new SettingType<>("a whole number from " + min + " to " + max, s -> {
             long value = Long.parseLong(s);
             if (value < min || value > max) {
+                throw new IllegalArgumentException(s);
+            }
+            return value;
+        });
+    }
+
+    public static SettingType<Double> doubleRange(double min, double max) {
+        return new SettingType<>("a number from " + min + " to " + max, s -> {
+            double value = Double.parseDouble(s);
+            if (!(value >= min && value <= max)) {
                 throw new IllegalArgumentException(s);
             }
             return value;

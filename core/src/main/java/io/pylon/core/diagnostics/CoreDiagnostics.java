@@ -52,7 +52,7 @@ public final class CoreDiagnostics {
         registry.register(new JvmSection());
         registry.register(new ThreadsSection(executors));
         registry.register(new ThreadDumpSection(new VirtualThreadDump(dumps.path()), masker));
-        registry.register(new EnvSection(masker, System::getenv));
+        registry.register(new EnvSection(masker, new EnvDigest(values.get(CoreSettings.ENVIRONMENT_ID)), System::getenv));
         registry.register(new HealthSection(health, dumps));
         registry.register(new HotThreadsSection());
         registry.register(new HistogramSection(values.get(DiagnosticsSettings.HISTOGRAM_FLAG_FACTOR)));

@@ -1,6 +1,5 @@
 package io.pylon.core.diagnostics;
 
-import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
@@ -79,15 +78,15 @@ public final class FlightRecordings implements AutoCloseable {
             throw new DiagnosticsRefusedException(507, "insufficient_storage", "The recordings directory has "
                     + free / (1024 * 1024) + " MiB free, less than the maximum size asked for.");
         }
-        Configuration configuration;
+        Map<String, String> settings;
         try {
-            configuration = Configuration.getConfiguration(request.settings());
+            settings = RecordingSettings.of(request.settings());
         } catch (IOException | ParseException e) {
             throw new SectionFailedException("jfr", e);
         }
         String id = UUID.randomUUID().toString().substring(0, 8);
         Path file = dir.resolve(PREFIX + id + ".jfr");
-        Recording recording = new Recording(configuration);
+        Recording recording = new Recording(settings);
         try {
             recording.setName("pylon-" + id);
             recording.setToDisk(true);

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * {@code health}: the pod's status, uptime and start time, basic system information, and its checks: every check of
- * the health registry (memory, threads with deadlocks, the module's own) plus {@code diskSpace} of the dump directory.
+ * the health registry (memory, threads with deadlocks, the module's own) plus {@code diskSpace} of the dump directory,
+ * and the build it runs ({@code build}: version, commit, dirty), which {@code compare} checks for drift.
  */
 final class HealthSection implements DiagnosticSection {
     private final HealthRegistry registry;
@@ -22,6 +23,7 @@ final class HealthSection implements DiagnosticSection {
     private final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
     // Resolved once: a slow resolver must not slow every health answer.
     private final String hostname = io.pylon.core.pod.LocalHost.name();
+    private final Map<String, Object> build = build(io.pylon.core.version.BuildInfo.load());
 
     HealthSection(HealthRegistry registry, DumpDirectory dumps) {
         this.registry = registry;
@@ -46,8 +48,17 @@ final class HealthSection implements DiagnosticSection {
         health.put("uptime", runtime.getUptime());
         health.put("startTime", Instant.ofEpochMilli(runtime.getStartTime()).toString());
         health.put("system", system());
+        health.put("build", build);
         health.put("checks", checks);
         return health;
+    }
+
+    private static Map<String, Object> build(io.pylon.core.version.BuildInfo info) {
+        Map<String, Object> build = new LinkedHashMap<>();
+        build.put("version", info.version());
+        build.put("commit", info.commit());
+        build.put("dirty", info.dirty());
+        return java.util.Collections.unmodifiableMap(build);
     }
 
     private Map<String, Object> system() {

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,15 +33,15 @@ final class HotThreadsSection implements DiagnosticSection {
     /** Frames compared across readings to call a thread stuck. */
     static final int STUCK_FRAMES = 8;
     private static final int STACK_DEPTH = 24;
-    /** Frames where a pool worker waits for work: a thread sitting there is idle, not stuck. */
-    private static final Set<String> IDLE_FRAMES = Set.of(
-            "java.util.concurrent.ThreadPoolExecutor.getTask",
-            "java.util.concurrent.ForkJoinPool.awaitWork",
-            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
-            "java.lang.ref.Reference.waitForReferencePendingList",
-            "java.lang.ref.ReferenceQueue.remove",
-            "sun.nio.ch.Net.accept",
-            "sun.nio.ch.EPoll.wait");
+    /** Frames where a pool worker waits for work: a thread sitting there is idle, not stuck (method, then classes). */
+    private static final Map<String, Set<String>> IDLE_FRAMES = Map.of(
+            "getTask", Set.of("java.util.concurrent.ThreadPoolExecutor"),
+            "awaitWork", Set.of("java.util.concurrent.ForkJoinPool"),
+            "take", Set.of("java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue"),
+            "waitForReferencePendingList", Set.of("java.lang.ref.Reference"),
+            "remove", Set.of("java.lang.ref.ReferenceQueue"),
+            "accept", Set.of("sun.nio.ch.Net"),
+            "wait", Set.of("sun.nio.ch.EPoll"));
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
@@ -95,19 +94,37 @@ final class HotThreadsSection implements DiagnosticSection {
         Parameters p = Parameters.of(query);
         boolean cpu = threads.isThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
         long t0 = System.nanoTime();
-        Map<Long, Sampled> sampled = new HashMap<>();
-        long sampleNanos = 0;
-        for (int reading = 0; reading <= p.samples(); reading++) {
-            if (reading > 0) {
-                Thread.sleep(p.interval());
+        // The first reading fixes the threads looked at (ids are never reused, so a thread present in the first and
+        // the last reading lived through all of them) and reads every stack. A thread's CPU clock counts every
+        // nanosecond it runs, so a thread whose clock stood still since its stack was read did not run and still has
+        // that stack: later readings read CPU times, and stacks only of the threads that ran. The parked and blocked
+        // threads, most of a pod's, cost one stack walk per call. Readings between the first and the last only
+        // decide 'stuck', so they look only at the threads whose top frames have not changed yet.
+        long[] ids = threads.getAllThreadIds();
+        ThreadInfo[] firstInfos = threads.getThreadInfo(ids, STACK_DEPTH);
+        long[] firstCpu = cpuTimes(ids, cpu);
+        long sampleNanos = System.nanoTime() - t0;
+        Sampled[] sampled = new Sampled[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            if (firstInfos[i] != null) {
+                sampled[i] = new Sampled(ids[i], firstInfos[i], firstCpu[i]);
             }
+        }
+        for (int reading = 1; reading <= p.samples(); reading++) {
+            Thread.sleep(p.interval());
             long s0 = System.nanoTime();
-            // only the last reading's stacks are shown whole; the others need the frames compared for 'stuck'
-            read(sampled, reading, cpu, reading == p.samples() ? STACK_DEPTH : STUCK_FRAMES);
+            boolean last = reading == p.samples();
+            restack(sampled, !last, cpu);
             sampleNanos = Math.max(sampleNanos, System.nanoTime() - s0);
         }
+        List<Sampled> seen = new ArrayList<>(ids.length);
+        for (Sampled s : sampled) {
+            if (s != null) {
+                s.finish();
+                seen.add(s);
+            }
+        }
         long spanNanos = System.nanoTime() - t0;
-        List<Sampled> seen = sampled.values().stream().filter(s -> s.readings == p.samples() + 1).toList();
         List<Sampled> ranked = seen.stream().sorted(Comparator.comparingLong(Sampled::cpuNanos).reversed()
                 .thenComparing(s -> s.name)).limit(p.top()).toList();
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -131,17 +148,41 @@ final class HotThreadsSection implements DiagnosticSection {
         return answer;
     }
 
-    private void read(Map<Long, Sampled> sampled, int reading, boolean cpu, int depth) {
-        long[] ids = threads.getAllThreadIds();
-        ThreadInfo[] infos = threads.getThreadInfo(ids, depth);
-        long[] times = cpuTimes(ids, cpu);
-        for (int i = 0; i < ids.length; i++) {
-            ThreadInfo info = infos[i];
-            if (info == null) {
-                continue;
+    /**
+     * One reading after the first: the CPU times of the threads looked at (every thread, or only those whose top
+     * frames have not changed yet), and the stacks of those among them that ran since their stack was read.
+     */
+    private void restack(Sampled[] sampled, boolean candidatesOnly, boolean cpu) {
+        int[] at = new int[sampled.length];
+        int count = 0;
+        for (int i = 0; i < sampled.length; i++) {
+            if (sampled[i] != null && (!candidatesOnly || sampled[i].sameTop)) {
+                at[count++] = i;
             }
-            Sampled s = sampled.computeIfAbsent(ids[i], id -> new Sampled(id, info.getThreadName()));
-            s.add(reading, info, times[i]);
+        }
+        long[] ids = new long[count];
+        for (int k = 0; k < count; k++) {
+            ids[k] = sampled[at[k]].id;
+        }
+        long[] times = cpuTimes(ids, cpu);
+        int ran = 0;
+        for (int k = 0; k < count; k++) {
+            Sampled s = sampled[at[k]];
+            s.lastCpu = times[k];
+            if (!cpu || times[k] != s.cpuAtStack) {
+                at[ran] = at[k];
+                ids[ran] = ids[k];
+                s.cpuAtStack = times[k];
+                ran++;
+            }
+        }
+        ThreadInfo[] infos = threads.getThreadInfo(Arrays.copyOf(ids, ran), STACK_DEPTH);
+        for (int k = 0; k < ran; k++) {
+            if (infos[k] == null) {
+                sampled[at[k]] = null; // it ended
+            } else {
+                sampled[at[k]].restacked(infos[k]);
+            }
         }
     }
 
@@ -161,36 +202,41 @@ final class HotThreadsSection implements DiagnosticSection {
         return times;
     }
 
-    /** One thread across the readings of one call. */
+    /**
+     * One thread across the readings of one call. Its top frames are compared by class and method name in place;
+     * strings are made only for what the answer shows.
+     */
     private static final class Sampled {
         final long id;
         final String name;
-        int readings;
-        long firstCpu = -1;
-        long lastCpu = -1;
+        final StackTraceElement[] firstTop;
+        final long firstCpu;
+        /** The CPU time when {@link #last} was read. */
+        long cpuAtStack;
+        long lastCpu;
+        /** The thread's latest stack and state: read at the latest reading after which it ran. */
         ThreadInfo last;
-        List<String> topFrames;
         boolean sameTop = true;
+        boolean stuck;
 
-        Sampled(long id, String name) {
+        Sampled(long id, ThreadInfo first, long cpu) {
             this.id = id;
-            this.name = name;
+            this.name = first.getThreadName();
+            this.firstTop = first.getStackTrace();
+            this.firstCpu = cpu;
+            this.cpuAtStack = cpu;
+            this.lastCpu = cpu;
+            this.last = first;
         }
 
-        void add(int reading, ThreadInfo info, long cpu) {
-            if (reading != readings) {
-                return; // the id was missing from a reading: a new thread that reused no id, or one that ended
-            }
-            readings++;
-            List<String> top = methods(info.getStackTrace());
-            if (topFrames == null) {
-                topFrames = top;
-                firstCpu = cpu;
-            } else if (!topFrames.equals(top)) {
-                sameTop = false;
-            }
-            lastCpu = cpu;
+        // Without line numbers: a thread spinning in one loop, or parked at one call, keeps the same methods.
+        void restacked(ThreadInfo info) {
             last = info;
+            sameTop = sameTop && new TopFrames(firstTop).equals(new TopFrames(info.getStackTrace()));
+        }
+
+        void finish() {
+            stuck = sameTop && firstTop.length > 0 && !idle();
         }
 
         long cpuNanos() {
@@ -198,12 +244,12 @@ final class HotThreadsSection implements DiagnosticSection {
         }
 
         boolean stuck() {
-            return readings > 1 && sameTop && !topFrames.isEmpty() && !idle();
+            return stuck;
         }
 
         private boolean idle() {
             for (StackTraceElement frame : last.getStackTrace()) {
-                if (IDLE_FRAMES.contains(frame.getClassName() + "." + frame.getMethodName())) {
+                if (IDLE_FRAMES.getOrDefault(frame.getMethodName(), Set.of()).contains(frame.getClassName())) {
                     return true;
                 }
             }
@@ -240,33 +286,68 @@ final class HotThreadsSection implements DiagnosticSection {
         }
     }
 
+    /** The top frames of a stack by class and method name (no line numbers), as a map key. */
+    private record TopFrames(StackTraceElement[] stack) {
+        int size() {
+            return Math.min(stack.length, STUCK_FRAMES);
+        }
+
+        List<String> names() {
+            List<String> names = new ArrayList<>(size());
+            for (int i = 0; i < size(); i++) {
+                names.add(stack[i].getClassName() + "." + stack[i].getMethodName());
+            }
+            return names;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof TopFrames other) || other.size() != size()) {
+                return false;
+            }
+            for (int i = 0; i < size(); i++) {
+                if (!stack[i].getMethodName().equals(other.stack[i].getMethodName())
+                        || !stack[i].getClassName().equals(other.stack[i].getClassName())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            int hash = size();
+            for (int i = 0; i < size(); i++) {
+                hash = 31 * (31 * hash + stack[i].getClassName().hashCode()) + stack[i].getMethodName().hashCode();
+            }
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return names().toString();
+        }
+    }
+
     /** Every stuck thread of this pod (not only the top ones), grouped by its top frames, largest group first. */
     private static List<Map<String, Object>> stuckStacks(List<Sampled> seen) {
-        Map<List<String>, List<String>> groups = new LinkedHashMap<>();
+        // keyed by the frames themselves: the strings are made once per group, not per thread
+        Map<TopFrames, List<String>> groups = new LinkedHashMap<>();
         for (Sampled s : seen) {
             if (s.stuck()) {
-                groups.computeIfAbsent(s.topFrames, k -> new ArrayList<>()).add(s.name);
+                groups.computeIfAbsent(new TopFrames(s.firstTop), k -> new ArrayList<>()).add(s.name);
             }
         }
         List<Map<String, Object>> list = new ArrayList<>();
-        groups.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<List<String>, List<String>> e) -> e.getValue().size()).reversed())
+        groups.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<TopFrames, List<String>> e) -> e.getValue().size()).reversed())
                 .forEach(e -> {
                     Map<String, Object> group = new LinkedHashMap<>();
-                    group.put("frames", e.getKey());
+                    group.put("frames", e.getKey().names());
                     group.put("threads", e.getValue().size());
                     group.put("threadNames", e.getValue().stream().sorted().limit(10).toList());
                     list.add(group);
                 });
         return list;
-    }
-
-    // Without line numbers: a thread spinning in one loop, or parked at one call, keeps the same methods.
-    private static List<String> methods(StackTraceElement[] stack) {
-        List<String> methods = new ArrayList<>(STUCK_FRAMES);
-        for (int i = 0; i < stack.length && i < STUCK_FRAMES; i++) {
-            methods.add(stack[i].getClassName() + "." + stack[i].getMethodName());
-        }
-        return methods;
     }
 
     static List<String> frames(StackTraceElement[] stack, int depth) {

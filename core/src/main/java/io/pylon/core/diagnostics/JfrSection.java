@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code jfr}: JDK Flight Recordings of the pod. {@code GET} lists them ({@code ?id=..&view=summary}: the summary of a
- * finished one, heavy); {@code POST ?duration=60s&settings=default|profile&maxSizeMb=100} starts one (at most one
+ * finished one, heavy); {@code POST ?duration=60s&settings=pylon|default|profile&maxSizeMb=100} starts one (at most one
  * runs per pod); {@code DELETE ?id=} stops and removes one. The download ({@code GET ?download=<id>}) is a stream, not
  * an object: the diagnostics endpoint sends it like a heap dump.
  *
@@ -92,7 +92,7 @@ final class JfrSection implements DiagnosticSection {
 
     static FlightRecordings.Request request(DiagnosticsQuery query) {
         Duration duration = query.duration("duration", Duration.ofSeconds(60), MIN_DURATION, MAX_DURATION);
-        String settings = query.choice("settings", "default", List.of("default", "profile"));
+        String settings = query.choice("settings", RecordingSettings.PYLON, RecordingSettings.NAMES);
         int maxSizeMb = query.integer("maxSizeMb", 100, 1, 1024);
         return new FlightRecordings.Request(duration, settings, maxSizeMb * 1024L * 1024L);
     }

@@ -23,6 +23,10 @@ import java.util.NoSuchElementException;
 public final class LocalDiagnostics {
     public static final String ALL = "all";
     public static final String HEAPDUMP = "heapdump";
+    /** Broadcast only: answered by the endpoint from every pod's {@code all?sections=...}, never by one pod. */
+    public static final String COMPARE = "compare";
+    /** The parameter of {@code all} that picks some of its sections ({@code sections=jvm,threads}). */
+    public static final String SECTIONS = "sections";
     public static final String GET = "GET";
 
     private static final System.Logger LOG = System.getLogger(LocalDiagnostics.class.getName());
@@ -30,6 +34,7 @@ public final class LocalDiagnostics {
     private final PodIdentity identity;
     private final DiagnosticsRegistry registry;
     private final ConcurrencyLimit heavy;
+    private final List<Runnable> refusalListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     LocalDiagnostics(PodIdentity identity, DiagnosticsRegistry registry, ConcurrencyLimit heavy) {
         this.identity = identity;
@@ -41,7 +46,7 @@ public final class LocalDiagnostics {
         return identity;
     }
 
-    /** Every name this pod answers: its sections, their aliases, {@code heapdump} and {@code all}. */
+    /** Every name this pod answers: its sections, their aliases, {@code heapdump}, {@code all} and {@code compare}. */
     public List<String> names() {
         List<String> names = new ArrayList<>();
         List<String> aliases = new ArrayList<>();
@@ -52,11 +57,17 @@ public final class LocalDiagnostics {
         names.addAll(aliases);
         names.add(HEAPDUMP);
         names.add(ALL);
+        names.add(COMPARE);
         return names;
     }
 
     public boolean offers(String name) {
-        return HEAPDUMP.equals(name) || ALL.equals(name) || registry.find(name).isPresent();
+        return HEAPDUMP.equals(name) || ALL.equals(name) || COMPARE.equals(name) || registry.find(name).isPresent();
+    }
+
+    /** Whether this pod has a section of that name that {@code all} includes. */
+    public boolean offersInAll(String name) {
+        return registry.all().stream().anyMatch(s -> s.inAll() && s.name().equals(name));
     }
 
     /**
@@ -85,11 +96,12 @@ public final class LocalDiagnostics {
             if (!GET.equals(method)) {
                 throw new UnsupportedOperationException(name + " takes no " + method);
             }
-            try (ConcurrencyLimit.Permit permit = heavy.enter()) {
-                for (DiagnosticSection section : registry.all()) {
-                    if (section.inAll()) {
-                        node.set(section.key(), collectOrError(section, query));
-                    }
+            List<DiagnosticSection> sections = sectionsOfAll(query);
+            // 'all' counts as heavy, unless its sections=... picks only light ones (what 'compare' asks every pod)
+            boolean light = query.text(SECTIONS).isPresent() && sections.stream().noneMatch(s -> s.heavy(query));
+            try (ConcurrencyLimit.Permit permit = light ? null : enterHeavy()) {
+                for (DiagnosticSection section : sections) {
+                    node.set(section.key(), collectOrError(section, query));
                 }
             }
         } else {
@@ -104,7 +116,7 @@ public final class LocalDiagnostics {
                 node.set(key, toJson(section, () -> section.change(method, query)));
             } else if (section.heavy(query)) {
                 section.validate(method, query);
-                try (ConcurrencyLimit.Permit permit = heavy.enter()) {
+                try (ConcurrencyLimit.Permit permit = enterHeavy()) {
                     node.set(key, collect(section, query));
                 }
             } else {
@@ -114,6 +126,32 @@ public final class LocalDiagnostics {
         }
         node.put("responseTime", Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0);
         return node;
+    }
+
+    /** Calls {@code listener} (on the refused request's thread, so it must be quick) each time a heavy call gets 429. */
+    public void onHeavyRefused(Runnable listener) {
+        refusalListeners.add(listener);
+    }
+
+    /**
+     * One section's content for the black box, outside the heavy-call limit (the black box rate-limits itself, and it
+     * must capture exactly when callers are being refused); {@code null} when the pod has no such section.
+     *
+     * @throws SectionFailedException when the section could not be collected
+     */
+    public JsonNode collectUnlimited(String name, DiagnosticsQuery query) {
+        return registry.find(name).map(section -> collect(section, query)).orElse(null);
+    }
+
+    private ConcurrencyLimit.Permit enterHeavy() {
+        try {
+            return heavy.enter();
+        } catch (DiagnosticsBusyException e) {
+            for (Runnable listener : refusalListeners) {
+                listener.run();
+            }
+            throw e;
+        }
     }
 
     /** A section that a broadcast of some name summarises, with the key its content has in that name's answers. */
@@ -157,9 +195,14 @@ public final class LocalDiagnostics {
      * @throws InvalidParameterException     for a bad parameter
      */
     public void validate(String method, String name, DiagnosticsQuery query) {
-        if (ALL.equals(name) || HEAPDUMP.equals(name)) {
+        if (ALL.equals(name) || HEAPDUMP.equals(name) || COMPARE.equals(name)) {
             if (!GET.equals(method)) {
                 throw new UnsupportedOperationException(name + " takes no " + method);
+            }
+            if (ALL.equals(name)) {
+                for (DiagnosticSection section : sectionsOfAll(query)) {
+                    section.validate(method, query);
+                }
             }
             return;
         }
@@ -176,6 +219,30 @@ public final class LocalDiagnostics {
         List<String> methods = new ArrayList<>(List.of(GET));
         registry.find(name).ifPresent(section -> section.changes().stream().sorted().forEach(methods::add));
         return methods;
+    }
+
+    /**
+     * The sections of an {@code all} answer: every section in {@code all}, or those that {@code sections=a,b} names.
+     *
+     * @throws InvalidParameterException for a name that is not a section of {@code all} on this pod
+     */
+    private List<DiagnosticSection> sectionsOfAll(DiagnosticsQuery query) {
+        List<DiagnosticSection> inAll = registry.all().stream().filter(DiagnosticSection::inAll).toList();
+        java.util.Optional<String> picked = query.text(SECTIONS);
+        if (picked.isEmpty()) {
+            return inAll;
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String part : picked.get().split(",")) {
+            String wanted = part.strip();
+            if (inAll.stream().noneMatch(s -> s.name().equals(wanted))) {
+                throw new InvalidParameterException(SECTIONS, "The query parameter 'sections' must name sections of 'all', "
+                        + "comma-separated: " + String.join(", ", inAll.stream().map(DiagnosticSection::name).toList())
+                        + ".");
+            }
+            names.add(wanted);
+        }
+        return inAll.stream().filter(s -> names.contains(s.name())).toList();
     }
 
     private interface Content {

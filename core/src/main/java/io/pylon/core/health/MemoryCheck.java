@@ -37,7 +37,28 @@ public final class MemoryCheck implements HealthCheck {
     @Override
     public CheckResult check() {
         MemoryUsage heap = memory.getHeapMemoryUsage();
-        long max = heap.getMax() > 0 ? heap.getMax() : heap.getCommitted();
+        long retained = retained(heap);
+        double ratio = ratio(heap, retained);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("heapUsed", heap.getUsed());
+        details.put("heapMax", heap.getMax());
+        details.put("heapUsedAfterGc", retained);
+        details.put("ratio", Math.round(ratio * 1000) / 1000.0);
+        details.put("threshold", threshold);
+        return CheckResult.of(ratio <= threshold, details);
+    }
+
+    /** The share of the maximum heap in use after the last collection (the current use before any), 0 to 1. */
+    public double retainedShare() {
+        MemoryUsage heap = memory.getHeapMemoryUsage();
+        return ratio(heap, retained(heap));
+    }
+
+    public double threshold() {
+        return threshold;
+    }
+
+    private long retained(MemoryUsage heap) {
         long afterGc = 0;
         boolean collected = false;
         for (MemoryPoolMXBean pool : heapPools) {
@@ -47,14 +68,11 @@ public final class MemoryCheck implements HealthCheck {
                 afterGc += usage.getUsed();
             }
         }
-        long retained = collected ? afterGc : heap.getUsed();
-        double ratio = max > 0 ? (double) retained / max : 0;
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("heapUsed", heap.getUsed());
-        details.put("heapMax", heap.getMax());
-        details.put("heapUsedAfterGc", retained);
-        details.put("ratio", Math.round(ratio * 1000) / 1000.0);
-        details.put("threshold", threshold);
-        return CheckResult.of(ratio <= threshold, details);
+        return collected ? afterGc : heap.getUsed();
+    }
+
+    private static double ratio(MemoryUsage heap, long retained) {
+        long max = heap.getMax() > 0 ? heap.getMax() : heap.getCommitted();
+        return max > 0 ? (double) retained / max : 0;
     }
 }

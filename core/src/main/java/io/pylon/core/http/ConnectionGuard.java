@@ -87,8 +87,7 @@ public final class ConnectionGuard implements Filter {
     }
 
     private static boolean closeRequested(RoutingRequest req, RoutingResponse res) {
-        return req.headers().containsToken(HeaderValues.CONNECTION_CLOSE)
-                || res.headers().containsToken(HeaderValues.CONNECTION_CLOSE);
+        return ConnectionClose.in(req.headers()) || ConnectionClose.in(res.headers());
     }
 
     /** Whether the request body is now fully read: it was, or the rest fitted in {@link #DRAIN_LIMIT}. */

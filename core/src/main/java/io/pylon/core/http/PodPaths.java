@@ -104,6 +104,11 @@ public final class PodPaths {
         return diagnostics + "/" + name;
     }
 
+    /** {@code /<segment>/diagnostics/<name>/<item>}: one item of a name ({@code postmortem/<capture id>}). */
+    public String diagnostics(String name, String item) {
+        return diagnostics(name) + "/" + item;
+    }
+
     private static boolean isSegment(String segment) {
         if (segment == null || segment.isEmpty()) {
             return false;

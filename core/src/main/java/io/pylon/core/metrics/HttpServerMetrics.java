@@ -7,6 +7,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.pylon.core.http.ListenerProbe;
 import io.pylon.core.http.OpenClientConnections;
 import io.pylon.core.http.RouteTimer;
 
@@ -76,7 +77,9 @@ public final class HttpServerMetrics implements RouteTimer {
                 status = e.status().code();
                 throw e;
             } finally {
-                timer(routeTemplate, method(req), status).record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
+                if (!ListenerProbe.isProbe(req)) {
+                    timer(routeTemplate, method(req), status).record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
+                }
             }
         };
     }

@@ -69,6 +69,17 @@ public final class CoreSettings {
             "Fraction of the maximum heap still in use after garbage collection above which memory is DOWN.",
             0.95, SettingType.fraction());
 
+    /**
+     * Read by the launcher (scripts/pod-jvm.sh for `pylon run`, PodHeap for `pylon up`) before the pod's JVM starts,
+     * so only the environment variable counts; the pod validates it like every other setting.
+     */
+    public static final Setting<Long> HEAP_MAX = Setting.of("pylon.pod.heap-max",
+            "Maximum heap of a pod that `pylon run` or `pylon up` starts (-Xmx; a quarter of it is the young generation). "
+                    + "Only the environment variable counts: the launcher reads it before the JVM starts. Default: Manager "
+                    + "192m, Cache 256m, Worker 128m, Integration and Portal 64m. The container image takes 70% of the "
+                    + "container's memory limit instead (-XX:MaxRAMPercentage=70).",
+            null, SettingType.HEAP_SIZE);
+
     public static final Setting<Integer> ASYNC_THREADS = Setting.of("pylon.executor.async-threads",
             "Threads of the <segment>-async executor (the module's asynchronous work). Default: 2 per processor, at least 4.",
             null, SettingType.intRange(1, 1024));
@@ -94,6 +105,6 @@ public final class CoreSettings {
     public static List<Setting<?>> all(int defaultPort) {
         return List.of(BIND, port(defaultPort), PATH_SEGMENT, POD_NAME, POD_IP, POD_NAMESPACE, NODE_NAME, ENVIRONMENT_NAME,
                 ENVIRONMENT_ID, DATA_DIR, SHUTDOWN_GRACE, SHUTDOWN_DELAY, HEALTH_CHECK_TIMEOUT, HEALTH_CACHE_TTL,
-                HEAP_THRESHOLD, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID, METRICS_ENABLED);
+                HEAP_THRESHOLD, HEAP_MAX, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID, METRICS_ENABLED);
     }
 }

@@ -4,6 +4,7 @@ import io.helidon.common.buffers.BufferData;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
+import io.helidon.http.WritableHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.ProtocolConfigs;
@@ -11,6 +12,7 @@ import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.helidon.webserver.http1.Http1ConnectionProvider;
 import io.helidon.webserver.spi.ServerConnection;
+import io.pylon.core.http.ConnectionClose;
 import io.pylon.core.http.Http10Connections;
 import io.pylon.core.server.GuardedConnection.Phase;
 
@@ -35,7 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link GuardedConnection}, and learns the request phases from Helidon's HTTP/1 listeners.
  *
  * <p>Threading: connections add and remove themselves in a concurrent set from their virtual threads; one sweep runs
- * at a time on the given scheduler (fixed delay) and only reads connection state or closes sockets.
+ * at a time on the given scheduler (fixed delay) and only reads connection state or closes sockets. The wait before
+ * the first close of a stop runs under {@code closeLock}, so every close Helidon asks for comes after it.
  */
 final class ConnectionTimeouts implements AutoCloseable {
     /** How often connections are checked: the precision of every timeout. */
@@ -51,6 +54,8 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final ScheduledFuture<?> sweeper;
     private volatile boolean draining;
     private volatile long lastOpened = System.nanoTime();
+    private final Object closeLock = new Object();
+    private Runnable untilListenerClosed; // guarded by closeLock
 
     ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler) {
         this.limits = limits;
@@ -103,14 +108,38 @@ final class ConnectionTimeouts implements AutoCloseable {
     }
 
     /**
-     * Waits until no connection has opened for {@code quiet} (at most {@code max}). Closing the listening socket
-     * resets connections the kernel accepted but the server did not yet: closing it while no client is connecting
-     * keeps requests from being cut.
+     * Waits until no connection has opened for {@code quiet} and none waits in the accept queue of {@code port} (at
+     * most {@code max}). Closing the listening socket resets connections the kernel accepted but the server did not
+     * yet: closing it while no client is connecting keeps requests from being cut. The queue is checked too because
+     * a loaded pod may take longer than {@code quiet} to accept what clients opened.
      */
-    void awaitQuiet(Duration quiet, Duration max) throws InterruptedException {
+    void awaitQuiet(Duration quiet, Duration max, int port) throws InterruptedException {
         long end = System.nanoTime() + max.toNanos();
-        while (System.nanoTime() - lastOpened < quiet.toNanos() && System.nanoTime() < end) {
+        while (System.nanoTime() < end
+                && (System.nanoTime() - lastOpened < quiet.toNanos() || AcceptQueue.length(port) > 0)) {
             Thread.sleep(10);
+        }
+    }
+
+    /**
+     * The server is about to stop: the first connection it asks to close first runs {@code untilListenerClosed}.
+     * Helidon asks connections to close right after closing its listening socket, but the JDK defers that close
+     * while the accept thread is blocked in the socket, so the socket may still complete handshakes for a moment;
+     * clients told Connection: close before it is really closed would reconnect into an accept queue about to be
+     * reset.
+     */
+    void beforeAskingToClose(Runnable untilListenerClosed) {
+        synchronized (closeLock) {
+            this.untilListenerClosed = untilListenerClosed;
+        }
+    }
+
+    private void awaitListenerClosed() {
+        synchronized (closeLock) {
+            if (untilListenerClosed != null) {
+                untilListenerClosed.run();
+                untilListenerClosed = null;
+            }
         }
     }
 
@@ -188,6 +217,7 @@ final class ConnectionTimeouts implements AutoCloseable {
             if (interrupt) {
                 delegate.close(true);
             } else {
+                awaitListenerClosed();
                 guarded.requestClose();
             }
         }
@@ -204,10 +234,18 @@ final class ConnectionTimeouts implements AutoCloseable {
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
             if (ctx instanceof GuardedConnection c) {
-                if (headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+                // read once: a close asked for after this point applies to the next request, never to this one,
+                // whose answer must then say keep-alive truthfully
+                boolean last = c.closeRequested();
+                boolean marked = last && headers instanceof WritableHeaders<?>;
+                if (marked) {
+                    // as if the client had sent Connection: close: Helidon answers with it and then ends the connection
+                    ((WritableHeaders<?>) headers).set(HeaderValues.CONNECTION_CLOSE);
+                }
+                if (ConnectionClose.in(headers)) {
                     c.closeAfterResponse();
                 }
-                c.headersRead();
+                c.headersRead(last && !marked);
             }
         }
     }
@@ -222,7 +260,7 @@ final class ConnectionTimeouts implements AutoCloseable {
 
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
-            if (ctx instanceof GuardedConnection c && headers.containsToken(HeaderValues.CONNECTION_CLOSE)) {
+            if (ctx instanceof GuardedConnection c && ConnectionClose.in(headers)) {
                 c.closeAfterResponse();
             }
         }

@@ -70,13 +70,14 @@ final class GuardedConnection implements ConnectionContext {
     }
 
     /**
-     * Called once a request's headers are read. A close asked for meanwhile is passed on now: Helidon's connection
-     * then answers this request and ends, whereas passing it on while the request line is read would interrupt
-     * the read and cut a request the client already sent.
+     * Called once a request's headers are read. A close asked for before is normally carried by the request itself
+     * (its headers say Connection: close, so Helidon's answer does too); only when that could not be done is it
+     * passed on to Helidon's connection here, which then ends after this answer. Passing it on while the request
+     * line is read would interrupt the read and cut a request the client already sent.
      */
-    void headersRead() {
+    void headersRead(boolean forwardClose) {
         enter(Phase.IN_BODY);
-        if (closeRequested) {
+        if (forwardClose) {
             forwardClose();
         }
     }
@@ -110,8 +111,8 @@ final class GuardedConnection implements ConnectionContext {
     /**
      * The server stops (or Helidon found the connection idle). Passing this on at once would end the connection
      * after the request it is handling, whose answer may already have promised keep-alive, and the client's next
-     * request would be reset. So the connection ends after the next request that arrives, whose answer says
-     * Connection: close; or when that answer already said so; or when the guard finds it idle.
+     * request would be reset. So the connection ends after the next request whose headers are read from now on, whose
+     * answer says Connection: close; or when that answer already said so; or when the guard finds it idle.
      */
     void requestClose() {
         closeRequested = true;

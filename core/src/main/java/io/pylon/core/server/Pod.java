@@ -28,6 +28,8 @@ public final class Pod implements AutoCloseable {
     /** How long no client may have connected before the listening socket closes, and the longest wait for that. */
     private static final Duration QUIET_BEFORE_CLOSE = Duration.ofMillis(250);
     private static final Duration MAX_WAIT_FOR_QUIET = Duration.ofSeconds(2);
+    /** The longest wait for the listening socket to really close before connections are asked to close. */
+    private static final Duration MAX_WAIT_FOR_LISTENER_CLOSE = Duration.ofSeconds(2);
 
     Pod(PylonModule module, PodIdentity identity, PodListener server, PodTraffic traffic, ConnectionTimeouts timeouts,
         HealthRegistry health, ShutdownCheck shutdown, Deque<AutoCloseable> resources, Duration shutdownDelay) {
@@ -71,8 +73,9 @@ public final class Pod implements AutoCloseable {
     /**
      * Graceful stop: readiness turns DOWN. During the optional delay (load balancers notice) every answer says
      * {@code Connection: close} and connections idle between requests are closed. Then answers keep connections
-     * open until no client has connected for a moment, so that closing the listening socket resets no connection
-     * the kernel had queued; the listener closes, every connection ends after the answer to the request it carries,
+     * open until no client has connected for a moment and the accept queue is empty, so that closing the listening
+     * socket resets no connection the kernel had queued; the listener closes and, once connects are refused, every connection ends after
+     * answering its next request with {@code Connection: close} (idle ones after {@link ConnectionTimeouts#DRAIN_IDLE});
      * in-flight requests get the grace period, and the module's resources close in reverse order.
      */
     public void stop() {
@@ -89,11 +92,15 @@ public final class Pod implements AutoCloseable {
                 traffic.closeConnections(false);
                 timeouts.drain(false);
             }
-            timeouts.awaitQuiet(QUIET_BEFORE_CLOSE, MAX_WAIT_FOR_QUIET);
+            timeouts.awaitQuiet(QUIET_BEFORE_CLOSE, MAX_WAIT_FOR_QUIET, server.port());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        traffic.closeConnections(true);
+        // Answers keep saying keep-alive until the listening socket is closed: a Connection: close now would make
+        // clients reconnect into the accept queue, and closing the socket resets what it holds. Helidon closes the
+        // socket first, then asks each connection to close (once connects are refused): its next request is
+        // answered with Connection: close.
+        timeouts.beforeAskingToClose(() -> server.awaitClosed(MAX_WAIT_FOR_LISTENER_CLOSE));
         LOG.log(Level.INFO, "Pod " + identity.podName() + " closes its listener (" + timeouts.open() + " connections open)");
         server.stop();
         while (!resources.isEmpty()) {

@@ -14,6 +14,8 @@ import io.pylon.core.diagnostics.CoreDiagnostics;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.diagnostics.DiagnosticsSettings;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
+import io.pylon.core.diagnostics.postmortem.Postmortem;
+import io.pylon.core.diagnostics.postmortem.PostmortemSettings;
 import io.pylon.core.diagnostics.web.DiagnosticsEndpoint;
 import io.pylon.core.discovery.Discoveries;
 import io.pylon.core.discovery.DiscoverySettings;
@@ -76,6 +78,8 @@ public final class PodServer {
         List<Setting<?>> all = new ArrayList<>(podSettings(module.defaultPort()));
         if (module.servesDiagnostics()) {
             all.addAll(DiagnosticsSettings.all());
+            all.addAll(io.pylon.core.diagnostics.compare.CompareSettings.all());
+            all.addAll(PostmortemSettings.all());
             all.addAll(DiscoverySettings.all());
             all.addAll(BroadcastSettings.all());
         }
@@ -172,7 +176,8 @@ public final class PodServer {
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
         }
         context.listeningPort.set(server.port());
-        PodListener listener = new PodListener(server, servers, bind);
+        PodListener listener = new PodListener(server, servers, bind, PodPaths.of(segment).version());
+        listener.check(); // before any traffic: loads the classes of the connection path while descriptors are free
         health.register(new ListenerCheck(listener, timeouts, limits.maxConnections()));
         executors.maintenance().scheduleWithFixedDelay(listener::check, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
         Pod pod = new Pod(module, identity, listener, traffic, timeouts, health, shutdown, resources,
@@ -194,9 +199,15 @@ public final class PodServer {
                 context.dataDir(), context.executors(), context.health(), context.diagnostics(), settings);
         context.onStop(diagnostics.logLevels());
         context.onStop(diagnostics.recordings());
+        Postmortem postmortem = Postmortem.install(context.settings(), context.dataDir(), diagnostics.local(),
+                context.diagnostics(), context.health(), context.executors().maintenance());
+        if (postmortem != null) {
+            context.onStop(postmortem);
+        }
         PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
         DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
-                context.segment(), BroadcastMeters.of(context.metrics()));
+                context.segment(), BroadcastMeters.of(context.metrics()),
+                io.pylon.core.diagnostics.compare.CompareOptions.from(context.settings()));
         context.onStop(broadcast);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
                 diagnostics.local(), diagnostics.heapDumper(), broadcast, diagnostics.recordings())

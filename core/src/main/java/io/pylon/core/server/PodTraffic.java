@@ -2,12 +2,14 @@ package io.pylon.core.server;
 
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.HttpRouting;
+import io.pylon.core.http.ListenerProbe;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The pod's view of its requests: counts those finished, and while the pod stops, answers requests with
- * {@code Connection: close} so that clients move to other pods instead of sending more on a connection about to close.
+ * The pod's view of its requests: counts those finished (not the listener watch's own), and while the pod stops,
+ * answers requests with {@code Connection: close} so that clients move to other pods instead of sending more on a
+ * connection about to close.
  *
  * <p>Threading: the filter runs on request threads (virtual); the counter is atomic and the stopping flag volatile.
  */
@@ -23,7 +25,9 @@ final class PodTraffic {
             try {
                 chain.proceed();
             } finally {
-                finished.incrementAndGet();
+                if (!ListenerProbe.isProbe(req)) {
+                    finished.incrementAndGet();
+                }
             }
         });
     }

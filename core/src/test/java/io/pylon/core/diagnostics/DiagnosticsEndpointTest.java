@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.pod.PodExecutors;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.Pod;
+import io.pylon.core.testing.Deadlock;
 import io.pylon.core.testing.FakeModule;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterEach;

@@ -98,6 +98,38 @@ class FlightRecordingTest {
     }
 
     @Test
+    void withoutSettingsARecordingUsesThePylonProfile(@TempDir Path dir) throws Exception {
+        JsonNode started = ok("POST", "worker-b", "jfr?internal=true&duration=2s&maxSizeMb=20");
+        assertThat(started.path("jfr").path("settings").asText()).isEqualTo("pylon");
+        String id = started.path("jfr").path("id").asText();
+        awaitFinished("worker-b", id);
+        Map<String, String> enabled = enabledSettings(download("worker-b", "jfr?download=" + id, dir.resolve("p.jfr")));
+
+        // what the summary view reads stays on; the events timed on every socket or file call, or park, are off
+        assertThat(enabled).containsEntry("jdk.ExecutionSample", "true").containsEntry("jdk.ObjectAllocationSample", "true")
+                .containsEntry("jdk.GarbageCollection", "true").containsEntry("jdk.JavaMonitorEnter", "true");
+        for (String event : RecordingSettings.PYLON_DISABLED) {
+            assertThat(enabled).containsEntry(event, "false");
+        }
+    }
+
+    /** Event name to its "enabled" setting, from the jdk.ActiveSetting events the recording holds. */
+    private static Map<String, String> enabledSettings(Path file) throws Exception {
+        Map<Long, String> names = new HashMap<>();
+        Map<String, String> enabled = new HashMap<>();
+        try (RecordingFile recording = new RecordingFile(file)) {
+            recording.readEventTypes().forEach(type -> names.put(type.getId(), type.getName()));
+            while (recording.hasMoreEvents()) {
+                RecordedEvent event = recording.readEvent();
+                if (event.getEventType().getName().equals("jdk.ActiveSetting") && "enabled".equals(event.getString("name"))) {
+                    enabled.put(names.get(event.getLong("id")), event.getString("value"));
+                }
+            }
+        }
+        return enabled;
+    }
+
+    @Test
     void deleteStopsAndRemovesARecording() {
         JsonNode started = ok("POST", "worker-b", "jfr?internal=true&duration=10m");
         String id = started.path("jfr").path("id").asText();
@@ -111,6 +143,8 @@ class FlightRecordingTest {
     void badRecordingParametersAreNamed() {
         assertBad("POST", "jfr?duration=2h", "duration");
         assertBad("POST", "jfr?settings=everything", "settings");
+        HttpResponse<String> named = call("POST", "worker-a", "jfr?settings=everything");
+        assertThat(named.body()).contains("pylon, default, profile");
         assertBad("POST", "jfr?maxSizeMb=0", "maxSizeMb");
         assertBad("DELETE", "jfr", "id");
         assertBad("GET", "jfr?download=..%2Fetc", "download");

@@ -17,7 +17,7 @@ class SecretMaskerTest {
 
     @Test
     void environmentVariablesNamedLikeSecretsAreMasked() {
-        EnvSection env = new EnvSection(masker, () -> Map.of(
+        EnvSection env = new EnvSection(masker, new EnvDigest("test-id"), () -> Map.of(
                 "DB_PASSWORD", "hunter2", "GITHUB_TOKEN", "ghp_x", "AWS_SECRET_ACCESS_KEY", "aws",
                 "PYLON_ENVIRONMENT_ID", ID, "ACME_LICENSE", "lic", "SERVICE_CREDENTIALS", "c",
                 "JAVA_TOOL_OPTIONS", "-Xmx1g -Dapp.api-key=k3y", "HOME", "/root", "RUN_AS", "run --id " + ID));

@@ -1,7 +1,5 @@
 package io.pylon.distribution.cli;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
 import java.time.Instant;
 
 /**
@@ -12,7 +10,6 @@ import java.time.Instant;
  *                  the Manager's to tell)
  * @param segment   the path segment the environment's modules serve (platform unless renamed)
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
 public record CliContext(String name, String manager, String user, String token, String expiresAt,
                          String environment, String segment) {
 

@@ -1,10 +1,8 @@
 package io.pylon.distribution.cli;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -25,10 +23,9 @@ import java.util.Optional;
  * a token readable by others. One CLI process at a time is assumed per file (the last writer wins, as with kubectl).
  */
 public final class ConfigFile {
-    // the CLI's one mapper (a second would cost start-up time), read leniently and written indented
-    private static final ObjectReader READER = HttpJson.MAPPER.readerFor(Contents.class)
-            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    private static final ObjectWriter WRITER = HttpJson.MAPPER.writerFor(Contents.class).with(SerializationFeature.INDENT_OUTPUT);
+    // Read and written as a JSON tree with the CLI's one mapper: binding the records would have Jackson build their
+    // (de)serializers by reflection at every start, a noticeable part of a short command (BENCHMARKS.md, issue 19).
+    private static final String[] FIELDS = {"name", "manager", "user", "token", "expiresAt", "environment", "segment"};
 
     private final Path path;
 
@@ -57,8 +54,20 @@ public final class ConfigFile {
             return new Contents(null, List.of());
         }
         try {
-            Contents contents = READER.readValue(path.toFile());
-            return new Contents(contents.currentContext(), contents.contexts() == null ? List.of() : contents.contexts());
+            JsonNode root = HttpJson.MAPPER.readTree(path.toFile());
+            if (!root.isObject()) {
+                throw new IOException("not a JSON object");
+            }
+            List<CliContext> contexts = new ArrayList<>();
+            for (JsonNode context : root.path("contexts")) {
+                String[] values = new String[FIELDS.length];
+                for (int i = 0; i < FIELDS.length; i++) {
+                    values[i] = context.path(FIELDS[i]).isTextual() ? context.path(FIELDS[i]).asText() : null;
+                }
+                contexts.add(new CliContext(values[0], values[1], values[2], values[3], values[4], values[5], values[6]));
+            }
+            JsonNode current = root.path("currentContext");
+            return new Contents(current.isTextual() ? current.asText() : null, List.copyOf(contexts));
         } catch (AccessDeniedException e) {
             throw CliException.failed("Cannot read the config file " + path + ": permission denied.");
         } catch (IOException e) {
@@ -82,7 +91,7 @@ public final class ConfigFile {
                     ? Files.createTempFile(dir, ".config", ".tmp", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))
                     : Files.createTempFile(dir, ".config", ".tmp");
             try {
-                WRITER.writeValue(temp.toFile(), contents);
+                HttpJson.MAPPER.writerWithDefaultPrettyPrinter().writeValue(temp.toFile(), json(contents));
                 Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(temp);
@@ -92,8 +101,26 @@ public final class ConfigFile {
         }
     }
 
+    private static ObjectNode json(Contents contents) {
+        ObjectNode root = HttpJson.MAPPER.createObjectNode();
+        if (contents.currentContext() != null) {
+            root.put("currentContext", contents.currentContext());
+        }
+        ArrayNode list = root.putArray("contexts");
+        for (CliContext context : contents.contexts()) {
+            String[] values = {context.name(), context.manager(), context.user(), context.token(), context.expiresAt(),
+                    context.environment(), context.segment()};
+            ObjectNode node = list.addObject();
+            for (int i = 0; i < FIELDS.length; i++) {
+                if (values[i] != null) {
+                    node.put(FIELDS[i], values[i]);
+                }
+            }
+        }
+        return root;
+    }
+
     /** The file's content: the contexts in the order they were added and the name of the current one. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Contents(String currentContext, List<CliContext> contexts) {
 
         public Optional<CliContext> find(String name) {

@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
  */
 public final class Fleet {
     public static final List<String> MODULES = List.of("worker", "cache");
+    private static final String COMPARE = "compare";
 
     private final ManagerClient manager;
     private final String environment;
@@ -46,7 +47,8 @@ public final class Fleet {
     }
 
     private static List<String> names(String module) {
-        return "worker".equals(module) ? List.of("jvm", "threads", "health", "connections") : List.of("jvm", "threads", "health");
+        return "worker".equals(module) ? List.of("jvm", "threads", "health", "connections", COMPARE)
+                : List.of("jvm", "threads", "health", COMPARE);
     }
 
     private static Map<String, HttpJson.Answer> answers(Map<String, Future<HttpJson.Answer>> futures) {
@@ -74,7 +76,13 @@ public final class Fleet {
         }
         Map<String, Map<String, JsonNode>> byPod = new LinkedHashMap<>();
         TreeSet<String> names = new TreeSet<>();
+        HttpJson.Answer comparison = answers.get(COMPARE);
+        // a comparison that failed (pods of an older version answer 404) only leaves the flags out
+        Map<String, List<String>> compared = ComparisonFlags.of(comparison != null && comparison.ok() ? comparison.body() : null);
         answers.forEach((name, answer) -> {
+            if (name.equals(COMPARE)) {
+                return;
+            }
             for (JsonNode pod : answer.body().path("pods")) {
                 String podName = pod.path("podName").asText();
                 names.add(podName);
@@ -84,7 +92,8 @@ public final class Fleet {
         List<PodSnapshot> pods = new ArrayList<>();
         for (String podName : names) {
             Map<String, JsonNode> of = byPod.get(podName);
-            pods.add(PodSnapshot.of(podName, module, of.get("jvm"), of.get("threads"), of.get("health"), of.get("connections")));
+            pods.add(PodSnapshot.of(podName, module, of.get("jvm"), of.get("threads"), of.get("health"), of.get("connections"))
+                    .withCompared(compared.getOrDefault(podName, List.of())));
         }
         return pods;
     }

@@ -3,36 +3,23 @@ package io.pylon.distribution.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /** {@code pylon health [module]}: every module's own health endpoint. Exit 1 unless every configured module is UP. */
 @Command(name = "health", description = "Health of each module of the environment, from the modules' own endpoints.")
-public final class HealthCommand implements Callable<Integer> {
-    private final CliIo io;
-
-    @Parameters(arity = "0..1", paramLabel = "MODULE", description = "manager, worker, cache, integration or portal (default: all).")
-    String module;
-
-    @Mixin
-    ContextOptions contextOptions;
-
-    @Mixin
-    OutputOptions output;
-
+public final class HealthCommand extends ModuleEndpointCommand {
     public HealthCommand(CliIo io) {
-        this.io = io;
+        super(io);
     }
 
     @Override
-    public Integer call() {
-        List<String> modules = ModuleNames.any(module);
-        Session session = Session.open(io, contextOptions);
-        List<ModuleEndpoints.Result> results = ModuleEndpoints.call(session, modules,
-                CliPaths.moduleHealth(session.context().segmentOrDefault()));
+    String path(String segment) {
+        return CliPaths.moduleHealth(segment);
+    }
+
+    @Override
+    int print(List<ModuleEndpoints.Result> results) {
         ArrayNode data = HttpJson.MAPPER.createArrayNode();
         boolean wide = output.format() == OutputOptions.Format.wide;
         Table table = new Table(wide ? List.of("MODULE", "STATUS", "HTTP", "TIME", "URL", "DOWN CHECKS")

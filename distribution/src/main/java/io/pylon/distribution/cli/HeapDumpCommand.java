@@ -8,7 +8,6 @@ import picocli.CommandLine.Parameters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -66,7 +65,7 @@ public final class HeapDumpCommand implements Callable<Integer> {
     }
 
     private PodLocator.Attempt<Long> download(Session session, String environment, String module, Path part) {
-        HttpResponse<InputStream> response;
+        HttpJson.Streamed response;
         try {
             response = session.manager().stream(CliPaths.diagnostics(environment, module, "heapdump", pod, null), TIMEOUT);
         } catch (CliException e) {
@@ -75,7 +74,7 @@ public final class HeapDumpCommand implements Callable<Integer> {
             }
             throw e;
         }
-        long total = response.headers().firstValueAsLong("Content-Length").orElse(-1);
+        long total = response.contentLength();
         ProgressBar bar = io.terminal() ? new ProgressBar(io.err(), total) : null;
         long done = 0;
         boolean gzip = file.getFileName().toString().endsWith(".gz");

@@ -6,7 +6,11 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.HttpURLConnection;
+import java.net.Proxy;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,19 +19,21 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
 /**
- * The CLI's one HTTP client (the JDK's: no start-up cost of a second stack) and its JSON mapper. Thread-safe: the
- * JDK client and Jackson's mapper are, and {@code pods} and {@code top} send their calls from several virtual threads.
+ * The CLI's HTTP calls and its JSON mapper. Calls go through {@link HttpURLConnection}: for {@code http://} it loads a
+ * fraction of the classes of the JDK's {@link HttpClient}, which also sets up TLS (the trust store) when it is built,
+ * together about a tenth of a second of a CLI command's start-up (BENCHMARKS.md, issue 19). {@code PATCH}, which
+ * {@link HttpURLConnection} cannot send, goes through the JDK's client, built at its first use.
+ *
+ * <p>Thread-safe: each call has its own connection object (the JDK pools the sockets), the mapper is thread-safe, and
+ * {@code pods} and {@code top} send their calls from several virtual threads.
  */
 public final class HttpJson {
     public static final ObjectMapper MAPPER = new ObjectMapper();
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
-    /** Built at the first call, not with the mapper: it sets up TLS, which commands that read only the config skip. */
-    private static final class Client {
-        static final HttpClient INSTANCE = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofSeconds(5))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+    private static final class PatchClient {
+        static final HttpClient INSTANCE = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
     }
 
     private HttpJson() {
@@ -46,13 +52,60 @@ public final class HttpJson {
         }
     }
 
-    public static Answer send(HttpRequest request) {
-        HttpResponse<byte[]> response = exchange(request, HttpResponse.BodyHandlers.ofByteArray());
-        return new Answer(response.statusCode(), parse(response.body()));
+    /** An answer whose body is read as it comes; the caller closes it. {@code contentLength} -1 when not given. */
+    public record Streamed(int status, long contentLength, InputStream body) {
     }
 
-    public static HttpResponse<InputStream> stream(HttpRequest request) {
-        return exchange(request, HttpResponse.BodyHandlers.ofInputStream());
+    public static Answer send(HttpCall call) {
+        if ("PATCH".equals(call.method())) {
+            return patch(call);
+        }
+        Streamed streamed = stream(call);
+        try (InputStream in = streamed.body()) {
+            return new Answer(streamed.status(), parse(in.readAllBytes()));
+        } catch (IOException e) {
+            throw failure(call, e);
+        }
+    }
+
+    public static Streamed stream(HttpCall call) {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) call.uri().toURL().openConnection(Proxy.NO_PROXY);
+            connection.setConnectTimeout((int) CONNECT_TIMEOUT.toMillis());
+            connection.setReadTimeout((int) call.timeout().toMillis());
+            connection.setInstanceFollowRedirects(false);
+            connection.setUseCaches(false);
+            connection.setRequestMethod(call.method());
+            call.headers().forEach(connection::setRequestProperty);
+            if (call.body() != null) {
+                connection.setDoOutput(true);
+                connection.setFixedLengthStreamingMode(call.body().length);
+                try (OutputStream out = connection.getOutputStream()) {
+                    out.write(call.body());
+                }
+            }
+            int status = connection.getResponseCode();
+            InputStream body = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
+            return new Streamed(status, connection.getContentLengthLong(), body == null ? InputStream.nullInputStream() : body);
+        } catch (IOException e) {
+            throw failure(call, e);
+        }
+    }
+
+    private static Answer patch(HttpCall call) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(call.uri()).timeout(call.timeout())
+                .method(call.method(), call.body() == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(call.body()));
+        call.headers().forEach(request::header);
+        try {
+            HttpResponse<byte[]> response = PatchClient.INSTANCE.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new Answer(response.statusCode(), parse(response.body()));
+        } catch (IOException e) {
+            throw failure(call, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw CliException.failed("Interrupted while calling " + where(call.uri()) + ".");
+        }
     }
 
     static JsonNode parse(byte[] body) {
@@ -66,20 +119,15 @@ public final class HttpJson {
         }
     }
 
-    private static <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-        try {
-            return Client.INSTANCE.send(request, handler);
-        } catch (HttpTimeoutException e) {
-            throw CliException.failed(where(request.uri()) + " did not answer in time.");
-        } catch (ConnectException e) {
-            throw CliException.failed("Cannot connect to " + where(request.uri()) + " (connection refused or unreachable).");
-        } catch (IOException e) {
-            throw CliException.failed("The call to " + where(request.uri()) + " failed (" + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + Text.printable(e.getMessage())) + ").");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CliException.failed("Interrupted while calling " + where(request.uri()) + ".");
+    private static CliException failure(HttpCall call, IOException e) {
+        if (e instanceof SocketTimeoutException || e instanceof HttpTimeoutException) {
+            return CliException.failed(where(call.uri()) + " did not answer in time.");
         }
+        if (e instanceof ConnectException) {
+            return CliException.failed("Cannot connect to " + where(call.uri()) + " (connection refused or unreachable).");
+        }
+        return CliException.failed("The call to " + where(call.uri()) + " failed (" + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + Text.printable(e.getMessage())) + ").");
     }
 
     /** {@code http://host:port}: enough to say where, without a query that might carry anything. */

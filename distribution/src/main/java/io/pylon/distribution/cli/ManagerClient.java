@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -18,6 +16,7 @@ import java.util.stream.Collectors;
  */
 public final class ManagerClient {
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+    private static final String FORM = "application/x-www-form-urlencoded";
 
     private final String base;
     private final String token;
@@ -34,12 +33,12 @@ public final class ManagerClient {
     }
 
     public JsonNode get(String path) {
-        return checked(HttpJson.send(request(path, CALL_TIMEOUT).GET().build()));
+        return checked(HttpJson.send(request(path, CALL_TIMEOUT)));
     }
 
     /** GET without mapping a non-2xx answer to an exception (a diagnostics call answers 429 or 404 for reasons). */
     public HttpJson.Answer getAnswer(String path) {
-        HttpJson.Answer answer = HttpJson.send(request(path, CALL_TIMEOUT).GET().build());
+        HttpJson.Answer answer = HttpJson.send(request(path, CALL_TIMEOUT));
         if (answer.status() == 401 || answer.status() == 403) {
             checked(answer);
         }
@@ -47,32 +46,25 @@ public final class ManagerClient {
     }
 
     public JsonNode send(String method, String path, JsonNode body) {
-        HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofByteArray(HttpJson.MAPPER.valueToTree(body).toString().getBytes(StandardCharsets.UTF_8));
-        HttpRequest.Builder builder = request(path, CALL_TIMEOUT).method(method, publisher);
-        if (body != null) {
-            builder.header("Content-Type", "application/json");
-        }
-        return checked(HttpJson.send(builder.build()));
+        byte[] bytes = body == null ? null : body.toString().getBytes(StandardCharsets.UTF_8);
+        return checked(HttpJson.send(request(path, CALL_TIMEOUT).send(method, bytes, "application/json")));
     }
 
     public JsonNode postForm(String path, Map<String, String> form) {
-        return checked(HttpJson.send(request(path, CALL_TIMEOUT)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form(form))).build()));
+        return checked(HttpJson.send(request(path, CALL_TIMEOUT).send("POST", form(form), FORM)));
     }
 
     /** An open streamed answer (a heap dump); 2xx only, the caller closes the body. */
-    public HttpResponse<InputStream> stream(String path, Duration timeout) {
-        HttpResponse<InputStream> response = HttpJson.stream(request(path, timeout).GET().build());
-        if (response.statusCode() / 100 != 2) {
+    public HttpJson.Streamed stream(String path, Duration timeout) {
+        HttpJson.Streamed response = HttpJson.stream(request(path, timeout));
+        if (response.status() / 100 != 2) {
             byte[] body;
             try (InputStream in = response.body()) {
                 body = in.readNBytes(64 * 1024);
             } catch (java.io.IOException e) {
                 body = new byte[0];
             }
-            checked(new HttpJson.Answer(response.statusCode(), HttpJson.parse(body)));
+            checked(new HttpJson.Answer(response.status(), HttpJson.parse(body)));
         }
         return response;
     }
@@ -80,11 +72,8 @@ public final class ManagerClient {
     /** {@code POST /apiops/auth/token} with client credentials: the Manager's token answer, or exit 3 when refused. */
     public static JsonNode signIn(String managerUrl, String username, String password) {
         ManagerClient anonymous = new ManagerClient(managerUrl, null, null);
-        HttpJson.Answer answer = HttpJson.send(anonymous.request(CliPaths.token(), CALL_TIMEOUT)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("grant_type", "client_credentials",
-                        "client_id", username, "client_secret", password))))
-                .build());
+        HttpJson.Answer answer = HttpJson.send(anonymous.request(CliPaths.token(), CALL_TIMEOUT).send("POST",
+                form(Map.of("grant_type", "client_credentials", "client_id", username, "client_secret", password)), FORM));
         if (answer.status() == 401) {
             throw CliException.auth("The Manager at " + anonymous.base + " refused the username or password.");
         }
@@ -95,13 +84,9 @@ public final class ManagerClient {
         return answer.body();
     }
 
-    private HttpRequest.Builder request(String path, Duration timeout) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
-                .header("Accept", "application/json");
-        if (token != null) {
-            builder.header("Authorization", "Bearer " + token);
-        }
-        return builder;
+    private HttpCall request(String path, Duration timeout) {
+        HttpCall call = HttpCall.get(URI.create(base + path), timeout);
+        return token == null ? call : call.header("Authorization", "Bearer " + token);
     }
 
     private JsonNode checked(HttpJson.Answer answer) {
@@ -121,9 +106,9 @@ public final class ManagerClient {
                 + (error.isEmpty() ? "" : ", " + Text.printable(error)) + ")");
     }
 
-    private static String form(Map<String, String> fields) {
+    private static byte[] form(Map<String, String> fields) {
         return fields.entrySet().stream()
                 .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
-                .collect(Collectors.joining("&"));
+                .collect(Collectors.joining("&")).getBytes(StandardCharsets.UTF_8);
     }
 }

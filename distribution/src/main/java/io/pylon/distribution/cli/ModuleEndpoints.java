@@ -3,7 +3,6 @@ package io.pylon.distribution.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.net.URI;
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +42,7 @@ public final class ModuleEndpoints {
         }
         long t0 = System.nanoTime();
         try {
-            HttpJson.Answer answer = HttpJson.send(HttpRequest.newBuilder(URI.create(url + path)).timeout(TIMEOUT)
-                    .header("Accept", "application/json").GET().build());
+            HttpJson.Answer answer = HttpJson.send(HttpCall.get(URI.create(url + path), TIMEOUT));
             return new Result(module, url, answer, null, (System.nanoTime() - t0) / 1_000_000);
         } catch (CliException e) {
             return new Result(module, url, null, e.getMessage(), (System.nanoTime() - t0) / 1_000_000);

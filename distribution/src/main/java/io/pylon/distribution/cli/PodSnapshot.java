@@ -2,6 +2,8 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import java.util.List;
+
 /**
  * One pod as {@code pods} and {@code top} show it, read from its {@code jvm}, {@code threads}, {@code health} and
  * (Worker) {@code connections} answers. A pod that did not answer has {@code errorStatus} and {@code error} set and
@@ -9,7 +11,17 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public record PodSnapshot(String name, String module, Integer errorStatus, String error, String health, String version,
                           Long uptimeMs, Long heapUsed, Long heapMax, Double cpu, Integer threads, Integer blocked,
-                          Integer deadlocks, Integer connections, Integer pending, Long rejected) {
+                          Integer deadlocks, Integer connections, Integer pending, Long rejected, List<String> compared) {
+
+    public PodSnapshot {
+        compared = compared == null ? List.of() : List.copyOf(compared);
+    }
+
+    /** The same pod with the flags of the fleet comparison ({@link ComparisonFlags}). */
+    PodSnapshot withCompared(List<String> flags) {
+        return new PodSnapshot(name, module, errorStatus, error, health, version, uptimeMs, heapUsed, heapMax, cpu, threads,
+                blocked, deadlocks, connections, pending, rejected, flags);
+    }
 
     public boolean failed() {
         return errorStatus != null || !"UP".equals(health);
@@ -19,7 +31,10 @@ public record PodSnapshot(String name, String module, Integer errorStatus, Strin
         return heapUsed == null || heapMax == null || heapMax <= 0 ? null : (double) heapUsed / heapMax;
     }
 
-    /** Short flags for what needs a look: ERR, DOWN, DEADLOCK, HEAP (over 90 %), REJECTED (executor work refused). */
+    /**
+     * Short flags for what needs a look: ERR, DOWN, DEADLOCK, HEAP (over 90 %), REJECTED (executor work refused), then
+     * the fleet comparison's OUTLIER:metric and DRIFT:what.
+     */
     public String flags() {
         StringBuilder out = new StringBuilder();
         if (errorStatus != null) {
@@ -36,6 +51,7 @@ public record PodSnapshot(String name, String module, Integer errorStatus, Strin
         if (rejected != null && rejected > 0) {
             out.append("REJECTED ");
         }
+        compared.forEach(flag -> out.append(flag).append(' '));
         return out.toString().strip();
     }
 
@@ -74,11 +90,11 @@ public record PodSnapshot(String name, String module, Integer errorStatus, Strin
                 cpu != null && cpu.isNumber() && cpu.asDouble() >= 0 ? cpu.asDouble() : null,
                 integer(path(threads, "threads", "summary", "threadCount")), integer(states == null ? null : states.get("BLOCKED")),
                 integer(path(health, "health", "checks", "threads", "deadlocks")),
-                integer(path(connections, "connections", "active")), pending, rejected);
+                integer(path(connections, "connections", "active")), pending, rejected, List.of());
     }
 
     static PodSnapshot failure(String name, String module, int status, String message) {
-        return new PodSnapshot(name, module, status, message, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new PodSnapshot(name, module, status, message, null, null, null, null, null, null, null, null, null, null, null, null, List.of());
     }
 
     private static JsonNode firstPresent(JsonNode... nodes) {

@@ -32,14 +32,17 @@ public final class PodsCommand implements Callable<Integer> {
     public Integer call() {
         List<String> modules = ModuleNames.diagnosable(module);
         Session session = Session.open(io, contextOptions);
-        List<PodSnapshot> pods = new Fleet(session.manager(), session.environment()).snapshot(modules);
-        Printer.print(io, output, json(pods), () -> table(pods, output.format() == OutputOptions.Format.wide));
+        String environment = session.environment();
+        StartupTrace.mark("environment known");
+        List<PodSnapshot> pods = new Fleet(session.manager(), environment).snapshot(modules);
+        StartupTrace.mark("pods read");
+        Printer.print(io, output, () -> json(pods), () -> table(pods, output.format() == OutputOptions.Format.wide));
         return pods.stream().anyMatch(PodSnapshot::failed) ? CliException.FAILED : CliException.OK;
     }
 
     private static Table table(List<PodSnapshot> pods, boolean wide) {
         List<String> headers = new ArrayList<>(List.of("NAME", "MODULE", "STATUS", "READY", "VERSION", "UPTIME",
-                "HEAP", "THREADS", "DEADLOCKS"));
+                "HEAP", "THREADS", "DEADLOCKS", "FLAGS"));
         if (wide) {
             headers.addAll(List.of("CPU", "BLOCKED", "CONNECTIONS", "PENDING", "ERROR"));
         }
@@ -58,6 +61,8 @@ public final class PodsCommand implements Callable<Integer> {
             row.add(Table.Cell.of(pod.threads()));
             row.add(pod.deadlocks() != null && pod.deadlocks() > 0 ? new Table.Cell(String.valueOf(pod.deadlocks()), Table.Colour.RED)
                     : Table.Cell.of(pod.deadlocks()));
+            String flags = pod.flags();
+            row.add(flags.isEmpty() ? Table.Cell.of("") : new Table.Cell(flags, Table.Colour.RED));
             if (wide) {
                 row.add(Table.Cell.of(Units.percent(pod.cpu())));
                 row.add(Table.Cell.of(pod.blocked()));

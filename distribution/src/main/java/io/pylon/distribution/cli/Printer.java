@@ -14,9 +14,14 @@ public final class Printer {
     }
 
     public static void print(CliIo io, OutputOptions output, JsonNode data, Supplier<Table> table) {
+        print(io, output, () -> data, table);
+    }
+
+    /** As above, for data whose JSON costs something to build: built only for {@code -o json|yaml}. */
+    public static void print(CliIo io, OutputOptions output, Supplier<JsonNode> data, Supplier<Table> table) {
         switch (output.format()) {
-            case json -> io.out().println(data.toString());
-            case yaml -> io.out().print(yaml(data));
+            case json -> io.out().println(data.get().toString());
+            case yaml -> io.out().print(yaml(data.get()));
             default -> table.get().print(io.out(), !output.noHeaders, io.colour());
         }
     }

@@ -22,6 +22,7 @@ public final class Session {
     }
 
     public static Session open(CliIo io, ContextOptions options) {
+        StartupTrace.mark("command called");
         ConfigFile.Contents config = ConfigFile.locate(io.env()).read();
         String name = options.context != null ? options.context : config.currentContext();
         if (name == null) {
@@ -33,6 +34,7 @@ public final class Session {
             throw CliException.auth("The session of context '" + context.name() + "' expired at " + context.expiresAt()
                     + ": log in again with `pylon login " + context.manager() + "`.");
         }
+        StartupTrace.mark("context read");
         return new Session(context, options.env);
     }
 

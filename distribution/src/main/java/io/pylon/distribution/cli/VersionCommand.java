@@ -3,36 +3,23 @@ package io.pylon.distribution.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /** {@code pylon version [module]}: every module's own version endpoint. Exit 1 when a module did not answer. */
 @Command(name = "version", description = "Version of each module of the environment, from the modules' own endpoints.")
-public final class VersionCommand implements Callable<Integer> {
-    private final CliIo io;
-
-    @Parameters(arity = "0..1", paramLabel = "MODULE", description = "manager, worker, cache, integration or portal (default: all).")
-    String module;
-
-    @Mixin
-    ContextOptions contextOptions;
-
-    @Mixin
-    OutputOptions output;
-
+public final class VersionCommand extends ModuleEndpointCommand {
     public VersionCommand(CliIo io) {
-        this.io = io;
+        super(io);
     }
 
     @Override
-    public Integer call() {
-        List<String> modules = ModuleNames.any(module);
-        Session session = Session.open(io, contextOptions);
-        List<ModuleEndpoints.Result> results = ModuleEndpoints.call(session, modules,
-                CliPaths.moduleVersion(session.context().segmentOrDefault()));
+    String path(String segment) {
+        return CliPaths.moduleVersion(segment);
+    }
+
+    @Override
+    int print(List<ModuleEndpoints.Result> results) {
         ArrayNode data = HttpJson.MAPPER.createArrayNode();
         Table table = new Table(output.format() == OutputOptions.Format.wide
                 ? List.of("MODULE", "VERSION", "COMMIT", "COMMIT TIME", "JAVA", "URL") : List.of("MODULE", "VERSION", "COMMIT", "URL"));

@@ -111,7 +111,7 @@ class CliCommandsTest {
         assertThat(table.exit()).as(table.all()).isZero();
         List<String> lines = table.out().lines().toList();
         assertThat(lines.getFirst()).startsWith("NAME").contains("MODULE", "STATUS", "READY", "VERSION", "UPTIME", "HEAP",
-                "THREADS", "DEADLOCKS");
+                "THREADS", "DEADLOCKS", "FLAGS");
         assertThat(lines).hasSize(5);
         assertThat(lines.get(1)).matches("worker-0\\s+worker\\s+Running\\s+yes\\s+\\S+\\s+\\d+[smhd]\\S*\\s+\\S+/\\S+\\s+\\d+\\s+0");
         assertThat(table.out()).contains("worker-1").contains("cache-0").contains("cache-1").doesNotContain("\u001b[");
@@ -232,7 +232,7 @@ class CliCommandsTest {
         assertThat(Files.readAllLines(file).getFirst()).contains("\"env\":{");
 
         CliRunner.Result again = cli.run("collect", "worker", "--every", "1s", "--rounds", "1", "-o", file.toString(), "--context", "viewer-ctx");
-        assertThat(again.exit()).isZero();
+        assertThat(again.exit()).as(again.all()).isZero();
         List<String> appended = Files.readAllLines(file);
         assertThat(appended).hasSize(10);
         // a viewer's records come without the env section, which the Manager strips

@@ -42,7 +42,7 @@ final class CliRunner {
         CliIo io = new CliIo(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 Map.copyOf(env), false);
-        int exit = PylonCli.commandLine(io).execute(args);
+        int exit = PylonCli.commandLine(io, args).execute(args);
         Result result = new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         synchronized (everything) {
             everything.append(result.all());

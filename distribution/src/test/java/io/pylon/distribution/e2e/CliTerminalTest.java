@@ -134,7 +134,9 @@ class CliTerminalTest {
 
     private static void assertTerminalRestored() throws InterruptedException {
         tmux.run("clear; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo MODES");
-        String modes = tmux.waitFor("MODES", Duration.ofSeconds(10));
+        // the typed command holds "MODES" too: wait for the output line, which does not hold "stty"
+        String modes = tmux.waitFor("the terminal modes", s -> s.lines().anyMatch(l -> l.strip().endsWith("MODES")
+                && !l.contains("stty")), Duration.ofSeconds(10));
         assertThat(modes).contains("icanon echo MODES").doesNotContain("-icanon").doesNotContain("-echo");
         tmux.run("clear");
     }

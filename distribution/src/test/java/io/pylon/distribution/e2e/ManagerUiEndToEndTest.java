@@ -7,6 +7,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.pylon.core.testing.Deadlock;
+import io.pylon.core.testing.TestPods;
+
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +30,7 @@ class ManagerUiEndToEndTest {
         assertThat(missing).as("the browser test needs Chromium and Node.js").isNull();
         BrowserScript.installOnce();
         platform = new LoopbackPlatform(2, 2);
+        captureADeadlock();
         environment = Map.of(
                 "PYLON_URL", platform.managerUrl(),
                 "PYLON_ENVIRONMENT", LoopbackPlatform.ENVIRONMENT,
@@ -60,6 +65,30 @@ class ManagerUiEndToEndTest {
     void aStoppedWorkerPodShowsItsErrorAndTheRestStillRender() {
         platform.workers.get("worker-1").stop();
         assertPhase("killed");
+    }
+
+    /**
+     * Two threads deadlocked on purpose in this JVM, where every pod runs: each pod's black box writes a capture of
+     * it within seconds; the deadlock is then ended so that the pods' liveness is UP again for the phases.
+     */
+    private static void captureADeadlock() {
+        try {
+            Deadlock deadlock = Deadlock.create("e2e-deadlock-a", "e2e-deadlock-b");
+            List<io.pylon.core.server.Pod> pods = new java.util.ArrayList<>(platform.workers.values());
+            pods.addAll(platform.caches.values());
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            for (io.pylon.core.server.Pod pod : pods) {
+                while (!TestPods.get(pod, "/platform/diagnostics/postmortem?internal=true", "Authorization",
+                        TestPods.ENVIRONMENT_ID).body().contains("\"trigger\":\"deadlock\"")) {
+                    assertThat(System.nanoTime()).as("a deadlock capture on " + pod.identity().podName()).isLessThan(deadline);
+                    Thread.sleep(100);
+                }
+            }
+            deadlock.end();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void assertPhase(String phase) {

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The few platform threads that compute Argon2id hashes, with a short queue in front of them. Argon2id is CPU- and
  * memory-bound: run on request virtual threads it would occupy every carrier thread (and stall liveness probes)
- * and allocate its memory blocks once per concurrent request. Here at most {@code threads} hashes run at once (so
+ * and need its memory blocks once per concurrent request. Here at most {@code threads} hashes run at once (so
  * their memory is bounded too) and at most {@code queue} wait; a task beyond that is refused at once with 429 and
  * {@code Retry-After}, so that a flood of sign-ins costs the pod a bounded share of its cores.
  *
@@ -34,9 +34,19 @@ public final class HashingPool implements AutoCloseable {
                 new ThreadPoolExecutor.AbortPolicy());
     }
 
-    /** The default size: every core but one, at least one, so that hashing never takes every core. */
+    /**
+     * Most threads by default: each keeps 19 MiB of Argon2 memory between hashes (softly referenced, see
+     * {@link io.pylon.manager.auth.argon2.ThreadLocalArgon2id}), which the pod's heap must hold.
+     */
+    static final int MAX_DEFAULT_THREADS = 4;
+
+    /**
+     * The default size: every core but one, at least one, so that hashing never takes every core; at most
+     * {@value #MAX_DEFAULT_THREADS}, so that the blocks of the hashes running at once (76 MiB) fit the Manager's default
+     * heap (192 MiB, pylon.pod.heap-max) on a machine of many cores.
+     */
     public static int defaultThreads(int processors) {
-        return Math.max(1, processors - 1);
+        return Math.min(MAX_DEFAULT_THREADS, Math.max(1, processors - 1));
     }
 
     /** Runs the task on the pool and waits for it; 429 at once when the threads are busy and the queue is full. */

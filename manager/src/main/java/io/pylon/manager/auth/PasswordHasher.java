@@ -1,72 +1,93 @@
 package io.pylon.manager.auth;
 
-import com.password4j.Argon2Function;
-import com.password4j.Password;
-import com.password4j.types.Argon2;
+import io.pylon.manager.auth.argon2.Argon2Cost;
+import io.pylon.manager.auth.argon2.Argon2idPhc;
+import io.pylon.manager.auth.argon2.ThreadLocalArgon2id;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
-import java.util.Base64;
 
 /**
  * Argon2id password hashes in the PHC string format ({@code $argon2id$v=19$m=19456,t=2,p=1$salt$hash}). A stored
  * hash is verified with the parameters written in it, so changing the settings affects only new hashes. Every hash and
  * verification runs on the {@link HashingPool}, never on the calling (virtual) thread; when the pool is full they
- * throw a 429 {@link io.pylon.manager.api.ApiException} with {@code Retry-After}.
+ * throw a 429 {@link io.pylon.manager.api.ApiException} with {@code Retry-After}. The pool's threads keep their block
+ * memory between hashes ({@link ThreadLocalArgon2id}), so hashing makes next to no garbage.
+ *
+ * <p>Threading: immutable apart from the {@link SecureRandom}, which is thread-safe.
  */
 public final class PasswordHasher {
     private static final int SALT_BYTES = 16;
     private static final int HASH_BYTES = 32;
+    /**
+     * The most memory a stored hash may ask for, unless the settings ask for more: 64 MiB. A tampered row with
+     * m = 2^31 KiB would otherwise make the pod allocate 2 TiB (or, below the heap's size, hold it per hashing thread).
+     */
+    static final int MAX_STORED_MEMORY_KIB = 64 * 1024;
+    /** The most passes a stored hash may ask for, unless the settings ask for more: 10 (about 5x the default cost). */
+    static final int MAX_STORED_ITERATIONS = 10;
+    /** The most lanes a stored hash may have (the setting's maximum); lanes split the memory and add no cost. */
+    static final int MAX_STORED_PARALLELISM = 64;
 
-    private final Argon2Function function;
-    private final String dummyHash;
+    private final Argon2Cost cost;
+    private final Argon2idPhc dummyHash;
+    private final SecureRandom random = new SecureRandom();
     private final HashingPool pool;
 
     public PasswordHasher(int memoryKib, int iterations, int parallelism, HashingPool pool) {
         this.pool = pool;
-        this.function = Argon2Function.getInstance(memoryKib, iterations, parallelism, HASH_BYTES, Argon2.ID);
-        this.dummyHash = dummyHash(memoryKib, iterations, parallelism);
+        this.cost = new Argon2Cost(memoryKib, iterations, parallelism);
+        this.dummyHash = new Argon2idPhc(cost, randomBytes(SALT_BYTES), randomBytes(HASH_BYTES));
     }
 
-    // A PHC string with the current parameters and random salt and hash: verifying against it costs exactly what a real
-    // verification costs and never succeeds, without spending a hash computation at start-up.
-    private static String dummyHash(int memoryKib, int iterations, int parallelism) {
-        SecureRandom random = new SecureRandom();
-        byte[] salt = new byte[SALT_BYTES];
-        byte[] hash = new byte[HASH_BYTES];
-        random.nextBytes(salt);
-        random.nextBytes(hash);
-        Base64.Encoder b64 = Base64.getEncoder().withoutPadding();
-        return "$argon2id$v=19$m=" + memoryKib + ",t=" + iterations + ",p=" + parallelism + "$"
-                + b64.encodeToString(salt) + "$" + b64.encodeToString(hash);
+    private byte[] randomBytes(int count) {
+        byte[] bytes = new byte[count];
+        random.nextBytes(bytes);
+        return bytes;
     }
 
     public String hash(String password) {
-        return pool.run(() -> Password.hash(password).addRandomSalt(SALT_BYTES).with(function).getResult());
+        return pool.run(() -> {
+            byte[] salt = randomBytes(SALT_BYTES);
+            byte[] hash = ThreadLocalArgon2id.hash(cost, password.getBytes(StandardCharsets.UTF_8), salt, HASH_BYTES);
+            return new Argon2idPhc(cost, salt, hash).format();
+        });
     }
 
     /**
-     * Whether the password matches the stored hash. With no stored hash (unknown user) it verifies against a dummy
-     * hash of the same cost and answers false, so that an unknown username takes as long as a known one.
+     * Whether the password matches the stored hash. With no stored hash (unknown user), or one that cannot be read or
+     * asks for too much, it verifies against a dummy hash of the current cost and answers false, so that an unknown
+     * username takes as long as a known one. Never throws for a bad stored hash and never logs it.
      */
     public boolean verify(String password, String storedHash) {
         return pool.run(() -> verifyHere(password, storedHash));
     }
 
     private boolean verifyHere(String password, String storedHash) {
-        if (storedHash == null) {
-            Password.check(password, dummyHash).with(function);
+        Argon2idPhc stored = Argon2idPhc.parse(storedHash);
+        if (stored == null || !withinBounds(stored.cost())) {
+            matches(password, dummyHash);
             return false;
         }
-        try {
-            return Password.check(password, storedHash).with(Argon2Function.getInstanceFromHash(storedHash));
-        } catch (RuntimeException e) {
-            return false;
-        }
+        return matches(password, stored);
+    }
+
+    private boolean withinBounds(Argon2Cost stored) {
+        return stored.memoryKib() <= Math.max(MAX_STORED_MEMORY_KIB, cost.memoryKib())
+                && stored.iterations() <= Math.max(MAX_STORED_ITERATIONS, cost.iterations())
+                && stored.parallelism() <= Math.max(MAX_STORED_PARALLELISM, cost.parallelism());
+    }
+
+    private static boolean matches(String password, Argon2idPhc stored) {
+        byte[] computed = ThreadLocalArgon2id.hash(stored.cost(), password.getBytes(StandardCharsets.UTF_8),
+                stored.salt(), stored.hash().length);
+        return MessageDigest.isEqual(computed, stored.hash());
     }
 
     /** The parameters of new hashes, for the benchmark and the docs: {@code argon2id m=19456 KiB, t=2, p=1}. */
     public String describe() {
-        return "argon2id m=" + function.getMemory() + " KiB, t=" + function.getIterations() + ", p="
-                + function.getParallelism() + ", " + HASH_BYTES + "-byte hash, " + SALT_BYTES + "-byte salt";
+        return "argon2id m=" + cost.memoryKib() + " KiB, t=" + cost.iterations() + ", p=" + cost.parallelism() + ", "
+                + HASH_BYTES + "-byte hash, " + SALT_BYTES + "-byte salt";
     }
 }

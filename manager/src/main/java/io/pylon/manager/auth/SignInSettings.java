@@ -17,7 +17,8 @@ public final class SignInSettings {
 
     public static final Setting<Integer> HASH_THREADS = Setting.of("pylon.manager.signin.hash-threads",
             "Threads that compute Argon2id password hashes (each holds the Argon2 memory, 19 MiB by default, while it "
-                    + "runs). Default: one less than the processors, at least 1, so that sign-ins never take every core.",
+                    + "runs). Default: one less than the processors, at least 1, so that sign-ins never take every core, and at most 4, so that their "
+                    + "memory fits the Manager's default heap.",
             null, SettingType.intRange(1, 256));
 
     public static final Setting<Integer> HASH_QUEUE = Setting.of("pylon.manager.signin.hash-queue",

@@ -25,7 +25,8 @@ import java.util.Optional;
  * diagnostics call, forwarded with the environment ID added by the Manager. {@code heapdump} and {@code env} need
  * the admin role and, like {@code all}, are recorded in the audit log. {@code hotthreads} and {@code histogram} are
  * open to viewers; {@code jfr} and the changes ({@code PUT}/{@code DELETE} loggers, {@code POST}/{@code DELETE} jfr)
- * need the admin role and are audited with their parameters.</li>
+ * need the admin role and are audited with their parameters. {@code postmortem} is open to viewers; reading one
+ * capture ({@code ?id=}) is audited with its id, like {@code all}.</li>
  * </ul>
  */
 public final class ConsoleApi {

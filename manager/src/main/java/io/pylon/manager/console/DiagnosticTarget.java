@@ -14,7 +14,7 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
                         Map<String, String> parameters) {
     static final Set<String> MODULES = Set.of("worker", "cache");
     private static final Set<String> COMMON = Set.of("jvm", "threads", "threaddump", "heapdump", "env", "health", "all",
-            "hotthreads", "histogram", "loggers", "jfr");
+            "hotthreads", "histogram", "loggers", "jfr", "compare", "postmortem");
     /** The query parameters of the names that take them, passed on to the pods, which check their bounds. */
     private static final Set<String> PARAMETERS = Set.of("interval", "samples", "top", "live", "prefix", "logger",
             "level", "ttl", "duration", "settings", "maxSizeMb", "id", "download", "compress", "view");
@@ -60,7 +60,7 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
         if (!COMMON.contains(name) && !moduleSpecific(module, name)) {
             throw new ConsoleException(Status.NOT_FOUND_404, "unknown_diagnostics",
                     "The " + module + " has no diagnostics named '" + clip(name) + "'; it has jvm, threads, threaddump, "
-                            + "heapdump, env, health, hotthreads, histogram, loggers, jfr, all and " + ("worker".equals(module) ? "connections" : "datagrid") + ".");
+                            + "heapdump, env, health, hotthreads, histogram, loggers, jfr, compare, postmortem, all and " + ("worker".equals(module) ? "connections" : "datagrid") + ".");
         }
         if (pod != null && !POD_NAME.matcher(pod).matches()) {
             throw new ConsoleException(Status.BAD_REQUEST_400, "invalid_request",
@@ -93,9 +93,20 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
         return name.equals("heapdump") || name.equals("env") || name.equals("jfr") || isChange();
     }
 
-    /** Reads that the audit log records (they expose a pod's memory or its environment), and every change. */
+    /**
+     * Reads that the audit log records (they expose a pod's memory or its environment, or, for a black-box capture,
+     * several sections at once like {@code all}), and every change. Not {@code compare}: the Server Management screen
+     * asks it with every refresh and {@code pylon pods}/{@code top} with every call, so auditing it would bury the
+     * audit log, and it never shows a masked value.
+     */
     boolean audited() {
-        return name.equals("heapdump") || name.equals("env") || name.equals("all") || name.equals("jfr") || isChange();
+        return name.equals("heapdump") || name.equals("env") || name.equals("all") || name.equals("jfr")
+                || readsCapture() || isChange();
+    }
+
+    /** {@code postmortem?id=}: one capture of the black box (listing the captures is not). */
+    boolean readsCapture() {
+        return name.equals("postmortem") && parameters.containsKey("id");
     }
 
     boolean isChange() {
@@ -107,14 +118,17 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
         return "diagnostics." + name + (isChange() ? "." + method : "");
     }
 
-    /** {@code all} carries the env section, which a viewer must not see. */
+    /** {@code all} carries the env section and {@code compare} environment values, which a viewer must not see. */
     boolean carriesEnv() {
-        return name.equals("all");
+        return name.equals("all") || name.equals("compare");
     }
 
     /** How the audit log names what was read: {@code dev/worker/worker-0} or {@code dev/worker}. */
     String auditTarget(String environment) {
         String where = environment + "/" + module + (pod == null ? "" : "/" + pod);
+        if (readsCapture()) {
+            return where + " id=" + parameters.get("id");
+        }
         if (!isChange() || parameters.isEmpty()) {
             return where;
         }

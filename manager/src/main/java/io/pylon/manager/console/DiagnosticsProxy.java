@@ -25,8 +25,9 @@ import java.util.Map;
 
 /**
  * Forwards one diagnostics call to the Worker or Cache of an environment with the environment ID as Authorization,
- * and streams the answer back as it arrives (a heap dump is never held in the Manager's memory). The only body it
- * reads is {@code all} for a viewer, from which it removes the env sections.
+ * and streams the answer back as it arrives (a heap dump is never held in the Manager's memory). The only bodies it
+ * reads are {@code all} for a viewer, from which it removes the env sections, and {@code compare} for a viewer, from
+ * which it removes the values of drifting environment variables (their names and hash groups stay).
  */
 final class DiagnosticsProxy {
     private static final System.Logger LOG = System.getLogger(DiagnosticsProxy.class.getName());
@@ -110,6 +111,13 @@ final class DiagnosticsProxy {
         }
         if (body instanceof ObjectNode root) {
             root.remove("env");
+            for (JsonNode variable : root.path("drift").path("env")) {
+                for (JsonNode group : variable.path("groups")) {
+                    if (group instanceof ObjectNode groupObject) {
+                        groupObject.remove("value");
+                    }
+                }
+            }
             for (JsonNode pod : root.path("pods")) {
                 if (pod instanceof ObjectNode podObject) {
                     podObject.remove("env");

@@ -160,6 +160,31 @@ class TokenEndpointTest {
     }
 
     @Test
+    void aTamperedPasswordHashIsBadCredentialsNeverAServerError() throws Exception {
+        String url = "jdbc:h2:mem:token-tampered;DB_CLOSE_DELAY=-1";
+        Pod tampered = ManagerClient.start("manager-tampered", Map.of("pylon.manager.db.url", url, "pylon.manager.db.user", "sa"));
+        String salt = "$c29tZXNhbHRzb21lc2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             Statement statement = connection.createStatement()) {
+            ManagerClient client = new ManagerClient(tampered);
+            for (String hash : java.util.List.of("$argon2id$v=19$m=2147483644,t=2,p=1" + salt,
+                    "$argon2id$v=19$m=1024,t=2147483647,p=1" + salt, "$argon2i$v=19$m=1024,t=2,p=1" + salt,
+                    "$argon2id$v=19$m=1024,t=2,p=1$%%%$%%%", "")) {
+                statement.executeUpdate("UPDATE users SET password_hash = '" + hash + "' WHERE username = 'admin'");
+
+                HttpResponse<String> response = client.login(ADMIN, ADMIN_PASSWORD);
+
+                assertBadCredentials(response);
+                if (!hash.isEmpty()) {
+                    assertThat(response.body()).doesNotContain(hash);
+                }
+            }
+        } finally {
+            tampered.stop();
+        }
+    }
+
+    @Test
     void unexpectedFailureIsServerErrorWithoutInternals() throws Exception {
         String url = "jdbc:h2:mem:token-failure;DB_CLOSE_DELAY=-1";
         Pod broken = ManagerClient.start("manager-broken", Map.of("pylon.manager.db.url", url, "pylon.manager.db.user", "sa"));

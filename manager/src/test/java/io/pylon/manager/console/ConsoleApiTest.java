@@ -109,6 +109,21 @@ class ConsoleApiTest {
     }
 
     @Test
+    void compareHasNoEnvironmentValuesForViewersAndIsNotAudited() {
+        JsonNode forViewer = json(manager.get("/apiops/environments/test/diagnostics/worker/compare", viewer).body());
+        JsonNode groups = forViewer.path("drift").path("env").get(0).path("groups");
+        assertThat(groups).hasSize(2);
+        groups.forEach(g -> assertThat(g.has("value")).as(g.toString()).isFalse());
+        assertThat(groups.get(0).path("hash").asText()).isEqualTo("0123456789ab");
+        JsonNode forAdmin = json(manager.get("/apiops/environments/test/diagnostics/worker/compare", admin).body());
+        assertThat(forAdmin.path("drift").path("env").get(0).path("groups").get(0).path("value").asText()).isEqualTo("INFO");
+        JsonNode events = json(manager.get("/apiops/audit", admin).body()).path("events");
+        for (JsonNode event : events) {
+            assertThat(event.path("action").asText()).isNotEqualTo("diagnostics.compare");
+        }
+    }
+
+    @Test
     void allHasNoEnvSectionForViewers() {
         JsonNode forViewer = json(manager.get("/apiops/environments/test/diagnostics/worker/all", viewer).body());
         assertThat(forViewer.path("pods").get(0).has("jvm")).isTrue();

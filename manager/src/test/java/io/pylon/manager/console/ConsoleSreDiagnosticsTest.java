@@ -19,13 +19,16 @@ class ConsoleSreDiagnosticsTest {
     private static final String BASE = "/apiops/environments/test/diagnostics/worker/";
     private static final String LOGGER = "io.pylon.manager.console.ConsoleSreDiagnosticsTest.probe";
     private static Pod worker;
+    private static java.nio.file.Path workerData;
     private static ManagerUnderTest manager;
     private static String admin;
     private static String viewer;
 
     @BeforeAll
-    static void start() {
-        worker = TestPods.start(new FakeModule("worker").servingDiagnostics(), "worker-console", Map.of());
+    static void start() throws java.io.IOException {
+        workerData = java.nio.file.Files.createTempDirectory("pylon-worker-console");
+        worker = TestPods.start(new FakeModule("worker").servingDiagnostics(), "worker-console",
+                Map.of("pylon.data.dir", workerData.toString()));
         String url = TestPods.baseUrl(worker);
         manager = new ManagerUnderTest(Map.of("pylon.manager.bootstrap.environment-urls",
                 "worker=" + url + ",cache=" + url));
@@ -43,6 +46,7 @@ class ConsoleSreDiagnosticsTest {
         if (worker != null) {
             worker.stop();
         }
+        TestPods.deleteTree(workerData);
     }
 
     @Test
@@ -101,6 +105,31 @@ class ConsoleSreDiagnosticsTest {
         }
         // viewers may list levels
         assertThat(manager.get(BASE + "loggers?prefix=io.pylon", viewer).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void viewersListCapturesAndReadingOneIsAudited() throws Exception {
+        java.nio.file.Path folder = workerData.resolve("postmortem");
+        String id = "20261123T081502123Z-sigterm-00aa";
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(
+                java.nio.file.Files.newOutputStream(folder.resolve(id + ".json.gz")))) {
+            out.write(("{\"id\":\"" + id + "\",\"trigger\":\"sigterm\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        HttpResponse<String> list = manager.get(BASE + "postmortem", viewer);
+        assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
+        assertThat(json(list.body()).path("postmortem").path("recent").get(0).path("id").asText()).isEqualTo(id);
+        assertThat(json(list.body()).path("postmortem").path("recent").get(0).path("podName").asText()).isEqualTo("worker-console");
+
+        HttpResponse<String> one = manager.get(BASE + "postmortem?pod=worker-console&id=" + id, viewer);
+        assertThat(one.statusCode()).as(one.body()).isEqualTo(200);
+        assertThat(json(one.body()).path("postmortem").path("trigger").asText()).isEqualTo("sigterm");
+        assertThat(manager.get(BASE + "postmortem?pod=worker-console&id=..%2Fx", viewer).statusCode()).isEqualTo(400);
+        assertThat(manager.get(BASE + "postmortem?pod=worker-console&id=20261123T081502123Z-sigterm-00ab", viewer)
+                .statusCode()).isEqualTo(404);
+
+        JsonNode events = json(manager.get("/apiops/audit", admin).body()).path("events");
+        assertThat(events.findValuesAsText("target")).contains("test/worker/worker-console id=" + id);
+        assertThat(events.findValuesAsText("action")).contains("diagnostics.postmortem");
     }
 
     @Test

@@ -53,6 +53,11 @@ final class DiagnosticsUpstream implements AutoCloseable {
         String name = req.path().pathParameters().get("name");
         switch (name) {
             case "heapdump" -> heapDump(res);
+            case "compare" -> Json.send(res, Map.of("outliers", List.of(), "drift", Map.of("drifted", true,
+                    "env", List.of(Map.of("name", "LOG_LEVEL", "masked", false, "groups", List.of(
+                            Map.of("hash", "0123456789ab", "value", "INFO", "pods", List.of("upstream-0")),
+                            Map.of("hash", "ba9876543210", "value", "DEBUG", "pods", List.of("upstream-1")))))),
+                    "pods", List.of()));
             case "jvm", "env", "all" -> Json.send(res, Map.of("pods", List.of(podObject("upstream-0", name),
                     Map.of("podName", "upstream-1", "podIp", "127.0.0.9",
                             "error", Map.of("status", 503, "message", "Connection refused")))));

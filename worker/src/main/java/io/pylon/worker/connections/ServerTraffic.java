@@ -4,6 +4,7 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
+import io.pylon.core.http.ListenerProbe;
 
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
@@ -24,6 +25,10 @@ public final class ServerTraffic implements Filter {
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        if (ListenerProbe.isProbe(req)) {
+            chain.proceed(); // the pod's own listener watch, once a second: not a client's request
+            return;
+        }
         accepted.increment();
         inFlight.increment();
         try {

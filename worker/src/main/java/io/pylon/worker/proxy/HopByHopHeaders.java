@@ -7,11 +7,14 @@ import java.util.Set;
 
 /**
  * Headers that belong to one connection and are never forwarded (RFC 9110 section 7.6.1): the fixed list plus every
- * header the {@code Connection} header names.
+ * header the {@code Connection} header names. Immutable.
  */
 final class HopByHopHeaders {
     private static final List<String> FIXED = List.of("connection", "keep-alive", "proxy-connection",
             "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade");
+    private static final String CLOSE = "close";
+    /** The fixed list alone: what nearly every message needs, shared. */
+    static final HopByHopHeaders FIXED_ONLY = new HopByHopHeaders(Set.of());
 
     private final Set<String> named;
 
@@ -23,17 +26,52 @@ final class HopByHopHeaders {
     static HopByHopHeaders of(Iterable<String> connectionValues) {
         Set<String> named = null;
         for (String value : connectionValues) {
-            for (String token : value.split(",")) {
-                String name = token.strip().toLowerCase(Locale.ROOT);
-                if (!name.isEmpty()) {
-                    if (named == null) {
-                        named = new HashSet<>();
-                    }
-                    named.add(name);
+            named = addTokens(value, named);
+        }
+        return named == null ? FIXED_ONLY : new HopByHopHeaders(named);
+    }
+
+    /** One Connection header value; the common {@code keep-alive} or {@code close} costs no allocation. */
+    static HopByHopHeaders of(String connectionValue) {
+        Set<String> named = connectionValue == null ? null : addTokens(connectionValue, null);
+        return named == null ? FIXED_ONLY : new HopByHopHeaders(named);
+    }
+
+    // Tokens that name a header outside the fixed list; "close" names no header and is skipped too.
+    private static Set<String> addTokens(String value, Set<String> named) {
+        int start = 0;
+        int length = value.length();
+        while (start <= length) {
+            int comma = value.indexOf(',', start);
+            int end = comma < 0 ? length : comma;
+            int from = start;
+            int to = end;
+            while (from < to && Character.isWhitespace(value.charAt(from))) {
+                from++;
+            }
+            while (to > from && Character.isWhitespace(value.charAt(to - 1))) {
+                to--;
+            }
+            boolean close = to - from == CLOSE.length() && value.regionMatches(true, from, CLOSE, 0, CLOSE.length());
+            if (to > from && !close && !isFixed(value, from, to)) {
+                if (named == null) {
+                    named = new HashSet<>();
                 }
+                named.add(value.substring(from, to).toLowerCase(Locale.ROOT));
+            }
+            start = end + 1;
+        }
+        return named;
+    }
+
+    private static boolean isFixed(String value, int from, int to) {
+        for (int i = 0; i < FIXED.size(); i++) {
+            String fixed = FIXED.get(i);
+            if (fixed.length() == to - from && value.regionMatches(true, from, fixed, 0, fixed.length())) {
+                return true;
             }
         }
-        return new HopByHopHeaders(named == null ? Set.of() : named);
+        return false;
     }
 
     /** @param name the header name, in any case */
@@ -42,11 +80,8 @@ final class HopByHopHeaders {
             return false;
         }
         // compared in place: a lower-case copy of every forwarded header name is garbage on the hot path
-        for (int i = 0; i < FIXED.size(); i++) {
-            String fixed = FIXED.get(i);
-            if (fixed.length() == name.length() && fixed.equalsIgnoreCase(name)) {
-                return true;
-            }
+        if (isFixed(name, 0, name.length())) {
+            return true;
         }
         return !named.isEmpty() && named.contains(name.toLowerCase(Locale.ROOT));
     }

@@ -38,8 +38,9 @@ final class OutboundRequest {
     static ClassicHttpRequest create(String method, HttpHost upstream, String target, Headers incoming,
                                      String clientIp, boolean secure) {
         ClassicHttpRequest outbound = new BasicClassicHttpRequest(method, upstream, target);
-        HopByHopHeaders hop = HopByHopHeaders.of(incoming.all(HeaderNames.CONNECTION, List::of));
-        List<String> forwardedFor = new ArrayList<>(1);
+        HopByHopHeaders hop = incoming.contains(HeaderNames.CONNECTION)
+                ? HopByHopHeaders.of(incoming.all(HeaderNames.CONNECTION, List::of)) : HopByHopHeaders.FIXED_ONLY;
+        List<String> forwardedFor = new ArrayList<>(0);
         for (Header header : incoming) {
             String name = header.headerName().lowerCase();
             if (hop.isHopByHop(name) || name.equals("host") || name.equals("content-length") || name.equals("expect")) {
@@ -52,14 +53,23 @@ final class OutboundRequest {
             if (name.equals("x-forwarded-proto") || name.equals("x-forwarded-host")) {
                 continue;
             }
+            if (header.valueCount() == 1) {
+                outbound.addHeader(header.name(), header.get());
+                continue;
+            }
             for (String value : header.allValues()) {
                 outbound.addHeader(header.name(), value);
             }
         }
-        forwardedFor.add(clientIp);
-        outbound.setHeader(X_FORWARDED_FOR, String.join(", ", forwardedFor));
-        outbound.setHeader(X_FORWARDED_PROTO, secure ? "https" : "http");
-        incoming.first(HeaderNames.HOST).ifPresent(host -> outbound.setHeader(X_FORWARDED_HOST, host));
+        // added, not set: the loop left out every incoming X-Forwarded-* (a set would scan the headers again)
+        if (forwardedFor.isEmpty()) {
+            outbound.addHeader(X_FORWARDED_FOR, clientIp);
+        } else {
+            forwardedFor.add(clientIp);
+            outbound.addHeader(X_FORWARDED_FOR, String.join(", ", forwardedFor));
+        }
+        outbound.addHeader(X_FORWARDED_PROTO, secure ? "https" : "http");
+        incoming.first(HeaderNames.HOST).ifPresent(host -> outbound.addHeader(X_FORWARDED_HOST, host));
         return outbound;
     }
 }

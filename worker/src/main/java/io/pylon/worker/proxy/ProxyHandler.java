@@ -13,11 +13,12 @@ import io.pylon.worker.routes.RouteTable;
 import java.util.function.Supplier;
 
 /**
- * The gateway's data plane: every request outside {@code /<segment>/} is matched against the routes and forwarded
- * to an upstream. This class only orders the stages, each in its own class: route matching (404, 405 with
- * {@code Allow}), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an upstream and fails over, the
- * {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer back. Called concurrently by
- * the server's request threads (virtual threads); it holds no state of its own beyond the stages.
+ * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayFilter}) is
+ * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
+ * route matching (404, 405 with {@code Allow}), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
+ * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer
+ * back. Called concurrently by the server's request threads (virtual threads); it holds no state of its own beyond
+ * the stages.
  */
 public final class ProxyHandler implements Handler {
     private final PodPaths paths;

@@ -41,7 +41,7 @@ final class ResponseRelay {
         try {
             res.status(Status.create(response.getCode()));
             HttpEntity entity = response.getEntity();
-            HopByHopHeaders hop = HopByHopHeaders.of(connectionValues(response));
+            HopByHopHeaders hop = hopByHop(response);
             for (Header header : response.getHeaders()) {
                 String name = header.getName();
                 if (hop.isHopByHop(name) || (entity != null && name.equalsIgnoreCase("content-length"))) {
@@ -76,16 +76,17 @@ final class ResponseRelay {
         }
     }
 
-    private static List<String> connectionValues(ClassicHttpResponse response) {
-        Header[] connection = response.getHeaders("Connection");
-        if (connection.length == 0) {
-            return List.of();
+    // One Connection header (the usual keep-alive) is read without the array and list of the general case.
+    private static HopByHopHeaders hopByHop(ClassicHttpResponse response) {
+        if (response.countHeaders("Connection") <= 1) {
+            Header connection = response.getFirstHeader("Connection");
+            return HopByHopHeaders.of(connection == null ? null : connection.getValue());
         }
-        List<String> values = new ArrayList<>(connection.length);
-        for (Header header : connection) {
+        List<String> values = new ArrayList<>();
+        for (Header header : response.getHeaders("Connection")) {
             values.add(header.getValue());
         }
-        return values;
+        return HopByHopHeaders.of(values);
     }
 
     /**

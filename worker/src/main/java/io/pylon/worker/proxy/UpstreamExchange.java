@@ -1,6 +1,7 @@
 package io.pylon.worker.proxy;
 
 import org.apache.hc.client5.http.HttpRoute;
+import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.DefaultConnectionKeepAliveStrategy;
 import org.apache.hc.client5.http.io.ConnectionEndpoint;
 import org.apache.hc.client5.http.io.LeaseRequest;
@@ -9,6 +10,7 @@ import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.impl.DefaultConnectionReuseStrategy;
 import org.apache.hc.core5.http.impl.io.HttpRequestExecutor;
 import org.apache.hc.core5.http.protocol.HttpProcessor;
@@ -35,6 +37,8 @@ import java.util.concurrent.TimeoutException;
 final class UpstreamExchange {
     private static final String EXCHANGE_ID = "pylon-proxy";
     private static final HttpRequestExecutor EXECUTOR = new HttpRequestExecutor();
+    // what DefaultConnectionKeepAliveStrategy answers for a response without Keep-Alive (the default request config)
+    private static final TimeValue DEFAULT_KEEP_ALIVE = RequestConfig.DEFAULT.getConnectionKeepAlive();
     // the only request interceptors a forwarded request needs: Host, and the body's framing
     private static final HttpProcessor FRAMING = HttpProcessorBuilder.create()
             .add(RequestTargetHost.INSTANCE)
@@ -89,7 +93,7 @@ final class UpstreamExchange {
             timeout.watch(endpoint);
             ClassicHttpResponse response = endpoint.execute(EXCHANGE_ID, request, EXECUTOR, context);
             boolean reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(request, response, context);
-            TimeValue keepAlive = DefaultConnectionKeepAliveStrategy.INSTANCE.getKeepAliveDuration(response, context);
+            TimeValue keepAlive = keepAlive(response, context);
             return new UpstreamExchange(manager, endpoint, response, reusable, keepAlive, timeout);
         } catch (IOException | RuntimeException e) {
             timeout.finish();
@@ -100,6 +104,14 @@ final class UpstreamExchange {
             discard(manager, endpoint);
             throw new IOException("the upstream broke the HTTP protocol", e);
         }
+    }
+
+    /** How long the upstream lets the connection idle: its {@code Keep-Alive: timeout}, else the client default. */
+    private static TimeValue keepAlive(ClassicHttpResponse response, HttpClientContext context) {
+        // the strategy walks the header elements with an iterator and parser even when there is no Keep-Alive header
+        return response.containsHeader(HttpHeaders.KEEP_ALIVE)
+                ? DefaultConnectionKeepAliveStrategy.INSTANCE.getKeepAliveDuration(response, context)
+                : DEFAULT_KEEP_ALIVE;
     }
 
     private static ConnectionEndpoint lease(PoolingHttpClientConnectionManager manager, HttpRoute route, Timeout timeout)

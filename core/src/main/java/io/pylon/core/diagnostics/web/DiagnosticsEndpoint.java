@@ -18,6 +18,7 @@ import io.pylon.core.diagnostics.FlightRecordings;
 import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.HeapDumper;
 import io.pylon.core.diagnostics.LocalDiagnostics;
+import io.pylon.core.diagnostics.postmortem.PostmortemSection;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
@@ -36,11 +37,15 @@ import java.util.Optional;
  * <ol>
  *   <li>the environment ID is checked (401), then the name (404 listing the names offered);</li>
  *   <li>{@code jfr?download=<id>}: a recording streamed, this pod's or with {@code pod=} another's; never broadcast;</li>
+ *   <li>{@code compare}: always a comparison of every pod; {@code internal=true} or {@code pod=} is 400 (one pod has
+ *       nothing to be compared with), another method 405;</li>
  *   <li>{@code heapdump}: this pod's dump is streamed, or with {@code pod=<other>} the other pod's is passed on;
  *       a heap dump is never broadcast, and HEAD is refused (it would have to write a whole dump);</li>
  *   <li>a method the name does not take: 405 with {@code Allow}; a bad query parameter: 400 naming it (checked
  *       here before a broadcast or a forward, and by the pod that answers);</li>
  *   <li>{@code internal=true}: this pod's own single-pod object (what peers are asked during a broadcast);</li>
+ *   <li>{@code postmortem/<id>} (or {@code postmortem?id=}): one capture of the black box, this pod's or with
+ *       {@code pod=} another's; never broadcast, an id is one pod's;</li>
  *   <li>{@code pod=<name>}: that pod's single-pod object, through this pod when it is another one;</li>
  *   <li>otherwise: a broadcast over every pod of the module.</li>
  * </ol>
@@ -53,6 +58,9 @@ public final class DiagnosticsEndpoint {
     /** Aggregates up to this size leave in one write; larger ones stream in pieces of about this size. */
     private static final int OUTPUT_BUFFER = 1024 * 1024;
     private static final String JFR = "jfr";
+    /** The one name with items, and the query parameter an item's path stands for. */
+    private static final String ITEMS = PostmortemSection.NAME;
+    private static final String ITEM_PARAMETER = "id";
 
     private final EnvironmentIdGuard guard;
     private final LocalDiagnostics local;
@@ -79,10 +87,30 @@ public final class DiagnosticsEndpoint {
         PodPaths paths = PodPaths.of(segment);
         routes.get(paths.diagnostics(), (req, res) -> unnamed(req, res));
         routes.get(paths.diagnostics() + "/", (req, res) -> unnamed(req, res));
-        routes.get(paths.diagnostics("{name}"), this::answer);
+        routes.get(paths.diagnostics("{name}"), (req, res) -> answer(req, res, null));
         for (Method method : List.of(Method.PUT, Method.DELETE, Method.POST)) {
-            routes.route(method, paths.diagnostics("{name}"), this::answer);
+            routes.route(method, paths.diagnostics("{name}"), (req, res) -> answer(req, res, null));
         }
+        routes.get(paths.diagnostics("{name}", "{item}"), this::item);
+    }
+
+    // GET postmortem/<id>: the same call as postmortem?id=<id>; no other name has items.
+    private void item(ServerRequest req, ServerResponse res) throws IOException {
+        if (!authorised(req, res)) {
+            return;
+        }
+        String name = req.path().pathParameters().get("name").toLowerCase(Locale.ROOT);
+        if (!ITEMS.equals(name) || !local.offers(name)) {
+            ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "Only postmortem has items: "
+                    + "GET diagnostics/postmortem/<capture id>.");
+            return;
+        }
+        if (req.query().contains(ITEM_PARAMETER)) {
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "invalid_request",
+                    "Give the capture id in the path or in the query parameter 'id', not both.");
+            return;
+        }
+        answer(req, res, req.path().pathParameters().get("item"));
     }
 
     private void unnamed(ServerRequest req, ServerResponse res) {
@@ -91,8 +119,9 @@ public final class DiagnosticsEndpoint {
         }
     }
 
-    private void answer(ServerRequest req, ServerResponse res) throws IOException {
-        if (!authorised(req, res)) {
+    /** @param item the capture id of {@code postmortem/<id>}, else null */
+    private void answer(ServerRequest req, ServerResponse res, String item) throws IOException {
+        if (item == null && !authorised(req, res)) {
             return;
         }
         String name = req.path().pathParameters().get("name").toLowerCase(Locale.ROOT);
@@ -103,6 +132,10 @@ public final class DiagnosticsEndpoint {
         Optional<String> pod = req.query().first("pod").asOptional();
         boolean other = pod.isPresent() && !pod.get().equals(local.identity().podName());
         String method = req.prologue().method() == Method.HEAD ? LocalDiagnostics.GET : req.prologue().method().text();
+        if (LocalDiagnostics.COMPARE.equals(name)) {
+            compare(method, pod, req, res);
+            return;
+        }
         if (LocalDiagnostics.HEAPDUMP.equals(name) && !LocalDiagnostics.GET.equals(method)) {
             DiagnosticsResponses.sendMethodNotAllowed(res, name, method, List.of(LocalDiagnostics.GET));
             return;
@@ -123,13 +156,19 @@ public final class DiagnosticsEndpoint {
         if (internal.isEmpty()) {
             return;
         }
-        DiagnosticsQuery query = DiagnosticsQuery.of(query(req));
+        Map<String, List<String>> parameters = query(req);
+        if (item != null) {
+            parameters.put(ITEM_PARAMETER, List.of(item));
+        }
+        DiagnosticsQuery query = DiagnosticsQuery.of(parameters);
         if (JFR.equals(name) && LocalDiagnostics.GET.equals(method) && query.text("download").isPresent()) {
             // a recording is a file, streamed like a heap dump: this pod's own, or another's passed on; never broadcast
             download(pod, other, query, req, res);
             return;
         }
-        if (internal.get() || pod.isPresent() && !other) {
+        // a capture id names one pod's capture: this pod's, or another's with pod=; never broadcast
+        boolean oneCapture = ITEMS.equals(name) && query.text(ITEM_PARAMETER).isPresent();
+        if (internal.get() || pod.isPresent() && !other || oneCapture && !other) {
             DiagnosticsResponses.sendLocal(method, name, query, req, res, local);
             return;
         }
@@ -144,10 +183,35 @@ public final class DiagnosticsEndpoint {
             return;
         }
         if (other) {
-            forward(method, pod.get(), name, req, res);
+            forward(method, pod.get(), name, parameters, req, res);
         } else {
-            broadcast(method, name, req, res);
+            broadcast(method, name, parameters, req, res);
         }
+    }
+
+    private void compare(String method, Optional<String> pod, ServerRequest req, ServerResponse res) throws IOException {
+        if (!LocalDiagnostics.GET.equals(method)) {
+            DiagnosticsResponses.sendMethodNotAllowed(res, LocalDiagnostics.COMPARE, method, List.of(LocalDiagnostics.GET));
+            return;
+        }
+        Optional<Boolean> internal = internal(req, res);
+        if (internal.isEmpty()) {
+            return;
+        }
+        if (internal.get()) {
+            DiagnosticsResponses.sendInvalid(res, new InvalidParameterException("internal", "'compare' compares every pod "
+                    + "of the module, so it is never answered by one pod alone: call it without internal=true."));
+            return;
+        }
+        if (pod.isPresent()) {
+            DiagnosticsResponses.sendInvalid(res, new InvalidParameterException("pod", "'compare' compares every pod "
+                    + "of the module and takes no pod parameter; its answer lists each pod."));
+            return;
+        }
+        res.status(Status.OK_200);
+        res.header(Json.CONTENT_TYPE_JSON);
+        res.header(DiagnosticsResponses.NO_STORE);
+        broadcast.compare(authorization(req), local, new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER));
     }
 
     private void download(Optional<String> pod, boolean other, DiagnosticsQuery query, ServerRequest req,
@@ -174,23 +238,25 @@ public final class DiagnosticsEndpoint {
         }
     }
 
-    private void broadcast(String method, String name, ServerRequest req, ServerResponse res) throws IOException {
+    private void broadcast(String method, String name, Map<String, List<String>> parameters, ServerRequest req,
+                           ServerResponse res) throws IOException {
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(DiagnosticsResponses.NO_STORE);
         AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
-        broadcast.run(method, name, authorization(req), query(req), local, out);
+        broadcast.run(method, name, authorization(req), parameters, local, out);
     }
 
     private void forward(String target, String name, ServerRequest req, ServerResponse res) throws IOException {
-        forward(LocalDiagnostics.GET, target, name, req, res);
+        forward(LocalDiagnostics.GET, target, name, query(req), req, res);
     }
 
-    private void forward(String method, String target, String name, ServerRequest req, ServerResponse res) throws IOException {
+    private void forward(String method, String target, String name, Map<String, List<String>> parameters,
+                         ServerRequest req, ServerResponse res) throws IOException {
         PeerClient.Response answer;
         try {
             answer = broadcast.forward(method, target, name, authorization(req),
-                    req.headers().first(HeaderNames.ACCEPT).orElse(null), query(req), local.identity().podName());
+                    req.headers().first(HeaderNames.ACCEPT).orElse(null), parameters, local.identity().podName());
         } catch (PodFailedException e) {
             DiagnosticsResponses.sendGatewayError(res, e.failure().status(), e.failure().message());
             return;

@@ -1,4 +1,4 @@
-package io.pylon.core.diagnostics;
+package io.pylon.core.testing;
 
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.CountDownLatch;
@@ -8,7 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Two threads deadlocked on purpose, each holding one lock and waiting for the other. The locks are taken
  * interruptibly so that the test can end the deadlock afterwards (monitors could never be released).
  */
-final class Deadlock {
+public final class Deadlock {
     private final Thread first;
     private final Thread second;
 
@@ -17,7 +17,8 @@ final class Deadlock {
         this.second = second;
     }
 
-    static Deadlock create(String firstName, String secondName) throws InterruptedException {
+    /** Deadlocks two new threads with these names; returns once the JVM reports the deadlock (at most 10 s). */
+    public static Deadlock create(String firstName, String secondName) throws InterruptedException {
         ReentrantLock a = new ReentrantLock();
         ReentrantLock b = new ReentrantLock();
         CountDownLatch bothHoldOne = new CountDownLatch(2);
@@ -27,7 +28,13 @@ final class Deadlock {
         second.setDaemon(true);
         first.start();
         second.start();
-        DiagnosticsEndpointTest.waitUntil(() -> ManagementFactory.getThreadMXBean().findDeadlockedThreads() != null);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (ManagementFactory.getThreadMXBean().findDeadlockedThreads() == null) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no deadlock within 10 s");
+            }
+            Thread.sleep(10);
+        }
         return new Deadlock(first, second);
     }
 
@@ -45,7 +52,8 @@ final class Deadlock {
         }
     }
 
-    void end() throws InterruptedException {
+    /** Ends the deadlock: both threads are interrupted, release their locks and end. */
+    public void end() throws InterruptedException {
         first.interrupt();
         second.interrupt();
         first.join(5_000);

@@ -1,0 +1,43 @@
+package io.pylon.core.diagnostics;
+
+import jdk.jfr.Configuration;
+
+import java.io.IOException;
+import java.text.ParseException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The event settings of a flight recording by name: the JDK's {@code default} and {@code profile}, and {@code pylon},
+ * the JDK's {@code default} without the events that fire on every I/O call of a proxied request. The Worker serves
+ * each connection on a virtual thread that blocks in socket reads, so with {@code default} nearly every read is timed
+ * and many pass its 1 ms threshold (a wait for the next request), each one a candidate event with a stack trace;
+ * BENCHMARKS.md (issue 17) has the cost of each. What {@code pylon} keeps covers the summary view: execution samples,
+ * allocation samples, GC and monitor contention.
+ *
+ * <p>Threading: immutable; {@link Configuration} reads the JDK's files on each call.
+ */
+final class RecordingSettings {
+    static final String PYLON = "pylon";
+    static final List<String> NAMES = List.of(PYLON, "default", "profile");
+
+    /** Events that {@code pylon} turns off in {@code default}: timed on every socket or file call, or every park. */
+    static final List<String> PYLON_DISABLED = List.of("jdk.SocketRead", "jdk.SocketWrite", "jdk.FileRead",
+            "jdk.FileWrite", "jdk.ThreadPark");
+
+    private RecordingSettings() {
+    }
+
+    /** The event settings of {@code name}, one of {@link #NAMES}. */
+    static Map<String, String> of(String name) throws IOException, ParseException {
+        if (!PYLON.equals(name)) {
+            return Configuration.getConfiguration(name).getSettings();
+        }
+        Map<String, String> settings = new HashMap<>(Configuration.getConfiguration("default").getSettings());
+        for (String event : PYLON_DISABLED) {
+            settings.put(event + "#enabled", "false");
+        }
+        return settings;
+    }
+}

@@ -1,0 +1,40 @@
+package io.pylon.distribution;
+
+import io.pylon.core.config.Settings;
+import io.pylon.core.pod.CoreSettings;
+
+import java.util.Map;
+
+/**
+ * The heap options of a pod that `pylon up` starts: {@code -Xmx} from PYLON_POD_HEAP_MAX or the module's default, and
+ * a fixed young generation of a quarter of it, large enough that request garbage and a hash's Argon2 blocks die young
+ * instead of filling the old generation. scripts/pod-jvm.sh computes the same for `pylon run` (PodJvmOptionsTest).
+ */
+final class PodHeap {
+    private PodHeap() {
+    }
+
+    /** The default maximum heap of a module's pod, in MiB (the Manager's holds 19 MiB per Argon2id hashing thread). */
+    static long defaultMib(String module) {
+        return switch (module) {
+            case "manager" -> 192;
+            case "cache" -> 256;
+            case "worker" -> 128;
+            default -> 64;
+        };
+    }
+
+    /**
+     * {@code -Xms<n/4+16>m -Xmx<n>m -Xmn<n/4>m}, the size read from {@code environment} as the setting reads it. The
+     * initial heap holds the young generation and 16 MiB of old: smaller, the JVM shrinks the young generation, and
+     * an AOT cache's archived objects no longer fit the old one (the JVM then refuses to start).
+     *
+     * @throws io.pylon.core.config.InvalidSettingException naming the setting when its value is not a valid size
+     */
+    static String options(String module, Map<String, String> environment) {
+        String raw = environment.get(CoreSettings.HEAP_MAX.envName());
+        Long configured = Settings.of(raw == null ? Map.of() : Map.of(CoreSettings.HEAP_MAX.key(), raw)).get(CoreSettings.HEAP_MAX);
+        long mib = configured != null ? configured : defaultMib(module);
+        return "-Xms" + (mib / 4 + 16) + "m -Xmx" + mib + "m -Xmn" + mib / 4 + "m";
+    }
+}

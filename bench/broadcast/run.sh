@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 4 benchmark: broadcast diagnostics.
 #   bench/broadcast/run.sh            (from the repository root; builds the core first)
-#   HOST=127.0.33.1 MODES="heap" PORT=18400 pick the address and the part
+#   HOST=127.0.33.1 MODES="heap" PORT=18400 pick the address and the part; CORE=<a core jar> runs that build instead
 # JVM 1 runs 64 real diagnostics pods on 127.0.0.1 (BroadcastPeers.java); JVM 2 runs the aggregator pods and the
 # client (BroadcastBench.java), both with BenchModule.java: `jvm` latency of a single-pod call, of broadcasts over
 # 1/4/16/64 pods and of a sequential loop over the same pods, the effect of one hung pod; then JVM 3, with a 48 MiB
@@ -20,7 +20,7 @@ trap 'kill "${PEERS:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
 # no install (~/.m2 is shared): core/target/classes and its dependencies' class path
 ./mvnw -B -q -o -pl core compile dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
-CP="$ROOT/core/target/classes:$(cat "$OUT/cp.txt")"
+CP="${CORE:-$ROOT/core/target/classes}:$(cat "$OUT/cp.txt")"
 "$JAVA_HOME/bin/javac" -d "$OUT/classes" -cp "$CP" "$BENCH"/*.java
 CP="$OUT/classes:$CP"
 HOST=${HOST:-127.0.0.1}   # the loopback address of every pod (not 127.0.0.1-7 while `./pylon up` runs)

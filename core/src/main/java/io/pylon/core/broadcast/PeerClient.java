@@ -1,5 +1,6 @@
 package io.pylon.core.broadcast;
 
+import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
@@ -99,10 +100,28 @@ public final class PeerClient implements AutoCloseable {
         return request("GET", uri, authorization, accept, timeout);
     }
 
-    /** Like {@link #get}, with another method ({@code PUT}, {@code DELETE}, {@code POST}: the changes of loggers, jfr). */
+    /**
+     * Like {@link #get}, with another method ({@code PUT}, {@code DELETE}, {@code POST}: the changes of loggers, jfr).
+     * A GET whose kept-alive connection ends before any byte of the answer is sent once more on a new connection:
+     * the pod closed the connection as the request arrived (its idle timeout, which also runs out while a pod busy
+     * building thread dumps has not yet read a request that has arrived), so the request was not served. Other
+     * methods are not repeated: a change may have been made.
+     */
     public Response request(String method, URI uri, String authorization, String accept, Duration timeout)
             throws IOException {
-        var request = client().method(Method.create(method)).uri(uri).readTimeout(timeout);
+        try {
+            return send(method, uri, authorization, accept, timeout, true);
+        } catch (DataReader.InsufficientDataAvailableException e) {
+            if (!"GET".equals(method)) {
+                throw e;
+            }
+            return send(method, uri, authorization, accept, timeout, false);
+        }
+    }
+
+    private Response send(String method, URI uri, String authorization, String accept, Duration timeout,
+                          boolean keepAlive) throws IOException {
+        var request = client().method(Method.create(method)).uri(uri).readTimeout(timeout).keepAlive(keepAlive);
         if (authorization != null) {
             request.header(HeaderNames.AUTHORIZATION, authorization);
         }

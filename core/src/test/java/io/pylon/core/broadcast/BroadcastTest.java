@@ -240,6 +240,26 @@ class BroadcastTest {
     }
 
     @Test
+    void aKeptAliveConnectionThePeerClosesAsTheRequestArrivesIsRetriedOnANewOne() throws Exception {
+        LoopbackPeers.RawServer peer = LoopbackPeers.RawServer.keepingAlive("{\"podName\":\"c-2\",\"jvm\":{}}", 1);
+        extras.add(peer);
+        int port = LoopbackPeers.freePort();
+        Pod pod = start("c-1", port, "c-1=http://127.0.0.1:" + port + ",c-2=" + peer.url(), Map.of());
+        extraPods.add(pod);
+
+        for (int i = 0; i < 3; i++) {
+            JsonNode answer = json(TestPods.get(pod, "/platform/diagnostics/jvm", "Authorization", AUTH));
+            assertThat(answer.path("pods").get(1).path("error").toString()).isEqualTo("");
+            assertThat(answer.path("summary").path("succeeded").asInt()).isEqualTo(2);
+        }
+
+        // 1st: a new connection, kept alive; 2nd: on it (closed unanswered), then once more on a new one-off
+        // connection; 3rd: nothing kept alive any more, a new connection
+        assertThat(peer.requests()).hasSize(4);
+        assertThat(peer.connections()).isEqualTo(3);
+    }
+
+    @Test
     void anAnswerShorterThanItsContentLengthIsListedWith502() throws Exception {
         LoopbackPeers.RawServer cut = LoopbackPeers.RawServer.writing(out -> out.write(("HTTP/1.1 200 OK\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"podName\":\"t-2\"}")

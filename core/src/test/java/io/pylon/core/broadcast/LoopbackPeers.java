@@ -33,7 +33,8 @@ final class LoopbackPeers {
         void write(OutputStream out) throws IOException, InterruptedException;
     }
 
-    private record KeepAlive(byte[] head, byte[] body) implements Reply {
+    /** Answers up to {@code answersPerConnection} requests of a connection, then closes it on the next one unanswered. */
+    private record KeepAlive(byte[] head, byte[] body, int answersPerConnection) implements Reply {
         @Override
         public void write(OutputStream out) {
             throw new UnsupportedOperationException("served per request on a kept-alive connection");
@@ -52,10 +53,19 @@ final class LoopbackPeers {
 
         /** A server that answers every request on a connection with {@code body}, keeping the connection open. */
         static RawServer keepingAlive(String body) throws IOException {
+            return keepingAlive(body, Integer.MAX_VALUE);
+        }
+
+        /**
+         * Like {@link #keepingAlive(String)}, but a connection that answered {@code answers} requests is closed when
+         * the next request arrives, unanswered: what a pod's idle timeout does to a kept-alive connection whose request
+         * is on its way (or that its starved reader has not read in time).
+         */
+        static RawServer keepingAlive(String body, int answers) throws IOException {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
                     + "\r\n\r\n").getBytes(StandardCharsets.UTF_8);
-            return new RawServer(new KeepAlive(head, bytes));
+            return new RawServer(new KeepAlive(head, bytes, answers));
         }
 
         /** A server that writes each reply its own way. */
@@ -82,7 +92,11 @@ final class LoopbackPeers {
             try {
                 InputStream in = socket.getInputStream();
                 if (reply instanceof KeepAlive keepAlive) {
-                    while (readHead(in)) {
+                    for (int answered = 0; readHead(in); answered++) {
+                        if (answered == keepAlive.answersPerConnection()) {
+                            socket.close();
+                            return;
+                        }
                         socket.getOutputStream().write(keepAlive.head());
                         socket.getOutputStream().write(keepAlive.body());
                         socket.getOutputStream().flush();

@@ -103,8 +103,8 @@ public final class PeerClient implements AutoCloseable {
     /**
      * Like {@link #get}, with another method ({@code PUT}, {@code DELETE}, {@code POST}: the changes of loggers, jfr).
      * A GET whose kept-alive connection ends before any byte of the answer is sent once more on a new connection:
-     * the pod closed the connection as the request arrived (its idle timeout, which also runs out while a pod busy
-     * building thread dumps has not yet read a request that has arrived), so the request was not served. Other
+     * the pod closed the connection as the request arrived (its idle timeout running out as the request went out,
+     * or before a pod busy building thread dumps read it), so the request was not served. Other
      * methods are not repeated: a change may have been made.
      */
     public Response request(String method, URI uri, String authorization, String accept, Duration timeout)

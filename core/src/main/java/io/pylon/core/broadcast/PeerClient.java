@@ -10,6 +10,8 @@ import io.helidon.webclient.api.WebClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
@@ -102,21 +104,34 @@ public final class PeerClient implements AutoCloseable {
 
     /**
      * Like {@link #get}, with another method ({@code PUT}, {@code DELETE}, {@code POST}: the changes of loggers, jfr).
-     * A GET whose kept-alive connection ends before any byte of the answer is sent once more on a new connection:
-     * the pod closed the connection as the request arrived (its idle timeout running out as the request went out,
-     * or before a pod busy building thread dumps read it), so the request was not served. Other
-     * methods are not repeated: a change may have been made.
+     * A GET whose kept-alive connection ends or is reset before any byte of the answer is sent once more on a new
+     * connection: the pod closed the connection as the request arrived (its idle timeout running out as the request
+     * went out, or before a pod busy building thread dumps read it), so the request was not served. Other methods
+     * are not repeated: a change may have been made.
      */
     public Response request(String method, URI uri, String authorization, String accept, Duration timeout)
             throws IOException {
         try {
             return send(method, uri, authorization, accept, timeout, true);
-        } catch (DataReader.InsufficientDataAvailableException e) {
-            if (!"GET".equals(method)) {
+        } catch (IOException | RuntimeException e) {
+            // an interrupted call (past its deadline) is not repeated
+            if (!"GET".equals(method) || !droppedUnanswered(e) || Thread.currentThread().isInterrupted()) {
                 throw e;
             }
             return send(method, uri, authorization, accept, timeout, false);
         }
+    }
+
+    // Ended (end of stream) or reset (the socket closed with the request unread in it) before the answer's status;
+    // Helidon may report the reset from its idle-connection monitor, wrapped. A refused connection is no such case.
+    private static boolean droppedUnanswered(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof DataReader.InsufficientDataAvailableException
+                    || cause instanceof SocketException && !(cause instanceof ConnectException)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Response send(String method, URI uri, String authorization, String accept, Duration timeout,

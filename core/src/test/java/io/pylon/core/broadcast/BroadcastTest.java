@@ -241,7 +241,16 @@ class BroadcastTest {
 
     @Test
     void aKeptAliveConnectionThePeerClosesAsTheRequestArrivesIsRetriedOnANewOne() throws Exception {
-        LoopbackPeers.RawServer peer = LoopbackPeers.RawServer.keepingAlive("{\"podName\":\"c-2\",\"jvm\":{}}", 1);
+        assertEveryBroadcastAnswered(LoopbackPeers.RawServer.keepingAlive("{\"podName\":\"c-2\",\"jvm\":{}}", 1));
+    }
+
+    @Test
+    void aKeptAliveConnectionThePeerResetsAsTheRequestArrivesIsRetriedOnANewOne() throws Exception {
+        assertEveryBroadcastAnswered(LoopbackPeers.RawServer.keepingAliveThenResetting("{\"podName\":\"c-2\",\"jvm\":{}}", 1));
+    }
+
+    // the peer answers one request per connection and drops the connection on the next one, unanswered
+    private void assertEveryBroadcastAnswered(LoopbackPeers.RawServer peer) throws Exception {
         extras.add(peer);
         int port = LoopbackPeers.freePort();
         Pod pod = start("c-1", port, "c-1=http://127.0.0.1:" + port + ",c-2=" + peer.url(), Map.of());
@@ -253,7 +262,7 @@ class BroadcastTest {
             assertThat(answer.path("summary").path("succeeded").asInt()).isEqualTo(2);
         }
 
-        // 1st: a new connection, kept alive; 2nd: on it (closed unanswered), then once more on a new one-off
+        // 1st: a new connection, kept alive; 2nd: on it (dropped unanswered), then once more on a new one-off
         // connection; 3rd: nothing kept alive any more, a new connection
         assertThat(peer.requests()).hasSize(4);
         assertThat(peer.connections()).isEqualTo(3);

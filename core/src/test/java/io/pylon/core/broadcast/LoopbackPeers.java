@@ -34,7 +34,7 @@ final class LoopbackPeers {
     }
 
     /** Answers up to {@code answersPerConnection} requests of a connection, then closes it on the next one unanswered. */
-    private record KeepAlive(byte[] head, byte[] body, int answersPerConnection) implements Reply {
+    private record KeepAlive(byte[] head, byte[] body, int answersPerConnection, boolean reset) implements Reply {
         @Override
         public void write(OutputStream out) {
             throw new UnsupportedOperationException("served per request on a kept-alive connection");
@@ -62,10 +62,19 @@ final class LoopbackPeers {
          * is on its way (or that its starved reader has not read in time).
          */
         static RawServer keepingAlive(String body, int answers) throws IOException {
+            return keptAlive(body, answers, false);
+        }
+
+        /** Like {@link #keepingAlive(String, int)}, but the unanswered close is a reset (SO_LINGER 0). */
+        static RawServer keepingAliveThenResetting(String body, int answers) throws IOException {
+            return keptAlive(body, answers, true);
+        }
+
+        private static RawServer keptAlive(String body, int answers, boolean reset) throws IOException {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
                     + "\r\n\r\n").getBytes(StandardCharsets.UTF_8);
-            return new RawServer(new KeepAlive(head, bytes, answers));
+            return new RawServer(new KeepAlive(head, bytes, answers, reset));
         }
 
         /** A server that writes each reply its own way. */
@@ -94,6 +103,9 @@ final class LoopbackPeers {
                 if (reply instanceof KeepAlive keepAlive) {
                     for (int answered = 0; readHead(in); answered++) {
                         if (answered == keepAlive.answersPerConnection()) {
+                            if (keepAlive.reset()) {
+                                socket.setSoLinger(true, 0);
+                            }
                             socket.close();
                             return;
                         }

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Broadcast benchmark, the aggregator side: `java -cp <classes>:<core classpath> BroadcastBench latency|heap <firstPort>
- * <peers> [iterations]`. The peers (BroadcastPeers.java) run in another JVM on 127.0.0.1 ports firstPort...
+ * <peers> [iterations]`. The peers (BroadcastPeers.java) run in another JVM on 127.0.0.1 (or -Dbench.host) ports firstPort...
  * latency: `jvm` p50/p99 of one single-pod call, of a broadcast over 1, 4, 16 and 64 pods (this JVM's aggregator
  * pod plus N-1 peers) and of a sequential loop over the same pods, then a 16-pod broadcast with one more pod that
  * accepts connections and never answers. heap: a `threaddump` broadcast over this JVM's pod plus every peer, with
@@ -92,7 +92,7 @@ public final class BroadcastBench {
             System.out.printf(Locale.ROOT, "    CPU per broadcast: aggregator JVM %.1f ms, peers' JVM %.1f ms%n",
                     (cpu1[0] - cpu0[0]) / 1e6 / measured, (cpu1[1] - cpu0[1]) / 1e6 / measured);
         }
-        try (ServerSocket hung = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket hung = new ServerSocket(0, 50, InetAddress.getByName(HOST))) {
             List<Socket> accepted = new ArrayList<>();
             Thread.ofVirtual().start(() -> {
                 while (!hung.isClosed()) {
@@ -103,7 +103,7 @@ public final class BroadcastBench {
                     }
                 }
             });
-            String list = peerList(firstPort, 15) + ",zz-hung=http://127.0.0.1:" + hung.getLocalPort();
+            String list = peerList(firstPort, 15) + ",zz-hung=http://" + HOST + ":" + hung.getLocalPort();
             Pod aggregator = aggregator("agg-hung", list, Map.of("pylon.broadcast.pod-timeout", "1s"));
             String url = "http://" + HOST + ":" + aggregator.port() + "/platform/diagnostics/jvm";
             String body = get(url);

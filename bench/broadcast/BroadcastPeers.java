@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The pods a broadcast benchmark asks: `java -cp <classes>:<core classpath> BroadcastPeers <firstPort> <count>
- * [parkedThreads]` starts that many real diagnostics pods in this JVM on 127.0.0.1 ports firstPort.., named
+ * [parkedThreads]` starts that many real diagnostics pods in this JVM on 127.0.0.1 (-Dbench.host) ports firstPort.., named
  * peer-00.., each knowing only itself; the parked threads (12 frames deep) make each pod's thread dump big, as a busy
  * gateway's is. Prints READY and the size of one thread dump answer, then runs until killed.
  */

@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A pod serving the core's diagnostics, for the benchmark: `java -cp <core classpath> DiagnosticsPod.java <port>
- * [threads] [heapMiB]` starts it on 127.0.0.1, adds that many parked platform threads and retains about that many
+ * [threads] [heapMiB]` starts it on 127.0.0.1 (or -Dbench.bind), adds that many parked platform threads and retains about that many
  * MiB of live objects, then prints READY and runs until killed.
  */
 public final class DiagnosticsPod {
@@ -32,7 +32,7 @@ public final class DiagnosticsPod {
             RETAINED.add(new byte[4096]);
         }
         Pod pod = PodServer.start(new BenchModule(), Settings.fromProcess(Map.of(
-                "pylon.server.bind", "127.0.0.1",
+                "pylon.server.bind", System.getProperty("bench.bind", "127.0.0.1"),
                 "pylon.server.port", String.valueOf(port),
                 "pylon.pod.name", "bench-0",
                 "pylon.environment.id", "0123456789abcdef01234567")));

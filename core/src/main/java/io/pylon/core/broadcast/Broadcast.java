@@ -16,18 +16,24 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
  * One broadcast: every pod is asked in parallel on virtual threads (at most {@code maxInFlight} at a time), and the
- * answers are written in podName order. A pod's answer is read off its connection only when its turn comes, so
- * answers waiting for their turn stay in the sockets (the peer client applies back-pressure) and the aggregator holds
- * about one answer at a time, however many pods answer megabytes.
+ * answers are written in podName order. An answer that announces its length is read at once while the answers read
+ * ahead stay within {@link #READ_AHEAD_BYTES} ({@link ReadAhead}); any other answer is read off its connection only
+ * when its turn comes, so answers waiting for their turn stay in the sockets (the peer client applies back-pressure)
+ * and the aggregator holds the read-ahead budget plus about one answer, however many pods answer megabytes.
+ *
+ * <p>Threading: one run per call, on the request's thread (the writer); its peer threads and the dispatching thread
+ * are virtual threads of the run's own executor. A {@link PodCall}'s result and reservation are written by its peer
+ * thread before the result's future completes and read by the writer after it.
  */
 final class Broadcast {
     /** How long past the deadline the writer still waits for a call that should have ended by itself. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** The answers read before their turn, at most: `jvm` of 300 pods, one of the largest thread dumps. */
+    static final int READ_AHEAD_BYTES = 1024 * 1024;
 
     private final PeerClient client;
     private final BroadcastLimits limits;
@@ -62,9 +68,10 @@ final class Broadcast {
         Duration podTimeout = limits.podTimeout(request.name());
         List<PodCall> calls = discovered.stream().sorted(Comparator.comparing(DiscoveredPod::podName)).map(PodCall::new).toList();
         ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("pylon-broadcast-", 0).factory());
+        ReadAhead readAhead = new ReadAhead(READ_AHEAD_BYTES);
         meters.asked(calls.size());
         try {
-            threads.execute(() -> dispatch(calls, selfName, self, request, podTimeout, deadline, threads));
+            threads.execute(() -> dispatch(calls, selfName, self, request, podTimeout, deadline, threads, readAhead));
             for (PodCall call : calls) {
                 call.turn.countDown();
                 PodResult result = call.await(deadline + GRACE_NANOS, limits.deadline());
@@ -72,6 +79,7 @@ final class Broadcast {
                 if (result.answer() != null) {
                     meters.answered(result.answer().length);
                     writer.answered(result.answer());
+                    readAhead.release(call.reserved);
                 } else {
                     meters.failed(result.failure());
                     writer.failed(call.pod, result.failure());
@@ -84,7 +92,7 @@ final class Broadcast {
     }
 
     private void dispatch(List<PodCall> calls, String selfName, SelfAnswer self, Call request, Duration podTimeout,
-                          long deadline, ExecutorService threads) {
+                          long deadline, ExecutorService threads, ReadAhead readAhead) {
         Semaphore slots = new Semaphore(limits.maxInFlight());
         for (PodCall call : calls) {
             DiscoveredPod pod = call.pod;
@@ -110,7 +118,7 @@ final class Broadcast {
             threads.execute(() -> {
                 PodResult result;
                 try {
-                    result = ask(call, request, request.uris().apply(pod), timeout, podTimeout, deadline);
+                    result = ask(call, request, request.uris().apply(pod), timeout, podTimeout, deadline, readAhead);
                 } catch (RuntimeException e) {
                     result = PodResult.failed(PodFailure.of(e, timeout));
                 } finally {
@@ -135,43 +143,46 @@ final class Broadcast {
         }
     }
 
-    private PodResult ask(PodCall call, Call request, URI uri, Duration timeout, Duration podTimeout, long deadline) {
-        AtomicBoolean timedOut = new AtomicBoolean();
+    private PodResult ask(PodCall call, Call request, URI uri, Duration timeout, Duration podTimeout, long deadline,
+                          ReadAhead readAhead) {
+        long reserved = 0;
+        boolean timedOut = false;
         try (PeerClient.Response response = client.request(request.method(), uri, request.authorization(), null, timeout)) {
             InputStream body = response.body();
             if (response.status() != 200) {
                 return PodResult.failed(PeerErrors.of(response.status(), body));
             }
-            call.turn.await();
+            long length = response.contentLength();
+            if (length > limits.maxAnswerBytes()) {
+                return PodResult.failed(PodFailure.malformed(AnswerReader.tooLarge(limits.maxAnswerBytes())));
+            }
+            if (readAhead.tryReserve(length)) {
+                reserved = length;
+            } else {
+                call.turn.await();
+            }
             long budget = Math.min(podTimeout.toNanos(), deadline - System.nanoTime());
             if (budget <= 0) {
                 return PodResult.failed(PodFailure.timeout(podTimeout));
             }
-            return PodResult.answered(readWithin(body, budget, timedOut));
+            try (ReadWatchdog.Guard guard = ReadWatchdog.guard(budget)) {
+                try {
+                    PodResult answered = PodResult.answered(AnswerReader.readObject(body, length, limits.maxAnswerBytes()));
+                    call.reserved = reserved;
+                    reserved = 0;
+                    return answered;
+                } finally {
+                    timedOut = guard.expired();
+                }
+            }
         } catch (PodFailedException e) {
             return PodResult.failed(e.failure());
         } catch (IOException | RuntimeException e) {
-            return PodResult.failed(timedOut.get() ? PodFailure.timeout(podTimeout) : PodFailure.of(e, timeout));
+            return PodResult.failed(timedOut ? PodFailure.timeout(podTimeout) : PodFailure.of(e, timeout));
         } catch (InterruptedException e) {
             return PodResult.failed(PodFailure.timeout(podTimeout));
-        }
-    }
-
-    // The peer client's timeout is per read: a watchdog interrupts a body read that outlives the pod's budget.
-    private byte[] readWithin(InputStream body, long budgetNanos, AtomicBoolean timedOut) throws IOException, PodFailedException {
-        Thread reader = Thread.currentThread();
-        AtomicBoolean reading = new AtomicBoolean(true);
-        CompletableFuture<Void> watchdog = CompletableFuture.runAsync(() -> {
-            if (reading.get()) {
-                timedOut.set(true);
-                reader.interrupt();
-            }
-        }, CompletableFuture.delayedExecutor(budgetNanos, TimeUnit.NANOSECONDS, Runnable::run));
-        try {
-            return AnswerReader.readObject(body, limits.maxAnswerBytes());
         } finally {
-            reading.set(false);
-            watchdog.cancel(false);
+            readAhead.release(reserved);
         }
     }
 
@@ -179,6 +190,8 @@ final class Broadcast {
     private static final class PodCall {
         final DiscoveredPod pod;
         final CountDownLatch turn = new CountDownLatch(1);
+        /** Read-ahead bytes this pod's answer holds until it is written; set before the result completes. */
+        long reserved;
         /** Stands for a result already written, so that written answers are garbage at once. */
         private static final CompletableFuture<PodResult> WRITTEN = CompletableFuture.completedFuture(null);
 

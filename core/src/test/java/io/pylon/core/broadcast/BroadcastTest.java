@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -191,6 +192,121 @@ class BroadcastTest {
         String request = peer.requests().getFirst();
         assertThat(request).startsWith("GET /platform/diagnostics/jvm?internal=true&verbose=yes%20please HTTP/1.1");
         assertThat(request).containsIgnoringCase("authorization: " + AUTH + "\r\n");
+    }
+
+    @Test
+    void aPodThatDripsItsAnnouncedAnswerIsCutAtItsTimeout() throws Exception {
+        String body = "{\"podName\":\"d-2\",\"jvm\":{\"padding\":\"" + "x".repeat(40) + "\"}}";
+        LoopbackPeers.RawServer dripping = LoopbackPeers.RawServer.writing(out -> {
+            out.write(LoopbackPeers.http200(body).substring(0, LoopbackPeers.http200(body).length() - body.length())
+                    .getBytes(StandardCharsets.UTF_8));
+            for (byte b : body.getBytes(StandardCharsets.UTF_8)) {
+                out.write(b);
+                out.flush();
+                Thread.sleep(100);
+            }
+        });
+        extras.add(dripping);
+        int port = LoopbackPeers.freePort();
+        String peers = "d-1=http://127.0.0.1:" + port + ",d-2=" + dripping.url() + "," + staticList(Map.of("d-3", PORTS.get("worker-a")));
+        Pod pod = start("d-1", port, peers, Map.of("pylon.broadcast.pod-timeout", "1s"));
+        extraPods.add(pod);
+
+        long t0 = System.nanoTime();
+        JsonNode answer = json(TestPods.get(pod, "/platform/diagnostics/jvm", "Authorization", AUTH));
+        long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
+
+        // each byte comes well within the per-read timeout; the whole answer (over 6 s) does not come within 1 s
+        assertThat(answer.path("pods").get(1).path("error").path("status").asInt()).isEqualTo(504);
+        assertThat(answer.path("pods").get(2).path("podName").asText()).isEqualTo("worker-a");
+        assertThat(elapsedMs).isBetween(1000L, 2500L);
+    }
+
+    @Test
+    void aPeersConnectionIsReusedByTheNextBroadcasts() throws Exception {
+        LoopbackPeers.RawServer peer = LoopbackPeers.RawServer.keepingAlive("{\"podName\":\"k-2\",\"jvm\":{}}");
+        extras.add(peer);
+        int port = LoopbackPeers.freePort();
+        Pod pod = start("k-1", port, "k-1=http://127.0.0.1:" + port + ",k-2=" + peer.url(), Map.of());
+        extraPods.add(pod);
+
+        for (int i = 0; i < 5; i++) {
+            JsonNode answer = json(TestPods.get(pod, "/platform/diagnostics/jvm", "Authorization", AUTH));
+            assertThat(answer.path("summary").path("succeeded").asInt()).isEqualTo(2);
+        }
+
+        assertThat(peer.requests()).hasSize(5);
+        assertThat(peer.connections()).isEqualTo(1);
+    }
+
+    @Test
+    void aKeptAliveConnectionThePeerClosesAsTheRequestArrivesIsRetriedOnANewOne() throws Exception {
+        assertEveryBroadcastAnswered(LoopbackPeers.RawServer.keepingAlive("{\"podName\":\"c-2\",\"jvm\":{}}", 1));
+    }
+
+    @Test
+    void aKeptAliveConnectionThePeerResetsAsTheRequestArrivesIsRetriedOnANewOne() throws Exception {
+        assertEveryBroadcastAnswered(LoopbackPeers.RawServer.keepingAliveThenResetting("{\"podName\":\"c-2\",\"jvm\":{}}", 1));
+    }
+
+    // the peer answers one request per connection and drops the connection on the next one, unanswered
+    private void assertEveryBroadcastAnswered(LoopbackPeers.RawServer peer) throws Exception {
+        extras.add(peer);
+        int port = LoopbackPeers.freePort();
+        Pod pod = start("c-1", port, "c-1=http://127.0.0.1:" + port + ",c-2=" + peer.url(), Map.of());
+        extraPods.add(pod);
+
+        for (int i = 0; i < 3; i++) {
+            JsonNode answer = json(TestPods.get(pod, "/platform/diagnostics/jvm", "Authorization", AUTH));
+            assertThat(answer.path("pods").get(1).path("error").toString()).isEqualTo("");
+            assertThat(answer.path("summary").path("succeeded").asInt()).isEqualTo(2);
+        }
+
+        // 1st: a new connection, kept alive; 2nd: on it (dropped unanswered), then once more on a new one-off
+        // connection; 3rd: nothing kept alive any more, a new connection
+        assertThat(peer.requests()).hasSize(4);
+        assertThat(peer.connections()).isEqualTo(3);
+    }
+
+    @Test
+    void anAnswerShorterThanItsContentLengthIsListedWith502() throws Exception {
+        LoopbackPeers.RawServer cut = LoopbackPeers.RawServer.writing(out -> out.write(("HTTP/1.1 200 OK\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"podName\":\"t-2\"}")
+                .getBytes(StandardCharsets.UTF_8)));
+        extras.add(cut);
+        int port = LoopbackPeers.freePort();
+        Pod pod = start("t-1", port, "t-1=http://127.0.0.1:" + port + ",t-2=" + cut.url(), Map.of());
+        extraPods.add(pod);
+
+        JsonNode answer = json(TestPods.get(pod, "/platform/diagnostics/jvm", "Authorization", AUTH));
+
+        assertThat(answer.path("pods").get(1).path("error").path("status").asInt()).isEqualTo(502);
+        assertThat(answer.path("summary").path("succeeded").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void anAnswerAnnouncedLargerThanTheLimitIsRefusedWithoutWaitingForIt() throws Exception {
+        // announces 2 MiB, sends none of it and keeps the connection open longer than the per-pod timeout
+        LoopbackPeers.RawServer huge = LoopbackPeers.RawServer.writing(out -> {
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + 2 * 1024 * 1024
+                    + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            Thread.sleep(30_000);
+        });
+        extras.add(huge);
+        int port = LoopbackPeers.freePort();
+        Pod pod = start("l-1", port, "l-1=http://127.0.0.1:" + port + ",l-2=" + huge.url(),
+                Map.of("pylon.broadcast.max-answer-mb", "1", "pylon.broadcast.pod-timeout", "10s"));
+        extraPods.add(pod);
+        TestPods.get(pod, "/platform/diagnostics/jvm", "Authorization", AUTH); // the first call builds the peer client
+
+        long t0 = System.nanoTime();
+        JsonNode answer = json(TestPods.get(pod, "/platform/diagnostics/jvm", "Authorization", AUTH));
+        long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
+
+        assertThat(answer.path("pods").get(1).path("error").path("status").asInt()).isEqualTo(502);
+        assertThat(answer.path("pods").get(1).path("error").path("message").asText()).contains("larger than 1 MiB");
+        assertThat(elapsedMs).isLessThan(8000L);
     }
 
     @Test

@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Raw loopback servers that stand in for broken pods: one that never answers, one that answers a fixed reply. */
+/**
+ * Raw loopback servers that stand in for broken pods: one that never answers, one that answers a fixed reply, one
+ * that writes its reply its own way (slowly, cut short...).
+ */
 final class LoopbackPeers {
     private LoopbackPeers() {
     }
@@ -25,6 +28,19 @@ final class LoopbackPeers {
         }
     }
 
+    /** Writes a reply to one request; the connection is closed after it. */
+    interface Reply {
+        void write(OutputStream out) throws IOException, InterruptedException;
+    }
+
+    /** Answers up to {@code answersPerConnection} requests of a connection, then closes it on the next one unanswered. */
+    private record KeepAlive(byte[] head, byte[] body, int answersPerConnection, boolean reset) implements Reply {
+        @Override
+        public void write(OutputStream out) {
+            throw new UnsupportedOperationException("served per request on a kept-alive connection");
+        }
+    }
+
     /** Accepts connections and reads requests, answering each with {@code reply} (or nothing when null). */
     static final class RawServer implements AutoCloseable {
         private final ServerSocket server;
@@ -32,6 +48,41 @@ final class LoopbackPeers {
         private final List<String> requests = new CopyOnWriteArrayList<>();
 
         RawServer(String reply) throws IOException {
+            this(reply == null ? null : out -> out.write(reply.getBytes(StandardCharsets.UTF_8)));
+        }
+
+        /** A server that answers every request on a connection with {@code body}, keeping the connection open. */
+        static RawServer keepingAlive(String body) throws IOException {
+            return keepingAlive(body, Integer.MAX_VALUE);
+        }
+
+        /**
+         * Like {@link #keepingAlive(String)}, but a connection that answered {@code answers} requests is closed when
+         * the next request arrives, unanswered: what a pod's idle timeout does to a kept-alive connection whose request
+         * is on its way (or that its starved reader has not read in time).
+         */
+        static RawServer keepingAlive(String body, int answers) throws IOException {
+            return keptAlive(body, answers, false);
+        }
+
+        /** Like {@link #keepingAlive(String, int)}, but the unanswered close is a reset (SO_LINGER 0). */
+        static RawServer keepingAliveThenResetting(String body, int answers) throws IOException {
+            return keptAlive(body, answers, true);
+        }
+
+        private static RawServer keptAlive(String body, int answers, boolean reset) throws IOException {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.UTF_8);
+            return new RawServer(new KeepAlive(head, bytes, answers, reset));
+        }
+
+        /** A server that writes each reply its own way. */
+        static RawServer writing(Reply reply) throws IOException {
+            return new RawServer(reply);
+        }
+
+        private RawServer(Reply reply) throws IOException {
             server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             Thread.ofVirtual().start(() -> {
                 while (!server.isClosed()) {
@@ -46,27 +97,54 @@ final class LoopbackPeers {
             });
         }
 
-        private void serve(Socket socket, String reply) {
+        private void serve(Socket socket, Reply reply) {
             try {
                 InputStream in = socket.getInputStream();
-                StringBuilder head = new StringBuilder();
-                int b;
-                while ((b = in.read()) >= 0) {
-                    head.append((char) b);
-                    if (head.toString().endsWith("\r\n\r\n")) {
-                        break;
+                if (reply instanceof KeepAlive keepAlive) {
+                    for (int answered = 0; readHead(in); answered++) {
+                        if (answered == keepAlive.answersPerConnection()) {
+                            if (keepAlive.reset()) {
+                                socket.setSoLinger(true, 0);
+                            }
+                            socket.close();
+                            return;
+                        }
+                        socket.getOutputStream().write(keepAlive.head());
+                        socket.getOutputStream().write(keepAlive.body());
+                        socket.getOutputStream().flush();
                     }
+                    return;
                 }
-                requests.add(head.toString());
+                readHead(in);
                 if (reply != null) {
                     OutputStream out = socket.getOutputStream();
-                    out.write(reply.getBytes(StandardCharsets.UTF_8));
+                    reply.write(out);
                     out.flush();
                     socket.close();
                 }
             } catch (IOException e) {
                 // the client went away
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+        }
+
+        private boolean readHead(InputStream in) throws IOException {
+            StringBuilder head = new StringBuilder();
+            int b;
+            while ((b = in.read()) >= 0) {
+                head.append((char) b);
+                if (head.toString().endsWith("\r\n\r\n")) {
+                    requests.add(head.toString());
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The connections accepted so far. */
+        int connections() {
+            return sockets.size();
         }
 
         String url() {

@@ -80,7 +80,7 @@ start_worker() { # name port: starts it in the background with the JVM options `
   PYLON_SERVER_BIND=$ADDR PYLON_SERVER_PORT=$2 PYLON_POD_NAME=worker-bench-$1 \
   PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/$1.data" \
   PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
-    "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS} -cp "$WORK/$1.classes:$(cat "$WORK/$1.cp")" StartWorker \
+    "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)} -cp "$WORK/$1.classes:$(cat "$WORK/$1.cp")" StartWorker \
     > "$WORK/$1.log" 2>&1 &
 }
 await_worker() { # name port

@@ -34,11 +34,7 @@ final class LoopbackPeers {
     }
 
     /** Answers up to {@code answersPerConnection} requests of a connection, then closes it on the next one unanswered. */
-    private record KeepAlive(byte[] head, byte[] body, int answersPerConnection, boolean reset) implements Reply {
-        @Override
-        public void write(OutputStream out) {
-            throw new UnsupportedOperationException("served per request on a kept-alive connection");
-        }
+    private record KeepAlive(byte[] head, byte[] body, int answersPerConnection, boolean reset) {
     }
 
     /** Accepts connections and reads requests, answering each with {@code reply} (or nothing when null). */
@@ -48,7 +44,7 @@ final class LoopbackPeers {
         private final List<String> requests = new CopyOnWriteArrayList<>();
 
         RawServer(String reply) throws IOException {
-            this(reply == null ? null : out -> out.write(reply.getBytes(StandardCharsets.UTF_8)));
+            this(reply == null ? null : out -> out.write(reply.getBytes(StandardCharsets.UTF_8)), null);
         }
 
         /** A server that answers every request on a connection with {@code body}, keeping the connection open. */
@@ -74,22 +70,23 @@ final class LoopbackPeers {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
                     + "\r\n\r\n").getBytes(StandardCharsets.UTF_8);
-            return new RawServer(new KeepAlive(head, bytes, answers, reset));
+            return new RawServer(null, new KeepAlive(head, bytes, answers, reset));
         }
 
         /** A server that writes each reply its own way. */
         static RawServer writing(Reply reply) throws IOException {
-            return new RawServer(reply);
+            return new RawServer(reply, null);
         }
 
-        private RawServer(Reply reply) throws IOException {
+        // one request per connection answered with reply (or none when null), or, with keepAlive, several
+        private RawServer(Reply reply, KeepAlive keepAlive) throws IOException {
             server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             Thread.ofVirtual().start(() -> {
                 while (!server.isClosed()) {
                     try {
                         Socket socket = server.accept();
                         sockets.add(socket);
-                        Thread.ofVirtual().start(() -> serve(socket, reply));
+                        Thread.ofVirtual().start(() -> serve(socket, reply, keepAlive));
                     } catch (IOException e) {
                         return;
                     }
@@ -97,10 +94,10 @@ final class LoopbackPeers {
             });
         }
 
-        private void serve(Socket socket, Reply reply) {
+        private void serve(Socket socket, Reply reply, KeepAlive keepAlive) {
             try {
                 InputStream in = socket.getInputStream();
-                if (reply instanceof KeepAlive keepAlive) {
+                if (keepAlive != null) {
                     for (int answered = 0; readHead(in); answered++) {
                         if (answered == keepAlive.answersPerConnection()) {
                             if (keepAlive.reset()) {

@@ -79,9 +79,13 @@ public final class PasswordHasher {
                 && stored.parallelism() <= Math.max(MAX_STORED_PARALLELISM, cost.parallelism());
     }
 
-    private static boolean matches(String password, Argon2idPhc stored) {
-        byte[] computed = ThreadLocalArgon2id.hash(stored.cost(), password.getBytes(StandardCharsets.UTF_8),
-                stored.salt(), stored.hash().length);
+    // A stored hash costlier in memory than the settings (older settings, or a tampered row within the bounds) is
+    // computed in memory that is not kept: the hashing threads keep only what the settings' cost needs.
+    private boolean matches(String password, Argon2idPhc stored) {
+        byte[] passwordBytes = password.getBytes(StandardCharsets.UTF_8);
+        byte[] computed = stored.cost().memoryLongs() <= cost.memoryLongs()
+                ? ThreadLocalArgon2id.hash(stored.cost(), passwordBytes, stored.salt(), stored.hash().length)
+                : ThreadLocalArgon2id.hashWithoutKeeping(stored.cost(), passwordBytes, stored.salt(), stored.hash().length);
         return MessageDigest.isEqual(computed, stored.hash());
     }
 

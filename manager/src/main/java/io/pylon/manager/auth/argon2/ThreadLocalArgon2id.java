@@ -7,7 +7,7 @@ import java.lang.ref.SoftReference;
  * tag. Each thread has one {@link Argon2id} (its scratch blocks, a few KiB), held strongly by a {@link ThreadLocal},
  * and one block array, held by that object through a {@link SoftReference}: a pod idle for long gives the array back
  * when memory runs short, and the next hash allocates it again. The array grows when a hash needs more blocks than it
- * holds and then stays at the larger size.
+ * holds and then stays at the larger size; {@link #hashWithoutKeeping} is for a cost that should not be kept.
  *
  * <p>Threading: nothing is shared between threads; meant for the few platform threads of the Manager's hashing
  * pool (on virtual threads each thread would allocate its own array).
@@ -28,6 +28,23 @@ public final class ThreadLocalArgon2id {
         byte[] tag = new byte[tagBytes];
         CURRENT.get().hashInto(cost, password, salt, tag);
         return tag;
+    }
+
+    /**
+     * Like {@link #hash}, in block memory of its own that is dropped afterwards: for a cost above what the thread
+     * should keep (a stored hash asking for more than the settings), so that one such hash does not leave every hashing
+     * thread holding the larger array.
+     */
+    public static byte[] hashWithoutKeeping(Argon2Cost cost, byte[] password, byte[] salt, int tagBytes) {
+        byte[] tag = new byte[tagBytes];
+        CURRENT.get().argon2id.hash(new long[Math.toIntExact(cost.memoryLongs())], cost, password, salt, NONE, NONE, tag);
+        return tag;
+    }
+
+    /** The longs of block memory the calling thread holds now (0 when none). */
+    static long heldLongs() {
+        long[] held = CURRENT.get().memory.get();
+        return held == null ? 0 : held.length;
     }
 
     private void hashInto(Argon2Cost cost, byte[] password, byte[] salt, byte[] tag) {

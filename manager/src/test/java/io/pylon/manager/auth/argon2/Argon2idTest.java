@@ -64,6 +64,21 @@ class Argon2idTest {
     }
 
     @Test
+    void aCostlierHashWithoutKeepingGivesTheSameTagAndLeavesTheHeldMemoryAsItWas() {
+        Argon2Cost usual = new Argon2Cost(64, 1, 1);
+        Argon2Cost costlier = new Argon2Cost(32768, 1, 1);   // more than any other test of this class holds
+        byte[] password = filled(8, 'p');
+        byte[] salt = filled(16, 's');
+        ThreadLocalArgon2id.hash(usual, password, salt, 32);
+        long held = ThreadLocalArgon2id.heldLongs();
+
+        byte[] once = ThreadLocalArgon2id.hashWithoutKeeping(costlier, password, salt, 32);
+
+        assertThat(ThreadLocalArgon2id.heldLongs()).isEqualTo(held).isLessThan(costlier.memoryLongs());
+        assertThat(once).isEqualTo(Argon2Function.getInstance(32768, 1, 1, 32, Argon2.ID).hash(password, salt).getBytes());
+    }
+
+    @Test
     void aHashOnAThreadThatHoldsItsMemoryAllocatesAlmostNothing() {
         Argon2Cost cost = new Argon2Cost(19456, 2, 1);
         byte[] password = filled(20, 'p');

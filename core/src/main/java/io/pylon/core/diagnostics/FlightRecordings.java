@@ -1,11 +1,11 @@
 package io.pylon.core.diagnostics;
 
 import jdk.jfr.Recording;
-import jdk.jfr.RecordingState;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,9 +23,16 @@ import java.util.concurrent.TimeUnit;
  * under the recordings directory when its duration ends, then kept until it is downloaded, deleted, or its retention
  * time passes (the maintenance executor removes it). Files left by an earlier run are removed at start-up.
  *
- * <p>Threading: every method holds the instance lock; the {@link Recording} objects are only touched under it. A
- * recording's file is read (download, summary) outside the lock, which is safe because a finished file never changes
- * and its deletion waits for no reader (an open file stays readable on Linux).
+ * <p>The maintenance executor ends a recording itself rather than leaving it to JFR's duration and destination: JFR
+ * marks a recording stopped before it has written the destination file, so a reader could see an empty or partial
+ * file as finished. Here the recording is dumped to {@code <name>.part} and moved into place; a recording is FINISHED
+ * only once its whole file is there.
+ *
+ * <p>Threading: every method holds the instance lock, and an entry's phase changes only under it; the {@link Recording}
+ * objects are touched under it except for the dump, which runs on the maintenance thread outside it (a delete during
+ * the dump closes the recording, the dump fails or its file is removed). A finished file is read (download, summary)
+ * outside the lock, which is safe because it never changes and its deletion waits for no reader (an open file stays
+ * readable on Linux).
  */
 public final class FlightRecordings implements AutoCloseable {
     static final String PREFIX = "pylon-recording-";
@@ -41,12 +48,15 @@ public final class FlightRecordings implements AutoCloseable {
     public record Request(Duration duration, String settings, long maxSizeBytes) {
     }
 
+    private enum Phase { RUNNING, FINISHED, FAILED }
+
     private static final class Entry {
         final String id;
         final Recording recording;
         final Request request;
         final Path file;
         final Instant startedAt;
+        Phase phase = Phase.RUNNING;
 
         Entry(String id, Recording recording, Request request, Path file, Instant startedAt) {
             this.id = id;
@@ -91,15 +101,14 @@ public final class FlightRecordings implements AutoCloseable {
             recording.setName("pylon-" + id);
             recording.setToDisk(true);
             recording.setMaxSize(request.maxSizeBytes());
-            recording.setDuration(request.duration());
-            recording.setDestination(file);
             recording.start();
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             recording.close();
             throw new SectionFailedException("jfr", e);
         }
         Entry entry = new Entry(id, recording, request, file, clock.instant());
         entries.put(id, entry);
+        maintenance.schedule(() -> finish(id), request.duration().toMillis(), TimeUnit.MILLISECONDS);
         long removeAfter = request.duration().plus(retention).toMillis();
         maintenance.schedule(() -> expire(id), removeAfter, TimeUnit.MILLISECONDS);
         LOG.log(System.Logger.Level.INFO, "Flight recording " + id + " started (" + request.settings() + ", "
@@ -121,9 +130,13 @@ public final class FlightRecordings implements AutoCloseable {
         if (entry == null) {
             throw unknown(id);
         }
-        if (running(entry) || !Files.exists(entry.file)) {
+        if (entry.phase == Phase.RUNNING) {
             throw new DiagnosticsRefusedException(409, "conflict", "Recording " + id + " is still running; it can be "
                     + "read when its duration ends.");
+        }
+        if (entry.phase == Phase.FAILED) {
+            throw new DiagnosticsRefusedException(409, "conflict", "Recording " + id + " could not be written to disk "
+                    + "(see the pod's log); delete it and start another.");
         }
         return entry.file;
     }
@@ -162,27 +175,61 @@ public final class FlightRecordings implements AutoCloseable {
         }
     }
 
+    /** The duration has ended: stop, write the file beside its final name, move it into place. */
+    private void finish(String id) {
+        Entry entry;
+        synchronized (this) {
+            entry = entries.get(id);
+            if (entry == null || entry.phase != Phase.RUNNING) {
+                return;
+            }
+            entry.recording.stop();
+        }
+        Path part = entry.file.resolveSibling(entry.file.getFileName() + ".part");
+        Phase outcome;
+        try {
+            entry.recording.dump(part);
+            Files.move(part, entry.file, StandardCopyOption.ATOMIC_MOVE);
+            outcome = Phase.FINISHED;
+        } catch (IOException | RuntimeException e) {
+            deleteFile(part);
+            outcome = Phase.FAILED;
+            LOG.log(System.Logger.Level.WARNING, "Flight recording " + id + " could not be written: "
+                    + e.getClass().getSimpleName());
+        }
+        synchronized (this) {
+            if (entries.get(id) == entry) {
+                entry.phase = outcome;
+                entry.recording.close();
+            } else {
+                deleteFile(entry.file);
+            }
+        }
+    }
+
     private static boolean running(Entry entry) {
-        RecordingState state = entry.recording.getState();
-        return state == RecordingState.NEW || state == RecordingState.DELAYED || state == RecordingState.RUNNING;
+        return entry.phase == Phase.RUNNING;
     }
 
     private Map<String, Object> describe(Entry entry) {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("id", entry.id);
         boolean running = running(entry);
-        map.put("state", running ? "RUNNING" : Files.exists(entry.file) ? "FINISHED" : "FAILED");
+        map.put("state", entry.phase.name());
         map.put("settings", entry.request.settings());
         map.put("duration", entry.request.duration().toSeconds());
         map.put("maxSizeBytes", entry.request.maxSizeBytes());
         map.put("startedAt", entry.startedAt.toString());
         map.put("endsAt", entry.startedAt.plus(entry.request.duration()).toString());
         map.put("removedAt", entry.startedAt.plus(entry.request.duration()).plus(retention).toString());
+        long size = 0;
         try {
-            map.put("sizeBytes", running ? entry.recording.getSize() : Files.size(entry.file));
+            size = running ? entry.recording.getSize() : entry.phase == Phase.FINISHED ? Files.size(entry.file) : 0;
         } catch (IOException e) {
-            map.put("sizeBytes", 0);
+            LOG.log(System.Logger.Level.WARNING, "Cannot read the size of " + entry.file.getFileName() + ": "
+                    + e.getClass().getSimpleName());
         }
+        map.put("sizeBytes", size);
         return map;
     }
 

@@ -129,6 +129,33 @@ class FlightRecordingTest {
         return enabled;
     }
 
+    /** JFR marks a recording stopped before its file is written; Pylon must not call it finished until the file is whole. */
+    @Test
+    void aRecordingIsListedFinishedOnlyOnceItsWholeFileIsWritten(@TempDir Path dir) throws Exception {
+        String id = ok("POST", "worker-b", "jfr?internal=true&duration=1s&maxSizeMb=20").path("jfr").path("id").asText();
+        long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
+        JsonNode finished = null;
+        while (finished == null && System.nanoTime() < deadline) {
+            for (JsonNode recording : ok("GET", "worker-b", "jfr?internal=true").path("jfr").path("recordings")) {
+                if (recording.path("id").asText().equals(id) && !recording.path("state").asText().equals("RUNNING")) {
+                    finished = recording;
+                }
+            }
+        }
+        assertThat(finished).as("recording " + id + " ended").isNotNull();
+        assertThat(finished.path("state").asText()).isEqualTo("FINISHED");
+        Path file = download("worker-b", "jfr?download=" + id, dir.resolve("whole.jfr"));
+        assertThat(Files.size(file)).isEqualTo(finished.path("sizeBytes").asLong()).isPositive();
+        long events = 0;
+        try (RecordingFile recording = new RecordingFile(file)) {
+            while (recording.hasMoreEvents()) {
+                recording.readEvent();
+                events++;
+            }
+        }
+        assertThat(events).isPositive();
+    }
+
     @Test
     void deleteStopsAndRemovesARecording() {
         JsonNode started = ok("POST", "worker-b", "jfr?internal=true&duration=10m");

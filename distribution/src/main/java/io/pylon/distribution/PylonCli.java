@@ -51,10 +51,32 @@ public final class PylonCli {
             // Helidon's logging set-up is for pods; the operator commands print their own lines
             io.helidon.logging.common.LogConfig.configureRuntime();
         }
+        RunCommand run = RunCommand.parseSimple(args);
+        if (run != null) {
+            runPod(run);
+            return;
+        }
         CommandLine commandLine = commandLine(CliIo.system(), args);
         StartupTrace.mark("command line built");
         int code = commandLine.execute(args);
         StartupTrace.mark("command done");
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** A pod from the plain {@code run} form, without building picocli's model; what picocli's execution would do. */
+    private static void runPod(RunCommand run) {
+        int code;
+        try {
+            code = run.call();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            code = CliException.FAILED;
+        } catch (RuntimeException e) {
+            System.err.println(failureLine(e));
+            code = CliException.FAILED;
+        }
         if (code != 0) {
             System.exit(code);
         }
@@ -85,11 +107,15 @@ public final class PylonCli {
                 cmd.getErr().println("pylon: " + cli.getMessage());
                 return cli.exitCode();
             }
-            // never a stack trace; messages of our own code carry no secrets, a library's are made printable
-            cmd.getErr().println("pylon: " + (e.getMessage() == null ? e.getClass().getSimpleName() : Text.printable(e.getMessage())));
+            cmd.getErr().println(failureLine(e));
             return CliException.FAILED;
         });
         return commandLine;
+    }
+
+    /** Never a stack trace: messages of our own code carry no secrets, a library's are made printable. */
+    private static String failureLine(Exception e) {
+        return "pylon: " + (e.getMessage() == null ? e.getClass().getSimpleName() : Text.printable(e.getMessage()));
     }
 
     private static Class<?> subcommand(String name) {

@@ -14,8 +14,16 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
 
-/** One pod in the foreground, what a container runs. Settings come from the environment; flags override them. */
+/**
+ * One pod in the foreground, what a container runs. Settings come from the environment; flags override them.
+ *
+ * <p>{@link #parseSimple} reads the plain form {@code run <module> [--pod-name N] [--bind A] [--port P]} without
+ * picocli, which every pod start would otherwise spend building its command model from annotations (about a tenth of
+ * a Worker's start-up, BENCHMARKS.md issue 16); anything else (help, a typo, a repeated flag, an odd value) goes to
+ * picocli, which gives the usage errors. RunCommandParseTest keeps both readings equal.
+ */
 @Command(name = "run", description = "Runs one pod of a module in the foreground until SIGTERM or Ctrl-C.")
 final class RunCommand implements Callable<Integer> {
 
@@ -30,6 +38,47 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--port", paramLabel = "PORT", description = "Port (default: the module's internal port).")
     Integer port;
+
+    private static final Pattern PORT = Pattern.compile("[1-9][0-9]{0,4}");
+
+    /** The run command for {@code args} in its plain form, or null when picocli must read them. */
+    static RunCommand parseSimple(String[] args) {
+        if (args.length < 2 || args.length % 2 != 0 || !args[0].equals("run") || args[1].isEmpty() || args[1].startsWith("-")) {
+            return null;
+        }
+        RunCommand run = new RunCommand();
+        run.module = args[1];
+        for (int i = 2; i < args.length; i += 2) {
+            String value = args[i + 1];
+            if (value.isEmpty() || value.startsWith("-")) {
+                return null;
+            }
+            switch (args[i]) {
+                case "--pod-name" -> {
+                    if (run.podName != null) {
+                        return null;
+                    }
+                    run.podName = value;
+                }
+                case "--bind" -> {
+                    if (run.bind != null) {
+                        return null;
+                    }
+                    run.bind = value;
+                }
+                case "--port" -> {
+                    if (run.port != null || !PORT.matcher(value).matches()) {
+                        return null;
+                    }
+                    run.port = Integer.valueOf(value);
+                }
+                default -> {
+                    return null;
+                }
+            }
+        }
+        return run;
+    }
 
     @Override
     public Integer call() throws InterruptedException {

@@ -43,6 +43,9 @@ public final class PylonCli {
 
     public static void main(String[] args) {
         StartupTrace.mark("main");
+        if (args.length > 0 && args[0].equals("run")) {
+            io.pylon.core.server.HelidonRegistry.discoverInBackground();
+        }
         if (args.length > 0 && (args[0].equals("run") || args[0].equals("up"))) {
             // Before anything logs: keeps a pod's last log lines from being lost to JUL's own shutdown hook.
             if (System.getProperty("java.util.logging.manager") == null) {

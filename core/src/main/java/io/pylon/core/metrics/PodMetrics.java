@@ -23,6 +23,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -31,14 +33,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * which every meter is a no-op, and {@link #enabled()} tells instrumentation to skip its own work.
  * <p>
  * Meters whose set of label values changes at run time (upstream pools, health checks) are refreshed by the
- * {@link #beforeScrape} hooks, which the endpoint runs before each scrape. Thread-safe: the registry is, the hooks
- * are a copy-on-write list; scrapes may run concurrently.
+ * {@link #beforeScrape} hooks, which the endpoint runs before each scrape.
+ * <p>
+ * The JVM's meters are bound on a thread of their own while the pod starts: Micrometer's binders read the platform
+ * MXBeans, which costs the start-up's critical path about 30 ms of CPU (BENCHMARKS.md, issue 16). A scrape and
+ * {@link #close} wait for that binding, so no scrape ever lacks them.
+ * <p>
+ * Thread-safe: the registry is, the hooks are a copy-on-write list, the binding is a future; scrapes may run
+ * concurrently.
  */
 public final class PodMetrics implements AutoCloseable {
     private final MeterRegistry registry;
     private final PrometheusMeterRegistry prometheus;
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> binders = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Void> jvmBound = new CompletableFuture<>();
 
     private PodMetrics(MeterRegistry registry, PrometheusMeterRegistry prometheus) {
         this.registry = registry;
@@ -52,7 +61,15 @@ public final class PodMetrics implements AutoCloseable {
         }
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         PodMetrics metrics = new PodMetrics(prometheus, prometheus);
-        metrics.bindJvm();
+        metrics.filterJvmMeters();
+        Thread.ofPlatform().daemon().name("pylon-jvm-metrics").start(() -> {
+            try {
+                metrics.bindJvm();
+                metrics.jvmBound.complete(null);
+            } catch (RuntimeException | Error e) {
+                metrics.jvmBound.completeExceptionally(e);
+            }
+        });
         Gauge.builder("pylon.build.info", () -> 1)
                 .description("Build of the pod's module; always 1")
                 .tags("module", module, "version", build.version(), "commit", build.commit())
@@ -60,7 +77,8 @@ public final class PodMetrics implements AutoCloseable {
         return metrics;
     }
 
-    private void bindJvm() {
+    /** Before any meter is registered: Micrometer warns about, and does not apply to them, later filters. */
+    private void filterJvmMeters() {
         // Micrometer's process.cpu.time is in nanoseconds ("_ns_total", which promtool rejects); the standard
         // process_cpu_seconds_total replaces it
         registry.config().meterFilter(MeterFilter.deny(id -> id.getName().equals("process.cpu.time")));
@@ -71,6 +89,9 @@ public final class PodMetrics implements AutoCloseable {
                 return id.getName().equals("system.cpu.count") ? id.withName("system.cpus") : id;
             }
         });
+    }
+
+    private void bindJvm() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             FunctionCounter.builder("process.cpu", os, bean -> bean.getProcessCpuTime() / 1e9).baseUnit("seconds")
                     .description("CPU time the process used").register(registry);
@@ -106,14 +127,28 @@ public final class PodMetrics implements AutoCloseable {
 
     /** Writes every meter in the given format; only when {@link #enabled()}. */
     void scrape(OutputStream out, String contentType) throws IOException {
+        awaitJvmMeters();
         for (Runnable hook : beforeScrape) {
             hook.run();
         }
         prometheus.scrape(out, contentType);
     }
 
+    /** A binder that failed leaves its meters out; the pod's own meters are still scraped. */
+    private void awaitJvmMeters() {
+        try {
+            jvmBound.join();
+        } catch (CompletionException e) {
+            System.getLogger(PodMetrics.class.getName()).log(System.Logger.Level.WARNING,
+                    "JVM meters not bound: " + e.getCause().getClass().getSimpleName());
+        }
+    }
+
     @Override
     public void close() throws Exception {
+        if (prometheus != null) {
+            awaitJvmMeters();
+        }
         for (AutoCloseable binder : binders) {
             binder.close();
         }

@@ -1,0 +1,22 @@
+package io.pylon.core.server;
+
+import io.helidon.service.registry.GlobalServiceRegistry;
+
+/**
+ * Helidon's global service registry, discovered while the pod does other start-up work. The discovery reads every
+ * jar's {@code META-INF/helidon} descriptors and initialises each service's descriptor class: about 50 ms of CPU at
+ * the first use of a Helidon builder, on the start-up's critical path (BENCHMARKS.md, issue 16). A registry without
+ * discovery is not an option: the server's request parameters need the mapper services it finds.
+ *
+ * <p>Thread-safe: {@link GlobalServiceRegistry} creates its instance once under its own lock; a builder that needs it
+ * earlier waits for it there.
+ */
+public final class HelidonRegistry {
+    private HelidonRegistry() {
+    }
+
+    /** Starts the discovery on a thread of its own; returns at once. */
+    public static void discoverInBackground() {
+        Thread.ofPlatform().daemon().name("pylon-helidon-registry").start(GlobalServiceRegistry::registry);
+    }
+}

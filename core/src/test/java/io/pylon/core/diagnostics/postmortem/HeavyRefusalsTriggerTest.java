@@ -12,6 +12,10 @@ import org.junit.jupiter.api.Test;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,14 +41,22 @@ class HeavyRefusalsTriggerTest {
 
     @Test
     void threeRefusalsWithinTheWindowWriteOneCapture() throws Exception {
-        // The hotthreads call holds the one heavy permit for about 3 s, and thread dumps meanwhile are refused. When a
-        // thread dump held the permit at the moment the hotthreads call arrived, that call is the one refused and no
-        // later dump overlaps anything: the hotthreads call is then made again.
+        // The hotthreads call holds the one heavy permit for about 3 s, and thread dumps meanwhile are refused. The
+        // dumps start only once the hotthreads call has had time to take the permit: on a slow machine, dumps sent
+        // back to back held the permit nearly all the time and every hotthreads call was the one refused (CI saw 0
+        // refusals in 5 attempts). Should a dump still get in first, the hotthreads call is made again.
         int refused = 0;
         boolean heldOnce = false;
+        ExecutorService caller = Executors.newVirtualThreadPerTaskExecutor();
         for (int attempt = 0; attempt < 5 && refused < 3; attempt++) {
             CompletableFuture<HttpResponse<String>> busy = CompletableFuture.supplyAsync(() -> TestPods.get(pod,
-                    "/platform/diagnostics/hotthreads?internal=true&interval=1s&samples=3", "Authorization", AUTH));
+                    "/platform/diagnostics/hotthreads?internal=true&interval=1s&samples=3", "Authorization", AUTH),
+                    caller);
+            try {
+                busy.get(700, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException stillSampling) {
+                // the expected case: the hotthreads call holds the permit
+            }
             while (!busy.isDone() && refused < 3) {
                 HttpResponse<String> response = TestPods.get(pod, "/platform/diagnostics/threaddump?internal=true",
                         "Authorization", AUTH);
@@ -54,6 +66,7 @@ class HeavyRefusalsTriggerTest {
             }
             heldOnce |= busy.get().statusCode() == 200;
         }
+        caller.close();
         assertThat(refused).isEqualTo(3);
         assertThat(heldOnce).as("a hotthreads call held the permit").isTrue();
         JsonNode capture = null;

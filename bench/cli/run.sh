@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 19 benchmark: `./pylon pods` end to end (launcher, JVM start, login context read, the Manager's console
-# broadcasting jvm/threads/health/connections to 2 Worker and 2 Cache pods, table printed), against a platform of
+# broadcasting to 2 Worker and 2 Cache pods, one compare?sections=... per module, table printed), against a platform of
 # real pods started here the way `./pylon run` starts them, on 127.0.18.x (Manager .1:8080, Cache .2-.3:8090,
 # Worker .4-.5:8091). Prints wall-clock median and range and the CPU time (user+sys of launcher and JVM) of N
 # rounds per variant, and the load average before and after.
@@ -85,6 +85,22 @@ printf '| what | wall median (ms) | wall range | CPU user+sys median (ms) |\n|--
 measure "pylon pods, default launcher (C1 only, serial GC, CDS archive cds/cli.jsa)" -- pods
 measure "pylon pods, no JVM options (PYLON_CLI_JAVA_OPTS=)" PYLON_CLI_JAVA_OPTS= -- pods
 measure "pylon config current-context (launcher + JVM, no network)" -- config current-context
+if [ "$(pylon_java_major "$PYLON_JAVA")" -ge 25 ] && grep -q pylon_cli_startup_opts scripts/pod-jvm.sh; then
+  # on JDK 25 the launcher gives the CLI an AOT cache: against the class-data-sharing archive it gets before JDK 25
+  measure "pylon pods, CDS archive instead of the AOT cache (the launcher before JDK 25)" \
+    PYLON_CLI_JAVA_OPTS="$PYLON_CLI_JVM_OPTS $(pylon_pod_cds_opts "$CDS/cli.jsa" "$LIB")" -- pods
+  # the command that records the AOT cache (the first one that reaches a Manager after a build): 3 rounds
+  recording=()
+  for _ in 1 2 3; do
+    rm -f "$CDS"/cli-*.aot
+    t0=$(date +%s%N)
+    ./pylon pods >/dev/null
+    recording+=($(( ($(date +%s%N) - t0) / 1000000 )))
+  done
+  printf '| pylon pods recording the AOT cache (first command after a build; 3 rounds) | %s | %s-%s | |\n' \
+    "$(printf '%s\n' "${recording[@]}" | sort -n | sed -n 2p)" "$(printf '%s\n' "${recording[@]}" | sort -n | head -n 1)" \
+    "$(printf '%s\n' "${recording[@]}" | sort -n | tail -n 1)"
+fi
 # what the launcher's JDK check costs: the release file it reads now against the JVM start it used to make
 probe() { # label, command...
   local label=$1 t0 wall=()

@@ -83,7 +83,7 @@ pylon_pod_startup_opts() {
 # login...): the pods' (pylon_pod_startup_opts) under the name cli, keyed by the CLI's JVM options. On JDK 25 a missing
 # AOT cache is recorded only by a command that reaches a Manager: the first command trains the cache for every later
 # one, and one that only prints help, reads the config or fails on a typo would leave out the HTTP client and JSON. The
-# recording command takes about 2 s longer (the JVM writes the cache at its exit; docs/cli.md).
+# recording command takes 2-3.5 s longer (the JVM writes the cache at its exit; docs/cli.md).
 pylon_cli_startup_opts() {
   local dir=$1 lib=$2 major=$3 command=$4 opts
   opts=$(pylon_pod_startup_opts "$dir" cli "$lib" "$major" "$PYLON_CLI_JVM_OPTS")

@@ -79,6 +79,22 @@ pylon_pod_startup_opts() {
   fi
 }
 
+# pylon_cli_startup_opts DIR LIB_DIR JAVA_MAJOR COMMAND: the start-up cache options of an operator command (pylon pods,
+# login...): the pods' (pylon_pod_startup_opts) under the name cli, keyed by the CLI's JVM options. On JDK 25 a missing
+# AOT cache is recorded only by a command that reaches a Manager: the first command trains the cache for every later
+# one, and one that only prints help, reads the config or fails on a typo would leave out the HTTP client and JSON. The
+# recording command takes 2-3.5 s longer (the JVM writes the cache at its exit; docs/cli.md).
+pylon_cli_startup_opts() {
+  local dir=$1 lib=$2 major=$3 command=$4 opts
+  opts=$(pylon_pod_startup_opts "$dir" cli "$lib" "$major" "$PYLON_CLI_JVM_OPTS")
+  case "$opts:$command" in
+    -XX:AOTCacheOutput=*:login | -XX:AOTCacheOutput=*:pods | -XX:AOTCacheOutput=*:top | -XX:AOTCacheOutput=*:diag \
+      | -XX:AOTCacheOutput=*:health | -XX:AOTCacheOutput=*:version | -XX:AOTCacheOutput=*:collect) ;;
+    -XX:AOTCacheOutput=*) opts= ;;
+  esac
+  echo "$opts"
+}
+
 # pylon_pod_cds_opts ARCHIVE LIB_DIR: the class-data-sharing options of a pod. The JVM neither uses nor rewrites an
 # archive older than a jar of the class path, so such an archive is dropped first; this start writes a fresh one.
 pylon_pod_cds_opts() {

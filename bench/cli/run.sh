@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 19 benchmark: `./pylon pods` end to end (launcher, JVM start, login context read, the Manager's console
-# broadcasting jvm/threads/health/connections to 2 Worker and 2 Cache pods, table printed), against a platform of
+# broadcasting to 2 Worker and 2 Cache pods, one compare?sections=... per module, table printed), against a platform of
 # real pods started here the way `./pylon run` starts them, on 127.0.18.x (Manager .1:8080, Cache .2-.3:8090,
 # Worker .4-.5:8091). Prints wall-clock median and range and the CPU time (user+sys of launcher and JVM) of N
 # rounds per variant, and the load average before and after.
@@ -82,9 +82,38 @@ measure() { # label, then the environment for the launcher, then -- and the pylo
 
 echo "load average before: $(uptime | sed 's/.*load average: //')"
 printf '| what | wall median (ms) | wall range | CPU user+sys median (ms) |\n|---|---|---|---|\n'
-measure "pylon pods, default launcher (C1 only, serial GC, CDS archive cds/cli.jsa)" -- pods
+measure "pylon pods, default launcher (C1 only, serial GC, its start-up cache: AOT on JDK 25, else CDS cds/cli.jsa)" -- pods
 measure "pylon pods, no JVM options (PYLON_CLI_JAVA_OPTS=)" PYLON_CLI_JAVA_OPTS= -- pods
 measure "pylon config current-context (launcher + JVM, no network)" -- config current-context
+if [ "$(pylon_java_major "$PYLON_JAVA")" -ge 25 ] && grep -q pylon_cli_startup_opts scripts/pod-jvm.sh; then
+  # on JDK 25 the launcher gives the CLI an AOT cache: against the class-data-sharing archive it gets before JDK 25,
+  # round by round in turn (the machine's load moves within a run)
+  cds_opts="$PYLON_CLI_JVM_OPTS $(pylon_pod_cds_opts "$CDS/cli.jsa" "$LIB")"
+  PYLON_CLI_JAVA_OPTS="$cds_opts" ./pylon pods >/dev/null 2>&1 || true   # writes the archive
+  aot=() cds=()
+  for _ in $(seq 1 "$ROUNDS"); do
+    t0=$(date +%s%N); ./pylon pods >/dev/null; aot+=($(( ($(date +%s%N) - t0) / 1000000 )))
+    t0=$(date +%s%N); PYLON_CLI_JAVA_OPTS="$cds_opts" ./pylon pods >/dev/null; cds+=($(( ($(date +%s%N) - t0) / 1000000 )))
+  done
+  for variant in aot cds; do
+    declare -n walls=$variant
+    printf '| pylon pods, interleaved with the other: %s | %s | %s-%s | |\n' \
+      "$([ $variant = aot ] && echo "AOT cache (the launcher on JDK 25)" || echo "CDS archive cli.jsa (the launcher before JDK 25)")" \
+      "$(printf '%s\n' "${walls[@]}" | median)" "$(printf '%s\n' "${walls[@]}" | sort -n | head -n 1)" \
+      "$(printf '%s\n' "${walls[@]}" | sort -n | tail -n 1)"
+  done
+  # the command that records the AOT cache (the first one that reaches a Manager after a build): 3 rounds
+  recording=()
+  for _ in 1 2 3; do
+    rm -f "$CDS"/cli-*.aot
+    t0=$(date +%s%N)
+    ./pylon pods >/dev/null
+    recording+=($(( ($(date +%s%N) - t0) / 1000000 )))
+  done
+  printf '| pylon pods recording the AOT cache (first command after a build; 3 rounds) | %s | %s-%s | |\n' \
+    "$(printf '%s\n' "${recording[@]}" | sort -n | sed -n 2p)" "$(printf '%s\n' "${recording[@]}" | sort -n | head -n 1)" \
+    "$(printf '%s\n' "${recording[@]}" | sort -n | tail -n 1)"
+fi
 # what the launcher's JDK check costs: the release file it reads now against the JVM start it used to make
 probe() { # label, command...
   local label=$1 t0 wall=()

@@ -11,6 +11,7 @@ import io.pylon.distribution.cli.DiagCommand;
 import io.pylon.distribution.cli.DumpCommand;
 import io.pylon.distribution.cli.EnvironmentsCommand;
 import io.pylon.distribution.cli.HealthCommand;
+import io.pylon.distribution.cli.HttpJson;
 import io.pylon.distribution.cli.LoginCommand;
 import io.pylon.distribution.cli.LogoutCommand;
 import io.pylon.distribution.cli.PodsCommand;
@@ -53,6 +54,8 @@ public final class PylonCli {
             }
             // Helidon's logging set-up is for pods; the operator commands print their own lines
             io.helidon.logging.common.LogConfig.configureRuntime();
+        } else if (args.length > 0 && !args[0].equals("settings")) {
+            HttpJson.warmUpInBackground();
         }
         RunCommand run = RunCommand.parseSimple(args);
         if (run != null) {

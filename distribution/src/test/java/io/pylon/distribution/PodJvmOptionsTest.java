@@ -111,6 +111,29 @@ class PodJvmOptionsTest {
                 + " -Xlog:cds*=off").doesNotContain("AOT").isEqualTo(script(caches, lib, 21));
     }
 
+    @Test
+    void cliRecordsItsAotCacheOnlyWithACommandThatReachesAManagerAndKeepsItsArchiveBeforeJdk25() throws Exception {
+        Path lib = Files.createDirectories(dir.resolve("lib"));
+        jar(lib.resolve("a.jar"), 10, 1_000);
+        Path caches = Files.createDirectories(dir.resolve("cds"));
+        String key = bash(Map.of(), "pylon_startup_key " + lib + " \"$PYLON_CLI_JVM_OPTS\"").out;
+        Path cache = caches.resolve("cli-" + key + ".aot");
+        String cli = "pylon_cli_startup_opts " + caches + " " + lib + " ";
+
+        assertThat(bash(Map.of(), cli + "25 pods").out)
+                .isEqualTo("-XX:AOTCacheOutput=" + cache + " -Xlog:aot*=error -Xlog:cds*=error");
+        for (String command : List.of("config", "--help", "podz", "completion", "")) {
+            assertThat(bash(Map.of(), cli + "25 '" + command + "'").out).as(command).isEmpty();
+        }
+        Files.writeString(cache, "trained");
+        for (String command : List.of("pods", "config")) {
+            assertThat(bash(Map.of(), cli + "25 " + command).out).as(command)
+                    .isEqualTo("-XX:AOTCache=" + cache + " -Xlog:aot*=error -Xlog:cds*=error");
+        }
+        assertThat(bash(Map.of(), cli + "21 config").out).isEqualTo("-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="
+                + caches.resolve("cli.jsa") + " -Xlog:cds*=off");
+    }
+
     private String script(Path caches, Path lib, int major) throws Exception {
         Result result = bash(Map.of(), "pylon_pod_startup_opts " + caches + " worker " + lib + " " + major + " '" + JVM + "'");
         assertThat(result.exit).isZero();

@@ -97,11 +97,22 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
     }
 
     /**
+     * The sections a {@code compare} can hand back per pod besides the comparison ({@code compare?sections=jvm,threads}):
+     * those it asks every pod for anyway, but {@code env}, whose values a comparison never shows.
+     */
+    public static List<String> returnableSections(LocalDiagnostics local) {
+        return COMPARED_SECTIONS.stream().filter(s -> !s.equals("env") && local.offersInAll(s)).toList();
+    }
+
+    /**
      * {@code compare}: asks every pod for {@code all} limited to the sections compared (all light, so no pod's
      * heavy-call limit is touched) with a fresh digest nonce for the environment's keyed hashes, keeps each pod's
      * facts as its answer arrives, and writes the outliers, the drift and the pods to {@code out}, which it closes.
+     * Each pod's element also carries its {@code podSections} (of {@link #returnableSections}), so that one call
+     * gives a fleet's table and its comparison ({@code pylon pods}).
      */
-    public void compare(String authorization, LocalDiagnostics local, AggregateOutput out) throws IOException {
+    public void compare(String authorization, LocalDiagnostics local, List<String> podSections, AggregateOutput out)
+            throws IOException {
         long t0 = System.nanoTime();
         Discovered found = discover(local);
         byte[] nonce = new byte[16];
@@ -112,7 +123,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
         Broadcast.Call call = new Broadcast.Call(LocalDiagnostics.GET, LocalDiagnostics.COMPARE, authorization,
                 pod -> PeerUri.of(pod.baseUrl(), paths, LocalDiagnostics.ALL, query, true));
         try {
-            FleetComparison comparison = new FleetComparison(compareOptions);
+            FleetComparison comparison = new FleetComparison(compareOptions, podSections);
             DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
             broadcast.run(found.pods(), local.identity().podName(),
                     () -> answerSelf(LocalDiagnostics.GET, LocalDiagnostics.ALL, parameters, local), call, comparison);

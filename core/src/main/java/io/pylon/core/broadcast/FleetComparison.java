@@ -1,5 +1,6 @@
 package io.pylon.core.broadcast;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pylon.core.diagnostics.compare.CompareOptions;
@@ -17,7 +18,8 @@ import java.util.List;
  * The receiving end of a {@code compare} broadcast: each pod's answer is read into its {@link PodFacts} (a few kilobytes)
  * the moment it is taken and then dropped, so a comparison of many pods holds one answer at a time plus the
  * facts; at the end it writes {@code {"threshold":..,"outliers":[..],"drift":{..},"pods":[..],"summary":{..},
- * "responseTime":..,"discovery":{..}}}, where {@code pods} has each pod's facts, or its error as in a broadcast.
+ * "responseTime":..,"discovery":{..}}}, where {@code pods} has each pod's facts (and the sections it was asked to
+ * keep, a few kilobytes more per pod), or its error as in a broadcast.
  *
  * <p>Not thread-safe: one broadcast hands it the pods' outcomes from one thread.
  */
@@ -25,17 +27,26 @@ final class FleetComparison implements PodAnswers {
     private final CompareOptions options;
     private final List<ObjectNode> elements = new ArrayList<>();
     private final List<PodFacts> answered = new ArrayList<>();
+    private final List<String> keptSections;
     private int failed;
 
-    FleetComparison(CompareOptions options) {
+    FleetComparison(CompareOptions options, List<String> keptSections) {
         this.options = options;
+        this.keptSections = List.copyOf(keptSections);
     }
 
     @Override
     public void answered(byte[] answer) throws IOException {
-        PodFacts facts = PodFacts.of(Json.MAPPER.readTree(answer), options.ignoredEnv());
+        JsonNode tree = Json.MAPPER.readTree(answer);
+        PodFacts facts = PodFacts.of(tree, options.ignoredEnv());
         answered.add(facts);
-        elements.add(CompareReport.podElement(facts));
+        ObjectNode element = CompareReport.podElement(facts);
+        for (String section : keptSections) {
+            if (tree.has(section)) {
+                element.set(section, tree.get(section));
+            }
+        }
+        elements.add(element);
     }
 
     @Override

@@ -57,7 +57,16 @@ public final class CliPaths {
 
     /** The console route that forwards one diagnostics call to a Worker or Cache of {@code environment}. */
     public static String diagnostics(String environment, String module, String name, String pod, Boolean internal) {
+        return diagnostics(environment, module, name, pod, internal, null);
+    }
+
+    /** ...with the {@code sections} of {@code all} or {@code compare} (comma-separated names), when not null. */
+    public static String diagnostics(String environment, String module, String name, String pod, Boolean internal,
+                                     String sections) {
         StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+        if (sections != null) {
+            query.add("sections=" + URLEncoder.encode(sections, StandardCharsets.UTF_8));
+        }
         if (pod != null) {
             query.add("pod=" + URLEncoder.encode(pod, StandardCharsets.UTF_8));
         }

@@ -39,6 +39,22 @@ public final class HttpJson {
     private HttpJson() {
     }
 
+    /**
+     * Starts the mapper's first use on a thread of its own: Jackson's static state (some 190 classes) and the JDK's
+     * locale data behind its date format take about 50 ms to initialise, which then overlaps picocli building the
+     * command line on another core instead of following it (BENCHMARKS.md, issue 19). A command that reaches the
+     * mapper first waits for that initialisation, as for any class being initialised.
+     */
+    public static void warmUpInBackground() {
+        Thread.ofPlatform().daemon().name("pylon-json-warm-up").start(() -> {
+            try {
+                MAPPER.readTree("{\"warm\":[1,\"up\"]}");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
     /** A response whose body was read as JSON (a missing node when it was empty or not JSON). */
     public record Answer(int status, JsonNode body) {
         public boolean ok() {

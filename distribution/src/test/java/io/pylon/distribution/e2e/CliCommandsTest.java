@@ -134,6 +134,30 @@ class CliCommandsTest {
     }
 
     @Test
+    void podsAsksTheManagerOncePerModuleForTheSectionsAndTheComparison() throws Exception {
+        try (CountingProxy proxy = new CountingProxy(platform.managerUrl())) {
+            CliRunner counted = new CliRunner(home.resolve("counted").resolve("config"));
+            CliRunner.Result login = counted.runWithInput(LoopbackPlatform.VIEWER_PASSWORD + "\n", "login", proxy.url(),
+                    "--username", "viewer", "--password-stdin", "--env", LoopbackPlatform.ENVIRONMENT);
+            assertThat(login.exit()).as(login.all()).isZero();
+            proxy.clear();
+
+            CliRunner.Result pods = counted.run("pods", "-o", "wide");
+            assertThat(pods.exit()).as(pods.all()).isZero();
+            assertThat(pods.out().lines().toList()).hasSize(5);
+            assertThat(pods.out()).containsPattern("worker-0\\s+worker\\s+Running\\s+yes");
+            String console = "GET /apiops/environments/" + LoopbackPlatform.ENVIRONMENT + "/diagnostics/";
+            assertThat(proxy.requests()).containsExactlyInAnyOrder(
+                    console + "worker/compare?sections=jvm%2Cthreads%2Chealth%2Cconnections",
+                    console + "cache/compare?sections=jvm%2Cthreads%2Chealth");
+
+            proxy.clear();
+            assertThat(counted.run("pods", "cache").exit()).isZero();
+            assertThat(proxy.requests()).containsExactly(console + "cache/compare?sections=jvm%2Cthreads%2Chealth");
+        }
+    }
+
+    @Test
     void aPodOrModuleThatFailsIsExit1() {
         CliRunner.Result broken = cli.run("pods", "--env", CliPlatform.BROKEN);
         assertThat(broken.exit()).as(broken.all()).isEqualTo(1);

@@ -17,8 +17,10 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
             "hotthreads", "histogram", "loggers", "jfr", "compare", "postmortem");
     /** The query parameters of the names that take them, passed on to the pods, which check their bounds. */
     private static final Set<String> PARAMETERS = Set.of("interval", "samples", "top", "live", "prefix", "logger",
-            "level", "ttl", "duration", "settings", "maxSizeMb", "id", "download", "compress", "view");
+            "level", "ttl", "duration", "settings", "maxSizeMb", "id", "download", "compress", "view", "sections");
     private static final Pattern PARAMETER_VALUE = Pattern.compile("[A-Za-z0-9._$:-]{0,200}");
+    /** {@code sections} of {@code all} and {@code compare}: section names, comma-separated. */
+    private static final Pattern SECTIONS_VALUE = Pattern.compile("[a-z]{1,40}(,[a-z]{1,40}){0,15}");
     /** The names, besides GET, that change something on the pods: admins only, and audited. */
     private static final Map<String, Set<String>> CHANGES = Map.of("loggers", Set.of("PUT", "DELETE"),
             "jfr", Set.of("POST", "DELETE"));
@@ -41,7 +43,12 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
             if (!PARAMETERS.contains(entry.getKey())) {
                 continue;
             }
-            if (!PARAMETER_VALUE.matcher(entry.getValue()).matches()) {
+            if (entry.getKey().equals("sections")) {
+                if (!SECTIONS_VALUE.matcher(entry.getValue()).matches()) {
+                    throw new ConsoleException(Status.BAD_REQUEST_400, "invalid_request", "Query parameter sections must "
+                            + "be up to 16 section names (lower-case letters), comma-separated, such as jvm,threads.");
+                }
+            } else if (!PARAMETER_VALUE.matcher(entry.getValue()).matches()) {
                 throw new ConsoleException(Status.BAD_REQUEST_400, "invalid_request", "Query parameter "
                         + entry.getKey() + " must be up to 200 letters, digits, '.', '_', '$', ':' or '-'.");
             }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 
 import static io.pylon.manager.console.ManagerUnderTest.json;
@@ -121,6 +122,20 @@ class ConsoleApiTest {
         for (JsonNode event : events) {
             assertThat(event.path("action").asText()).isNotEqualTo("diagnostics.compare");
         }
+    }
+
+    @Test
+    void sectionsArePassedOnAndABadListIsRefusedBeforeAnyCall() {
+        HttpResponse<String> ok = manager.get("/apiops/environments/test/diagnostics/worker/compare?sections=jvm,threads,health", viewer);
+        assertThat(ok.statusCode()).isEqualTo(200);
+        assertThat(java.net.URLDecoder.decode(upstream.lastQuery, java.nio.charset.StandardCharsets.UTF_8))
+                .contains("sections=jvm,threads,health");
+        upstream.lastQuery = null;
+        for (String bad : List.of("jvm;threads", "jvm,", ",jvm", "JVM", "jvm%20threads", "jvm,threads%0a")) {
+            assertThat(error(manager.get("/apiops/environments/test/diagnostics/worker/all?sections=" + bad, viewer), 400))
+                    .as(bad).isEqualTo("invalid_request");
+        }
+        assertThat(upstream.lastQuery).as("nothing forwarded").isNull();
     }
 
     @Test

@@ -156,6 +156,36 @@ class WorkerCompareTest {
     }
 
     @Test
+    void compareReturnsTheSectionsAskedWithEachPodButNeverEnv() throws Exception {
+        JsonNode answer = Json.MAPPER.readTree(get("worker-a", "compare?sections=jvm,threads,health,connections").body());
+        assertThat(answer.path("outliers").isArray()).isTrue();
+        int answered = 0;
+        for (JsonNode pod : answer.path("pods")) {
+            if (pod.has("error")) {
+                assertThat(pod.has("jvm")).as(pod.toString()).isFalse();
+                continue;
+            }
+            answered++;
+            assertThat(pod.path("jvm").path("memory").path("heap").path("used").asLong()).as(pod.toString()).isPositive();
+            assertThat(pod.path("threads").path("summary").path("threadCount").asInt()).isPositive();
+            assertThat(pod.path("health").path("status").asText()).isIn("UP", "DOWN");
+            assertThat(pod.path("connections").has("active")).as(pod.toString()).isTrue();
+            assertThat(pod.has("env")).isFalse();
+            assertThat(pod.has("metrics")).isTrue();
+        }
+        assertThat(answered).isEqualTo(3);
+        JsonNode plain = Json.MAPPER.readTree(get("worker-a", "compare").body());
+        assertThat(plain.path("pods").get(0).has("jvm")).as("no sections unless asked").isFalse();
+
+        for (String bad : List.of("env", "jvm,env", "threaddump", "datagrid", "jvm,,threads")) {
+            HttpResponse<String> refused = get("worker-a", "compare?sections=" + bad);
+            assertThat(refused.statusCode()).as(bad).isEqualTo(400);
+            assertThat(Json.MAPPER.readTree(refused.body()).path("details").path("parameter").asText()).isEqualTo("sections");
+            assertThat(refused.body()).as(bad).contains("jvm, threads, health, connections");
+        }
+    }
+
+    @Test
     void allTakesSectionsAndABadDigestIsRefused() throws Exception {
         HttpResponse<String> some = get("worker-b", "all?internal=true&sections=jvm,connections");
         assertThat(some.statusCode()).as(some.body()).isEqualTo(200);

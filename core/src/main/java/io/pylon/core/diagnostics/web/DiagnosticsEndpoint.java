@@ -25,6 +25,7 @@ import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -208,10 +209,28 @@ public final class DiagnosticsEndpoint {
                     + "of the module and takes no pod parameter; its answer lists each pod."));
             return;
         }
+        List<String> sections = new ArrayList<>();
+        Optional<String> asked = req.query().first(LocalDiagnostics.SECTIONS).asOptional();
+        if (asked.isPresent()) {
+            List<String> returnable = DiagnosticsBroadcast.returnableSections(local);
+            for (String part : asked.get().split(",", -1)) {
+                String section = part.strip();
+                if (!returnable.contains(section)) {
+                    DiagnosticsResponses.sendInvalid(res, new InvalidParameterException(LocalDiagnostics.SECTIONS,
+                            "The query parameter 'sections' of 'compare' must name sections to return with each pod, "
+                                    + "comma-separated: " + String.join(", ", returnable) + "."));
+                    return;
+                }
+                if (!sections.contains(section)) {
+                    sections.add(section);
+                }
+            }
+        }
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(DiagnosticsResponses.NO_STORE);
-        broadcast.compare(authorization(req), local, new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER));
+        broadcast.compare(authorization(req), local, sections,
+                new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER));
     }
 
     private void download(Optional<String> pod, boolean other, DiagnosticsQuery query, ServerRequest req,

@@ -30,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The image, built from deploy/kubernetes/Dockerfile with buildah on a locally made base, running Manager, two
  * Workers and two Cache pods with podman under their manifests' security context and limits (non-root, read-only
  * root file system, all capabilities dropped, memory limit), host networking, each pod bound to its own address
- * 127.0.21.3x. Figures (image size, start to first health 200, RSS) are printed as "figure:" lines for
- * bench/containers.sh.
+ * 127.0.21.30-34; the pods of the AOT cache tests (another memory limit, unusable JVM options, the cache turned off)
+ * on 127.0.21.36-38, and the image's build trains on 127.0.21.35 (scripts/container/image.sh). Figures (image size,
+ * start to first health 200, RSS, classes from the cache) are printed as "figure:" lines for bench/containers/run.sh.
  */
 class ContainersTest {
     private static final Duration PATIENCE = Duration.ofSeconds(240);

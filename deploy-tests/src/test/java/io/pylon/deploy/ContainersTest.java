@@ -30,14 +30,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The image, built from deploy/kubernetes/Dockerfile with buildah on a locally made base, running Manager, two
  * Workers and two Cache pods with podman under their manifests' security context and limits (non-root, read-only
  * root file system, all capabilities dropped, memory limit), host networking, each pod bound to its own address
- * 127.0.21.3x. Figures (image size, start to first health 200, RSS) are printed as "figure:" lines for
- * bench/containers.sh.
+ * 127.0.21.30-34; the pods of the AOT cache tests (another memory limit, unusable JVM options, the cache turned off)
+ * on 127.0.21.36-38, and the image's build trains on 127.0.21.35 (scripts/container/image.sh). Figures (image size,
+ * start to first health 200, RSS, classes from the cache) are printed as "figure:" lines for bench/containers/run.sh.
  */
 class ContainersTest {
     private static final Duration PATIENCE = Duration.ofSeconds(240);
     private static final Map<String, String> AUTH = Map.of("Authorization", TestPods.ENVIRONMENT_ID);
 
+    /** Every class the JVM loads, with its source, into the pod's data volume. */
+    private static final String CLASS_LOAD_LOG = "-Xlog:class+load:file=/var/lib/pylon/class-load.log";
+
     private static String image;
+    private static List<JsonNode> objects;
+    private static Map<String, String> base;
     private static PodmanPod manager;
     private static final List<PodmanPod> workers = new ArrayList<>();
     private static final List<PodmanPod> caches = new ArrayList<>();
@@ -48,9 +54,9 @@ class ContainersTest {
         image = Command.run(Map.of(), 1800, List.of(DeployTools.ROOT.resolve("scripts/container/image.sh").toString())).ok().strip();
         figure("image size MB", Command.run(PodmanPod.PODMAN, "image", "inspect", "--format", "{{.Size}}", image).ok().strip(),
                 s -> String.valueOf(Long.parseLong(s) / 1_000_000));
-        List<JsonNode> objects = Manifests.render("deploy/kubernetes");
+        objects = Manifests.render("deploy/kubernetes");
         // what the Secret pylon-environment and the ConfigMap pylon-settings give the pods in a cluster
-        Map<String, String> base = Map.of("PYLON_ENVIRONMENT_ID", TestPods.ENVIRONMENT_ID, "PYLON_POD_NAMESPACE", "pylon",
+        base = Map.of("PYLON_ENVIRONMENT_ID", TestPods.ENVIRONMENT_ID, "PYLON_POD_NAMESPACE", "pylon",
                 "PYLON_ENVIRONMENT_NAME", "containers");
         String workerPeers = "worker-0=http://127.0.21.31:8091,worker-1=http://127.0.21.32:8091";
         String cachePeers = "cache-0=http://127.0.21.33:8090,cache-1=http://127.0.21.34:8090";
@@ -58,8 +64,13 @@ class ContainersTest {
 
         manager = new PodmanPod(image, Manifests.deployment(objects, "pylon-manager"), "manager-0", "127.0.21.30", base);
         for (int i = 0; i < 2; i++) {
-            workers.add(new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-" + i, "127.0.21.3" + (1 + i),
-                    with(base, Map.of("PYLON_DISCOVERY_MODE", "static", "PYLON_DISCOVERY_STATIC", workerPeers, "PYLON_CACHE_ADDRESSES", grid))));
+            Map<String, String> env = with(base, Map.of("PYLON_DISCOVERY_MODE", "static", "PYLON_DISCOVERY_STATIC", workerPeers,
+                    "PYLON_CACHE_ADDRESSES", grid));
+            if (i == 1) {
+                // JVM options of the Deployment still reach the JVM, and show where its classes came from
+                env = with(env, Map.of("JAVA_TOOL_OPTIONS", CLASS_LOAD_LOG));
+            }
+            workers.add(new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-" + i, "127.0.21.3" + (1 + i), env));
             caches.add(new PodmanPod(image, Manifests.deployment(objects, "pylon-cache"), "cache-" + i, "127.0.21.3" + (3 + i),
                     with(base, Map.of("PYLON_DISCOVERY_MODE", "static", "PYLON_DISCOVERY_STATIC", cachePeers, "PYLON_GRID_MEMBERS", grid))));
         }
@@ -208,18 +219,143 @@ class ContainersTest {
     }
 
     @Test
-    void aRestartedPodStartsFromTheClassDataArchiveItWroteToItsVolume() {
+    void everyPodStartsFromTheAotCacheOfItsModuleTrainedAtImageBuildTime() throws IOException {
+        for (PodmanPod pod : all) {
+            assertThat(pod.commandLine()).as(pod.name).contains("-XX:AOTCache=/opt/pylon/aot/" + module(pod) + ".aot")
+                    .doesNotContain("-XX:+AutoCreateSharedArchive");
+            assertThat(pod.logs()).as(pod.name).doesNotContain("[error").doesNotContain("pylon-entrypoint");
+        }
+        PodmanPod worker = workers.get(1);
+        ClassSources sources = ClassSources.read(worker.dataDir.resolve("class-load.log"));
+        figure("classes loaded to the first health 200 from the AOT cache / in all, " + worker.name,
+                sources.fromCache + " / " + sources.total, s -> s);
+        // Pylon's own classes come from the image's cache, which the JDK's default archive does not hold; those from
+        // jars are the few the JVM leaves out of a cache (picocli's: class files too old for AOT linking), the paths
+        // the training does not take (a grid connection, static discovery) and what the other tests' calls loaded
+        assertThat(sources.pylonFromCache).as("%s", sources).isGreaterThan(100);
+        assertThat(sources.pylonFromJars.size() * 5).as("%s", sources).isLessThan(sources.pylonFromCache);
+        assertThat(sources.fromCache).as("%s", sources).isGreaterThan(sources.total / 2);
+    }
+
+    @Test
+    void aPodWithAnotherMemoryLimitThanTheTrainingStartsFromTheCache() throws IOException {
+        // trained as if with a 1 GiB limit; this pod's heap (70% of 384 MiB) and initial heap are smaller
+        try (PodmanPod small = new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-384mi", "127.0.21.36",
+                with(base, Map.of("JAVA_TOOL_OPTIONS", CLASS_LOAD_LOG)), "384Mi")) {
+            small.start();
+            figure("start to first health 200 ms, worker with a 384 MiB limit", String.valueOf(small.awaitHealthy(PATIENCE).toMillis()), s -> s);
+
+            assertThat(small.commandLine()).contains("-XX:AOTCache=/opt/pylon/aot/worker.aot");
+            ClassSources sources = ClassSources.read(small.dataDir.resolve("class-load.log"));
+            assertThat(sources.pylonFromCache).as("%s", sources).isGreaterThan(100);
+            assertThat(sources.pylonFromJars.size() * 5).as("%s", sources).isLessThan(sources.pylonFromCache);
+            assertThat(small.inspect().path("HostConfig").path("Memory").asLong()).isEqualTo(384L << 20);
+        }
+    }
+
+    @Test
+    void jvmOptionsTheCacheCannotTakeStartThePodFromAClassDataArchiveInstead() throws IOException {
+        // a young generation as large as the initial heap leaves no room for the cache's archived objects: started
+        // with the cache, this JVM would stop with "Unable to use AOT cache"
+        try (PodmanPod pod = new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-cds", "127.0.21.37",
+                with(base, Map.of("JAVA_TOOL_OPTIONS", "-Xms16m -Xmn32m")))) {
+            pod.start();
+            pod.awaitHealthy(PATIENCE);
+
+            assertThat(pod.logs()).contains("pylon-entrypoint: the JVM cannot start from the AOT cache /opt/pylon/aot/worker.aot")
+                    .contains("archived heap objects cannot be loaded");
+            assertThat(pod.commandLine()).contains("-XX:SharedArchiveFile=/var/lib/pylon/pylon.jsa")
+                    .noneMatch(arg -> arg.startsWith("-XX:AOTCache"));
+            pod.stop();
+            assertThat(pod.dataDir.resolve("pylon.jsa")).as("archive written at exit").isRegularFile();
+            pod.start();
+            Duration again = pod.awaitHealthy(PATIENCE);
+            figure("restart with the CDS archive, start to first health 200 ms, " + pod.name, String.valueOf(again.toMillis()), s -> s);
+        }
+    }
+
+    @Test
+    void theCacheIsTurnedOffWithPylonPodAotCacheFalseAndAnotherValueIsRefused() throws IOException {
+        Map<String, String> refused = with(base, Map.of("PYLON_POD_AOT_CACHE", "sometimes"));
+        try (PodmanPod pod = new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-aot-bad", "127.0.21.38", refused)) {
+            pod.start();
+            JsonNode state = awaitExit(pod);
+            assertThat(state.path("ExitCode").asInt()).as("%s", state).isNotZero();
+            assertThat(pod.logs()).contains("Invalid setting pylon.pod.aot-cache (environment variable PYLON_POD_AOT_CACHE): "
+                    + "'sometimes' is not true or false.");
+        }
+        Map<String, String> off = with(base, Map.of("PYLON_POD_AOT_CACHE", " False "));
+        try (PodmanPod pod = new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-aot-off", "127.0.21.38", off)) {
+            pod.start();
+            pod.awaitHealthy(PATIENCE);
+
+            assertThat(pod.commandLine()).contains("-XX:SharedArchiveFile=/var/lib/pylon/pylon.jsa")
+                    .noneMatch(arg -> arg.startsWith("-XX:AOTCache"));
+            assertThat(pod.logs()).doesNotContain("pylon-entrypoint");
+        }
+    }
+
+    @Test
+    void aRestartedPodStartsAgainFromTheAotCacheAndWritesNoArchive() throws IOException {
         PodmanPod worker = workers.get(0);
         worker.stop();
         try {
-            assertThat(worker.dataDir.resolve("pylon.jsa")).as("archive written at exit").isRegularFile();
+            assertThat(worker.dataDir.resolve("pylon.jsa")).as("no class-data-sharing archive beside the AOT cache").doesNotExist();
         } finally {
             worker.start();
         }
         Duration again = worker.awaitHealthy(PATIENCE);
 
-        figure("restart with the CDS archive, start to first health 200 ms, " + worker.name, String.valueOf(again.toMillis()), s -> s);
+        figure("restart with the AOT cache, start to first health 200 ms, " + worker.name, String.valueOf(again.toMillis()), s -> s);
         assertThat(worker.logs()).contains("listening on " + worker.url());
+        assertThat(worker.commandLine()).contains("-XX:AOTCache=/opt/pylon/aot/worker.aot");
+    }
+
+    private static String module(PodmanPod pod) {
+        return pod.name.substring(0, pod.name.indexOf('-'));
+    }
+
+    /** Waits until the container has stopped and returns its state. */
+    private static JsonNode awaitExit(PodmanPod pod) {
+        long until = System.nanoTime() + PATIENCE.toNanos();
+        JsonNode state = pod.inspect().path("State");
+        while (state.path("Running").asBoolean() && System.nanoTime() < until) {
+            LocalApiServer.sleep(200);
+            state = pod.inspect().path("State");
+        }
+        assertThat(state.path("Running").asBoolean()).as("%s still running:%n%s", pod.name, pod.logs()).isFalse();
+        return state;
+    }
+
+    /**
+     * Where the classes of a JVM came from, read from its {@code -Xlog:class+load} file: "source: shared objects file"
+     * is the AOT cache (or the JDK's default archive, which holds JDK classes only); "(top)" would be a dynamic
+     * class-data-sharing archive; "file:" a jar, whose classes were loaded and verified at start.
+     */
+    record ClassSources(int total, int fromCache, int pylonFromCache, List<String> pylonFromJars) {
+        private static final Pattern LINE = Pattern.compile("\\[class,load\\] (\\S+) source: (.*)$");
+
+        static ClassSources read(Path log) throws IOException {
+            int total = 0;
+            int fromCache = 0;
+            int pylonFromCache = 0;
+            List<String> pylonFromJars = new ArrayList<>();
+            for (String line : Files.readAllLines(log)) {
+                Matcher m = LINE.matcher(line);
+                if (!m.find()) {
+                    continue;
+                }
+                total++;
+                boolean cached = m.group(2).equals("shared objects file");
+                boolean pylon = m.group(1).startsWith("io.pylon.");
+                fromCache += cached ? 1 : 0;
+                pylonFromCache += cached && pylon ? 1 : 0;
+                if (pylon && m.group(2).startsWith("file:")) {
+                    pylonFromJars.add(m.group(1));
+                }
+            }
+            return new ClassSources(total, fromCache, pylonFromCache, pylonFromJars);
+        }
     }
 
     private static List<String> podNames(JsonNode body) {

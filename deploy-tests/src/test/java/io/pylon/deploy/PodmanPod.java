@@ -41,6 +41,12 @@ final class PodmanPod implements AutoCloseable {
      * @param env        settings of this pod on top of the manifest's literal ones (pod identity, peers, bind address)
      */
     PodmanPod(String image, JsonNode deployment, String name, String address, Map<String, String> env) throws IOException {
+        this(image, deployment, name, address, env, null);
+    }
+
+    /** @param memoryLimit a Kubernetes quantity (512Mi, 1Gi) in place of the manifest's memory limit; null: the manifest's */
+    PodmanPod(String image, JsonNode deployment, String name, String address, Map<String, String> env, String memoryLimit)
+            throws IOException {
         this.name = name;
         this.address = address;
         JsonNode podSpec = deployment.path("spec").path("template").path("spec");
@@ -54,7 +60,7 @@ final class PodmanPod implements AutoCloseable {
         String gid = podSecurity.path("runAsGroup").asText();
         // what fsGroup does for an emptyDir: the volume belongs to the pod's group
         Command.run("chown", uid + ":" + gid, dataDir.toString()).ok();
-        this.memoryLimitBytes = bytes(container.path("resources").path("limits").path("memory").asText());
+        this.memoryLimitBytes = bytes(memoryLimit != null ? memoryLimit : container.path("resources").path("limits").path("memory").asText());
 
         List<String> args = new ArrayList<>(List.of(PODMAN, "run", "-d", "--name", name, "--network", "host",
                 "--user", uid + ":" + gid,
@@ -163,6 +169,12 @@ final class PodmanPod implements AutoCloseable {
     /** The process id, on the host, of the container's JVM. */
     long pid() {
         return inspect().path("State").path("Pid").asLong();
+    }
+
+    /** The command line of the container's JVM, from /proc on the host: its arguments one by one. */
+    List<String> commandLine() throws IOException {
+        String raw = Files.readString(Path.of("/proc", String.valueOf(pid()), "cmdline"));
+        return List.of(raw.split("\0"));
     }
 
     /** Resident memory of the container's JVM, from /proc on the host. */

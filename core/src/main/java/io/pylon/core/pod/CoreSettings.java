@@ -80,6 +80,17 @@ public final class CoreSettings {
                     + "container's memory limit instead (-XX:MaxRAMPercentage=70).",
             null, SettingType.HEAP_SIZE);
 
+    /**
+     * Read by the container image's entrypoint (deploy/kubernetes/image/pylon-entrypoint) before the pod's JVM starts,
+     * so only the environment variable counts; the pod validates it like every other setting.
+     */
+    public static final Setting<Boolean> AOT_CACHE = Setting.of("pylon.pod.aot-cache",
+            "Whether a pod of the container image starts from the AOT cache of its module trained when the image was "
+                    + "built (JDK 25 and later); false: from the class-data-sharing archive its first run writes into "
+                    + "the data directory. Only the environment variable counts: the image's entrypoint reads it before "
+                    + "the JVM starts. `pylon run` and `pylon up` keep their own cache (docs/kubernetes.md, The image).",
+            true, SettingType.BOOLEAN);
+
     public static final Setting<Integer> ASYNC_THREADS = Setting.of("pylon.executor.async-threads",
             "Threads of the <segment>-async executor (the module's asynchronous work). Default: 2 per processor, at least 4.",
             null, SettingType.intRange(1, 1024));
@@ -105,6 +116,6 @@ public final class CoreSettings {
     public static List<Setting<?>> all(int defaultPort) {
         return List.of(BIND, port(defaultPort), PATH_SEGMENT, POD_NAME, POD_IP, POD_NAMESPACE, NODE_NAME, ENVIRONMENT_NAME,
                 ENVIRONMENT_ID, DATA_DIR, SHUTDOWN_GRACE, SHUTDOWN_DELAY, HEALTH_CHECK_TIMEOUT, HEALTH_CACHE_TTL,
-                HEAP_THRESHOLD, HEAP_MAX, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID, METRICS_ENABLED);
+                HEAP_THRESHOLD, HEAP_MAX, AOT_CACHE, ASYNC_THREADS, ASYNC_QUEUE, MAINTENANCE_THREADS, PARENT_PID, METRICS_ENABLED);
     }
 }

@@ -32,7 +32,7 @@ start_pod() { # cache module address port: the launcher in the background
   case $cache in
     aot) opts=() ;;
     # shellcheck disable=SC2207
-    cds) opts=(PYLON_POD_JAVA_OPTS="$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts "$module") $(pylon_pod_cds_opts "$WORK/$module.jsa" "$LIB")") ;;
+    cds) opts=(PYLON_POD_JAVA_OPTS="$(pylon_pod_jvm_opts "$module") $(pylon_pod_cds_opts "$WORK/$module.jsa" "$LIB")") ;;
   esac
   # the Cache refuses to start without an environment ID (its grid's cluster name comes from it)
   env "${opts[@]}" PYLON_DATA_DIR="$WORK/data-$module" PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 \

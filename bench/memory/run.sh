@@ -85,12 +85,15 @@ LUA
       sleep 2
       before=$(mb VmRSS)
       mark=$(wc -l < "$OUT/gc.log")
+      ticks=$(awk '{print $14 + $15}' "/proc/$POD/stat")   # the pod's user + system CPU time, in clock ticks
       wrk -t"$TOKEN_CLIENTS" -c"$TOKEN_CLIENTS" -d"${TOKEN_SECONDS}s" --latency -s "$OUT/token.lua" \
         "http://$ADDR.1:8080/apiops/auth/token" > "$OUT/wrk.txt"
       tail -n +"$((mark + 1))" "$OUT/gc.log" > "$OUT/gc-load.log"
+      cpu=$(awk -v t="$(( $(awk '{print $14 + $15}' "/proc/$POD/stat") - ticks ))" -v hz="$(getconf CLK_TCK)" \
+        -v n="$(awk '/requests in/{print $1}' "$OUT/wrk.txt")" 'BEGIN {printf "%.1f s, %.1f ms per token", t / hz, t / hz * 1000 / n}')
       echo "-- manager-tokens ($TOKEN_CLIENTS clients, ${TOKEN_SECONDS}s, load average:$(uptime | sed 's/.*load average://'))"
       echo "tokens/s $(awk '/Requests\/sec/{print $2}' "$OUT/wrk.txt"), p99 $(awk '/ 99%/{print $2}' "$OUT/wrk.txt"),$(grep -h 'Non-2xx' "$OUT/wrk.txt" || echo ' all 2xx')"
-      echo "rss before=${before}MB peak=$(mb VmHWM)MB after=$(mb VmRSS)MB; $(cache_mode)"
+      echo "rss before=${before}MB peak=$(mb VmHWM)MB after=$(mb VmRSS)MB; pod CPU during the load $cpu; $(cache_mode)"
       echo "during the load: $(pauses "$OUT/gc-load.log")"
       echo "whole life: $(young_pauses "$OUT/gc.log")"
       [ -z "${GC_LOG_COPY:-}" ] || cp "$OUT/gc.log" "$GC_LOG_COPY"

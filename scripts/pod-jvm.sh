@@ -1,11 +1,31 @@
 # shellcheck shell=bash
 # Sourced: the JVM options of a local pod (and of the CLI commands), for ./pylon and the benchmarks that start pods the way it does.
-# PodProcess.DEFAULT_JAVA_OPTS, PodHeap and StartupCache hold the same for `pylon up` (PodJvmOptionsTest keeps them equal).
+# PodProcess.BASE_JAVA_OPTS, PodHeap and StartupCache hold the same for `pylon up` (PodJvmOptionsTest keeps them equal).
 
-# The serial collector (small pods, one or two cores: the least memory and no collector threads); a small initial heap
-# given back after full collections; freed C heap (the JIT compilers' arenas) given back to the OS every 5 s, so a pod
-# returns near its idle RSS after load (BENCHMARKS.md, Memory and start-up).
-PYLON_POD_JVM_OPTS="-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
+# Every pod's options but its collector: a small initial heap given back after full collections; freed C heap (the JIT
+# compilers' arenas) given back to the OS every 5 s, so a pod returns near its idle RSS after load (BENCHMARKS.md,
+# Memory and start-up).
+PYLON_POD_BASE_JVM_OPTS="-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
+# A Worker's, Cache's, Integration's and Portal's (and what the Worker benchmarks start): the serial collector (small
+# pods, one or two cores: the least memory and no collector threads).
+PYLON_POD_JVM_OPTS="-XX:+UseSerialGC $PYLON_POD_BASE_JVM_OPTS"
+
+# pylon_pod_gc_opts MODULE: the collector of a module's pod. The Manager's is generational ZGC: its young collections
+# are concurrent, where the serial collector's pauses copied what survived, 14-42 ms under token load against the
+# 10 ms target (BENCHMARKS.md, "Manager young pauses").
+pylon_pod_gc_opts() {
+  case "$1" in
+    manager) echo "-XX:+UseZGC" ;;
+    *) echo "-XX:+UseSerialGC" ;;
+  esac
+}
+
+# pylon_pod_jvm_opts MODULE: all JVM options of a module's pod but its start-up cache (fails as pylon_pod_heap_opts).
+pylon_pod_jvm_opts() {
+  local heap
+  heap=$(pylon_pod_heap_opts "$1") || return 1
+  echo "$(pylon_pod_gc_opts "$1") $PYLON_POD_BASE_JVM_OPTS $heap"
+}
 
 # The operator commands of ./pylon (a JVM living well under a second): C1 only and the serial collector.
 PYLON_CLI_JVM_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
@@ -20,11 +40,12 @@ pylon_pod_heap_default() {
   esac
 }
 
-# pylon_pod_heap_opts MODULE: -Xmx from PYLON_POD_HEAP_MAX (a size such as 96m or 1g) or the module's default, and a
-# young generation of a quarter of it, fixed: large enough that request garbage (and a hash's Argon2 blocks) dies young
-# instead of filling the old generation, which only a full collection empties. The initial heap is that young
-# generation and 16 MiB of old: smaller, the JVM shrinks the young generation to fit, and an AOT cache's archived
-# objects no longer fit the old one (a JVM that cannot load them does not start). Fails naming the setting when invalid.
+# pylon_pod_heap_opts MODULE: -Xmx from PYLON_POD_HEAP_MAX (a size such as 96m or 1g) or the module's default, and
+# (serial collector) a young generation of a quarter of it, fixed: large enough that request garbage dies young instead
+# of filling the old generation, which only a full collection empties. The initial heap is a quarter and 16 MiB:
+# smaller, the JVM shrinks the young generation to fit, and an AOT cache's archived objects no longer fit the old one
+# (a JVM that cannot load them does not start). The Manager's ZGC sizes its young generation itself: no -Xmn. Fails
+# naming the setting when invalid.
 pylon_pod_heap_opts() {
   local size=${PYLON_POD_HEAP_MAX:-$(pylon_pod_heap_default "$1")} mb
   size=${size#"${size%%[![:space:]]*}"}   # surrounding blanks do not count, as for every setting
@@ -43,7 +64,10 @@ pylon_pod_heap_opts() {
       "$PYLON_POD_HEAP_MAX" >&2
     return 1
   fi
-  echo "-Xms$(( mb / 4 + 16 ))m -Xmx${mb}m -Xmn$(( mb / 4 ))m"
+  case "$1" in
+    manager) echo "-Xms$(( mb / 4 + 16 ))m -Xmx${mb}m" ;;
+    *) echo "-Xms$(( mb / 4 + 16 ))m -Xmx${mb}m -Xmn$(( mb / 4 ))m" ;;
+  esac
 }
 
 # pylon_startup_key LIB_DIR JVM_OPTIONS: 16 hex digits naming the library (the name, size and modification second of

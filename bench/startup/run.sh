@@ -4,6 +4,8 @@
 # the launcher knows, rounds interleaved so that the machine's noise falls on all alike:
 #   aot   the default on JDK 25: the AOT cache (trained by one earlier start, written at its exit)
 #   cds   the class-data-sharing archive (the default before JDK 25; issue 2), through PYLON_POD_JAVA_OPTS
+#   aot-serial  an AOT cache with the serial collector and a fixed young generation (the Manager's options before it
+#         moved to ZGC; the other modules' are that already), through PYLON_POD_JAVA_OPTS
 # then, with the default, RSS at idle and health requests/s with wrk (-t2 -c64) after 5 s of warm-up.
 #   bench/startup/run.sh [seconds-of-wrk, 0: none]   (needs wrk)
 #   ADDR=127.0.35 (module i binds ADDR.(20+i)), ROUNDS=5, MODULES="manager worker cache integration portal",
@@ -32,7 +34,13 @@ start_pod() { # cache module address port: the launcher in the background
   case $cache in
     aot) opts=() ;;
     # shellcheck disable=SC2207
-    cds) opts=(PYLON_POD_JAVA_OPTS="$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts "$module") $(pylon_pod_cds_opts "$WORK/$module.jsa" "$LIB")") ;;
+    cds) opts=(PYLON_POD_JAVA_OPTS="$(pylon_pod_jvm_opts "$module") $(pylon_pod_cds_opts "$WORK/$module.jsa" "$LIB")") ;;
+    aot-serial)
+      local heap mx jvm
+      heap=$(pylon_pod_heap_opts "$module"); mx=${heap##*-Xmx}; mx=${mx%%m*}
+      case "$heap" in *-Xmn*) jvm="$PYLON_POD_JVM_OPTS $heap" ;; *) jvm="$PYLON_POD_JVM_OPTS $heap -Xmn$((mx / 4))m" ;; esac
+      mkdir -p "$WORK/cds-serial"
+      opts=(PYLON_POD_JAVA_OPTS="$jvm $(pylon_pod_startup_opts "$WORK/cds-serial" "$module" "$LIB" "$(pylon_java_major "$PYLON_JAVA")" "$jvm")") ;;
   esac
   # the Cache refuses to start without an environment ID (its grid's cluster name comes from it)
   env "${opts[@]}" PYLON_DATA_DIR="$WORK/data-$module" PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 \

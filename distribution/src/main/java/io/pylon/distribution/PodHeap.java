@@ -6,9 +6,10 @@ import io.pylon.core.pod.CoreSettings;
 import java.util.Map;
 
 /**
- * The heap options of a pod that `pylon up` starts: {@code -Xmx} from PYLON_POD_HEAP_MAX or the module's default, and
- * a fixed young generation of a quarter of it, large enough that request garbage and a hash's Argon2 blocks die young
- * instead of filling the old generation. scripts/pod-jvm.sh computes the same for `pylon run` (PodJvmOptionsTest).
+ * The collector and heap options of a pod that `pylon up` starts: {@code -Xmx} from PYLON_POD_HEAP_MAX or the module's
+ * default; with the serial collector a fixed young generation of a quarter of it, large enough that request garbage
+ * dies young instead of filling the old generation; the Manager's ZGC sizes its young generation itself.
+ * scripts/pod-jvm.sh computes the same for `pylon run` (PodJvmOptionsTest).
  */
 final class PodHeap {
     private PodHeap() {
@@ -25,9 +26,19 @@ final class PodHeap {
     }
 
     /**
-     * {@code -Xms<n/4+16>m -Xmx<n>m -Xmn<n/4>m}, the size read from {@code environment} as the setting reads it. The
-     * initial heap holds the young generation and 16 MiB of old: smaller, the JVM shrinks the young generation, and
-     * an AOT cache's archived objects no longer fit the old one (the JVM then refuses to start).
+     * The collector of a module's pod: the serial one (one or two cores, the least memory, no collector threads), but
+     * generational ZGC for the Manager, whose serial young pauses copied what survived (14-42 ms under token load
+     * against a 10 ms target; ZGC's pauses stay under 0.1 ms: BENCHMARKS.md, "Manager young pauses").
+     */
+    static String collector(String module) {
+        return module.equals("manager") ? "-XX:+UseZGC" : "-XX:+UseSerialGC";
+    }
+
+    /**
+     * {@code -Xms<n/4+16>m -Xmx<n>m -Xmn<n/4>m} ({@code -Xmn} only with the serial collector), the size read from
+     * {@code environment} as the setting reads it. The initial heap holds the young generation and 16 MiB of old:
+     * smaller, the JVM shrinks the young generation, and an AOT cache's archived objects no longer fit the old one
+     * (the JVM then refuses to start).
      *
      * @throws io.pylon.core.config.InvalidSettingException naming the setting when its value is not a valid size
      */
@@ -35,6 +46,7 @@ final class PodHeap {
         String raw = environment.get(CoreSettings.HEAP_MAX.envName());
         Long configured = Settings.of(raw == null ? Map.of() : Map.of(CoreSettings.HEAP_MAX.key(), raw)).get(CoreSettings.HEAP_MAX);
         long mib = configured != null ? configured : defaultMib(module);
-        return "-Xms" + (mib / 4 + 16) + "m -Xmx" + mib + "m -Xmn" + mib / 4 + "m";
+        String bounds = "-Xms" + (mib / 4 + 16) + "m -Xmx" + mib + "m";
+        return collector(module).equals("-XX:+UseSerialGC") ? bounds + " -Xmn" + mib / 4 + "m" : bounds;
     }
 }

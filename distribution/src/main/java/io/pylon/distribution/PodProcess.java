@@ -14,12 +14,12 @@ import java.util.stream.Collectors;
 /** Starts one pod of the local platform as a child JVM running {@code pylon run}. */
 final class PodProcess {
     /**
-     * JVM options of a local pod unless PYLON_POD_JAVA_OPTS says otherwise: the serial collector and a small initial
-     * heap that is given back after collections keep an idle pod small, and freed C heap goes back to the OS every 5 s;
-     * {@link PodHeap} bounds the heap and {@link StartupCache} adds the start-up cache (BENCHMARKS.md, Memory and
-     * start-up).
+     * JVM options of every local pod but its collector, unless PYLON_POD_JAVA_OPTS says otherwise: a small initial
+     * heap that is given back after collections keeps an idle pod small, and freed C heap goes back to the OS every 5 s;
+     * {@link PodHeap} picks the collector and bounds the heap, and {@link StartupCache} adds the start-up cache
+     * (BENCHMARKS.md, Memory and start-up).
      */
-    static final String DEFAULT_JAVA_OPTS = "-XX:+UseSerialGC -Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
+    static final String BASE_JAVA_OPTS = "-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
             + " -XX:TrimNativeHeapInterval=5000";
 
     private PodProcess() {
@@ -33,7 +33,7 @@ final class PodProcess {
         String classPath = libraryClassPath();
         if (opts == null) {
             Path caches = Files.createDirectories(stateDir.resolve("cds").toAbsolutePath());
-            String jvm = DEFAULT_JAVA_OPTS + " " + PodHeap.options(pod.module(), System.getenv());
+            String jvm = jvmOptions(pod.module(), System.getenv());
             opts = jvm + " " + startupCacheOptions(caches, pod.name(), classPath, jvm);
         }
         command.addAll(Arrays.stream(opts.split("\\s+")).filter(s -> !s.isBlank()).toList());
@@ -53,6 +53,11 @@ final class PodProcess {
         env.put("PYLON_PATH_SEGMENT", paths.segment());
         env.putAll(moduleEnvironment(pod, all, environment));
         return builder.start();
+    }
+
+    /** A module's pod's JVM options but its start-up cache: collector, {@link #BASE_JAVA_OPTS}, heap bound. */
+    static String jvmOptions(String module, Map<String, String> environment) {
+        return PodHeap.collector(module) + " " + BASE_JAVA_OPTS + " " + PodHeap.options(module, environment);
     }
 
     /** What one module's pods need to know of the others. */

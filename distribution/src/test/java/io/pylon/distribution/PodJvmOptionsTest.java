@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * with the same JVM options: the script's functions run in a real bash and their output is compared.
  */
 class PodJvmOptionsTest {
-    private static final String JVM = PodProcess.DEFAULT_JAVA_OPTS + " -Xms48m -Xmx128m -Xmn32m";
+    private static final String JVM = PodProcess.jvmOptions("worker", Map.of());
     private static final Path SCRIPT = Path.of("..", "scripts", "pod-jvm.sh").toAbsolutePath();
 
     @TempDir
@@ -31,8 +31,25 @@ class PodJvmOptionsTest {
     @Test
     void scriptsAndPodProcessAgree() throws Exception {
         String script = Files.readString(SCRIPT);
-        assertThat(script).as("scripts/pod-jvm.sh; keep it in step with PodProcess.DEFAULT_JAVA_OPTS")
-                .contains("PYLON_POD_JVM_OPTS=\"" + PodProcess.DEFAULT_JAVA_OPTS + "\"");
+        assertThat(script).as("scripts/pod-jvm.sh; keep it in step with PodProcess.BASE_JAVA_OPTS")
+                .contains("PYLON_POD_BASE_JVM_OPTS=\"" + PodProcess.BASE_JAVA_OPTS + "\"");
+        for (String module : List.of("manager", "worker", "cache", "integration", "portal")) {
+            Result options = bash(Map.of("PYLON_POD_HEAP_MAX", "96m"), "pylon_pod_jvm_opts " + module);
+            assertThat(options.exit).isZero();
+            assertThat(options.out).as(module).isEqualTo(PodProcess.jvmOptions(module, Map.of("PYLON_POD_HEAP_MAX", "96m")));
+        }
+        // what the Worker benchmarks start as a pod
+        assertThat(bash(Map.of(), "echo $PYLON_POD_JVM_OPTS").out).isEqualTo("-XX:+UseSerialGC " + PodProcess.BASE_JAVA_OPTS);
+    }
+
+    @Test
+    void theManagerRunsZgcWithoutAFixedYoungGenerationAndTheOthersTheSerialCollector() {
+        assertThat(PodProcess.jvmOptions("manager", Map.of()))
+                .startsWith("-XX:+UseZGC ").endsWith(" -Xms64m -Xmx192m").doesNotContain("Serial", "-Xmn");
+        for (String module : List.of("worker", "cache", "integration", "portal")) {
+            assertThat(PodProcess.jvmOptions(module, Map.of())).as(module)
+                    .startsWith("-XX:+UseSerialGC ").contains(" -Xmn").doesNotContain("ZGC");
+        }
     }
 
     @Test
@@ -40,8 +57,8 @@ class PodJvmOptionsTest {
         for (String module : List.of("manager", "worker", "cache", "integration", "portal")) {
             Result script = bash(Map.of(), "pylon_pod_heap_opts " + module);
             assertThat(script.exit).isZero();
-            assertThat(script.out).isEqualTo(PodHeap.options(module, Map.of()))
-                    .contains("-Xmx" + PodHeap.defaultMib(module) + "m ");
+            assertThat(script.out).isEqualTo(PodHeap.options(module, Map.of()));
+            assertThat(" " + script.out + " ").contains(" -Xmx" + PodHeap.defaultMib(module) + "m ");
         }
     }
 

@@ -10,12 +10,13 @@ PYLON_POD_BASE_JVM_OPTS="-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFre
 # pods, one or two cores: the least memory and no collector threads).
 PYLON_POD_JVM_OPTS="-XX:+UseSerialGC $PYLON_POD_BASE_JVM_OPTS"
 
-# pylon_pod_gc_opts MODULE: the collector of a module's pod. The Manager's is generational ZGC: its young collections
-# are concurrent, where the serial collector's pauses copied what survived, 14-42 ms under token load against the
-# 10 ms target (BENCHMARKS.md, "Manager young pauses").
+# pylon_pod_gc_opts MODULE: the collector of a module's pod. The Manager's is G1 with a 5 ms pause goal: the serial
+# collector's young pauses copied what survived in one go, 14-42 ms under token load against the 10 ms target; G1's
+# stayed under 9 ms, with less memory than Serial and the same start-up, where ZGC's start was 1.6x (its AOT cache
+# has no linked classes) and its RSS 25% higher (BENCHMARKS.md, "Manager young pauses").
 pylon_pod_gc_opts() {
   case "$1" in
-    manager) echo "-XX:+UseZGC" ;;
+    manager) echo "-XX:+UseG1GC -XX:MaxGCPauseMillis=5" ;;
     *) echo "-XX:+UseSerialGC" ;;
   esac
 }
@@ -44,7 +45,7 @@ pylon_pod_heap_default() {
 # (serial collector) a young generation of a quarter of it, fixed: large enough that request garbage dies young instead
 # of filling the old generation, which only a full collection empties. The initial heap is a quarter and 16 MiB:
 # smaller, the JVM shrinks the young generation to fit, and an AOT cache's archived objects no longer fit the old one
-# (a JVM that cannot load them does not start). The Manager's ZGC sizes its young generation itself: no -Xmn. Fails
+# (a JVM that cannot load them does not start). The Manager's G1 sizes its young generation itself to meet its pause goal: no -Xmn. Fails
 # naming the setting when invalid.
 pylon_pod_heap_opts() {
   local size=${PYLON_POD_HEAP_MAX:-$(pylon_pod_heap_default "$1")} mb

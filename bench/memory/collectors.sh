@@ -12,6 +12,8 @@
 #     zgc                generational ZGC, same -Xms/-Xmx (no -Xmn: ZGC sizes its young generation itself)
 #     zgc-soft           zgc with -XX:SoftMaxHeapSize=SOFT_MAX (default 128m): collects to stay under it
 #     shenandoah         Shenandoah, same -Xms/-Xmx
+#     g1                 G1, same -Xms/-Xmx, pause goal G1_PAUSE (default 5 ms; no -Xmn: G1 sizes its young
+#                        generation to meet the goal; the Argon2 array is a humongous object, never copied)
 #   ROUNDS=3, FLOOD=1 (0: no flood), ADDR=127.0.35 (pods bind ADDR.1, the AOT training ADDR.3, the flood NET=ADDR)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -41,6 +43,7 @@ jvm_opts() { # VARIANT: its JVM options without the start-up cache
     zgc-soft) echo "-XX:+UseZGC $BASE_NO_GC $HEAP_NO_YOUNG -XX:SoftMaxHeapSize=${SOFT_MAX:-128m}" ;;
     shipped) pylon_pod_jvm_opts manager ;;
     shenandoah) echo "-XX:+UseShenandoahGC $BASE_NO_GC $HEAP_NO_YOUNG" ;;
+    g1) echo "-XX:+UseG1GC -XX:MaxGCPauseMillis=${G1_PAUSE:-5} $BASE_NO_GC $HEAP_NO_YOUNG" ;;
     *) echo "unknown variant $1" >&2; return 2 ;;
   esac
 }

@@ -6,6 +6,8 @@
 #   cds   the class-data-sharing archive (the default before JDK 25; issue 2), through PYLON_POD_JAVA_OPTS
 #   aot-serial  an AOT cache with the serial collector and a fixed young generation (the Manager's options before it
 #         moved to ZGC; the other modules' are that already), through PYLON_POD_JAVA_OPTS
+#   aot-g1  an AOT cache with G1 (pause goal 5 ms, no fixed young generation), through PYLON_POD_JAVA_OPTS
+#   aot-zgc an AOT cache with generational ZGC, through PYLON_POD_JAVA_OPTS
 # then, with the default, RSS at idle and health requests/s with wrk (-t2 -c64) after 5 s of warm-up.
 #   bench/startup/run.sh [seconds-of-wrk, 0: none]   (needs wrk)
 #   ADDR=127.0.35 (module i binds ADDR.(20+i)), ROUNDS=5, MODULES="manager worker cache integration portal",
@@ -41,6 +43,15 @@ start_pod() { # cache module address port: the launcher in the background
       case "$heap" in *-Xmn*) jvm="$PYLON_POD_JVM_OPTS $heap" ;; *) jvm="$PYLON_POD_JVM_OPTS $heap -Xmn$((mx / 4))m" ;; esac
       mkdir -p "$WORK/cds-serial"
       opts=(PYLON_POD_JAVA_OPTS="$jvm $(pylon_pod_startup_opts "$WORK/cds-serial" "$module" "$LIB" "$(pylon_java_major "$PYLON_JAVA")" "$jvm")") ;;
+    aot-g1 | aot-zgc)
+      local jvm heap
+      heap=$(pylon_pod_heap_opts "$module"); heap=${heap% -Xmn*}
+      case $cache in
+        aot-g1) jvm="-XX:+UseG1GC -XX:MaxGCPauseMillis=5 $PYLON_POD_BASE_JVM_OPTS $heap" ;;
+        aot-zgc) jvm="-XX:+UseZGC $PYLON_POD_BASE_JVM_OPTS $heap" ;;
+      esac
+      mkdir -p "$WORK/cds-$cache"
+      opts=(PYLON_POD_JAVA_OPTS="$jvm $(pylon_pod_startup_opts "$WORK/cds-$cache" "$module" "$LIB" "$(pylon_java_major "$PYLON_JAVA")" "$jvm")") ;;
   esac
   # the Cache refuses to start without an environment ID (its grid's cluster name comes from it)
   env "${opts[@]}" PYLON_DATA_DIR="$WORK/data-$module" PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 \

@@ -12,6 +12,17 @@ PYLON_AOT_DIR=$PYLON_HOME/aot
 PYLON_IMAGE_JVM_OPTS=(-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError
   "-XX:OnOutOfMemoryError=touch /var/lib/pylon/postmortem/oom-%p")
 
+# pylon_image_gc MODULE: the collector of a module's pod, as `pylon run` gives it (scripts/pod-jvm.sh): G1 with a 5 ms
+# pause goal for the Manager (BENCHMARKS.md, "Manager young pauses"); the serial one for the others, which the JVM
+# would pick itself below 2 CPUs or 1792 MiB, stated for larger containers. Training and pods use the same so that a
+# pod gets all of its cache: one trained with another collector may lose its archived objects or (ZGC) not map.
+pylon_image_gc() {
+  case "$1" in
+    manager) echo "-XX:+UseG1GC -XX:MaxGCPauseMillis=5" ;;
+    *) echo "-XX:+UseSerialGC" ;;
+  esac
+}
+
 # pylon_image_classpath: the jars of lib/, absolute and in the shell's sorted order. Not `lib/*`: the launcher expands
 # that in directory order, which depends on the file system (another storage driver, another order), and an AOT cache
 # is only used with the class path it was trained with.

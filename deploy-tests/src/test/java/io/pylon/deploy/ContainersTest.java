@@ -224,6 +224,9 @@ class ContainersTest {
             assertThat(pod.commandLine()).as(pod.name).contains("-XX:AOTCache=/opt/pylon/aot/" + module(pod) + ".aot")
                     .doesNotContain("-XX:+AutoCreateSharedArchive");
             assertThat(pod.logs()).as(pod.name).doesNotContain("[error").doesNotContain("pylon-entrypoint");
+            // the collector the cache was trained with, as `pylon run` gives it (the Manager's G1; Serial otherwise)
+            assertThat(pod.commandLine()).as(pod.name)
+                    .contains(module(pod).equals("manager") ? "-XX:+UseG1GC" : "-XX:+UseSerialGC");
         }
         PodmanPod worker = workers.get(1);
         ClassSources sources = ClassSources.read(worker.dataDir.resolve("class-load.log"));

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The collector and heap options of a pod that `pylon up` starts: {@code -Xmx} from PYLON_POD_HEAP_MAX or the module's
  * default; with the serial collector a fixed young generation of a quarter of it, large enough that request garbage
- * dies young instead of filling the old generation; the Manager's ZGC sizes its young generation itself.
+ * dies young instead of filling the old generation; the Manager's G1 sizes its young generation itself to meet its pause goal.
  * scripts/pod-jvm.sh computes the same for `pylon run` (PodJvmOptionsTest).
  */
 final class PodHeap {
@@ -27,11 +27,12 @@ final class PodHeap {
 
     /**
      * The collector of a module's pod: the serial one (one or two cores, the least memory, no collector threads), but
-     * generational ZGC for the Manager, whose serial young pauses copied what survived (14-42 ms under token load
-     * against a 10 ms target; ZGC's pauses stay under 0.1 ms: BENCHMARKS.md, "Manager young pauses").
+     * G1 with a 5 ms pause goal for the Manager, whose serial young pauses copied what survived (14-42 ms under token
+     * load against a 10 ms target; G1's stayed under 9 ms at Serial's start-up and memory, where ZGC cost start-up
+     * and RSS: BENCHMARKS.md, "Manager young pauses").
      */
     static String collector(String module) {
-        return module.equals("manager") ? "-XX:+UseZGC" : "-XX:+UseSerialGC";
+        return module.equals("manager") ? "-XX:+UseG1GC -XX:MaxGCPauseMillis=5" : "-XX:+UseSerialGC";
     }
 
     /**

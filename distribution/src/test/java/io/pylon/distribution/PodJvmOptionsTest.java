@@ -43,12 +43,13 @@ class PodJvmOptionsTest {
     }
 
     @Test
-    void theManagerRunsZgcWithoutAFixedYoungGenerationAndTheOthersTheSerialCollector() {
+    void theManagerRunsG1WithAPauseGoalAndNoFixedYoungGenerationAndTheOthersTheSerialCollector() {
         assertThat(PodProcess.jvmOptions("manager", Map.of()))
-                .startsWith("-XX:+UseZGC ").endsWith(" -Xms64m -Xmx192m").doesNotContain("Serial", "-Xmn");
+                .startsWith("-XX:+UseG1GC -XX:MaxGCPauseMillis=5 ").endsWith(" -Xms64m -Xmx192m")
+                .doesNotContain("Serial", "-Xmn");
         for (String module : List.of("worker", "cache", "integration", "portal")) {
             assertThat(PodProcess.jvmOptions(module, Map.of())).as(module)
-                    .startsWith("-XX:+UseSerialGC ").contains(" -Xmn").doesNotContain("ZGC");
+                    .startsWith("-XX:+UseSerialGC ").contains(" -Xmn").doesNotContain("G1");
         }
     }
 

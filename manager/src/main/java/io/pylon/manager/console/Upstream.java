@@ -11,20 +11,25 @@ import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Outbound calls (GETs, and the PUT/DELETE/POST of diagnostics changes) from the Manager to the modules of an environment, with timeouts, turning a failed connection into
  * a {@link ConsoleException} that says which module did not answer (never the environment ID).
  */
 final class Upstream {
-    private final WebClient client;
+    /**
+     * Built on a thread of its own: the client's default TLS context reads the JDK's trust store, about 80 ms that
+     * were a tenth of the Manager's start (BENCHMARKS.md, issue 16 target 5). The first call waits for it.
+     */
+    private final CompletableFuture<WebClient> client;
 
     Upstream(Duration connectTimeout) {
-        this.client = WebClient.builder()
+        this.client = CompletableFuture.supplyAsync(() -> WebClient.builder()
                 .connectTimeout(connectTimeout)
                 .followRedirects(false)
                 .keepAlive(true)
-                .build();
+                .build(), task -> Thread.ofVirtual().name("pylon-console-client").start(task));
     }
 
     /**
@@ -39,7 +44,7 @@ final class Upstream {
     /** Like {@link #get} with another method: the console's changes (a log level, a recording). */
     HttpClientResponse send(String method, String url, Map<String, String> query, String authorization, String accept,
                             Duration readTimeout, String what) {
-        HttpClientRequest request = client.method(io.helidon.http.Method.create(method)).uri(url).readTimeout(readTimeout);
+        HttpClientRequest request = client.join().method(io.helidon.http.Method.create(method)).uri(url).readTimeout(readTimeout);
         query.forEach(request::queryParam);
         if (authorization != null) {
             request.header(HeaderValues.create(HeaderNames.AUTHORIZATION, authorization));

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -32,7 +31,7 @@ public final class Fleet {
     }
 
     public List<PodSnapshot> snapshot(List<String> modules) {
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (ExecutorService threads = CallThreads.perTask("pylon-fleet-call")) {
             List<Future<List<PodSnapshot>>> calls = new ArrayList<>();
             for (String module : modules) {
                 calls.add(threads.submit(() -> module(module, threads)));

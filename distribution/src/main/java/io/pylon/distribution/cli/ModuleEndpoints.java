@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -27,7 +26,7 @@ public final class ModuleEndpoints {
     public static List<Result> call(Session session, List<String> modules, String path) {
         JsonNode urls = session.manager().get(CliPaths.environment(session.environment())).path("urls");
         List<Future<Result>> futures = new ArrayList<>();
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (ExecutorService threads = CallThreads.perTask("pylon-module-call")) {
             for (String module : modules) {
                 String url = urls.path(module).isTextual() ? urls.path(module).asText() : null;
                 futures.add(threads.submit(() -> one(module, url, path)));

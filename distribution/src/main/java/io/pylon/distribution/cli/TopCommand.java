@@ -65,7 +65,8 @@ public final class TopCommand implements Callable<Integer> {
                     .forEach(io.out()::println);
             return once.stream().anyMatch(PodSnapshot::failed) ? CliException.FAILED : CliException.OK;
         }
-        Thread fetcher = Thread.ofVirtual().name("top-fetch").start(() -> fetchLoop(fleet, modules, every));
+        Thread fetcher = CallThreads.factory("top-fetch").newThread(() -> fetchLoop(fleet, modules, every));
+        fetcher.start();
         try (Terminal terminal = TerminalBuilder.builder().system(true).jna(false).jansi(false).jni(false).ffm(false)
                 .exec(true).nativeSignals(true).build()) {
             terminal.handle(Terminal.Signal.INT, signal -> quit.set(true));

@@ -127,13 +127,13 @@ probe() { # label, command...
 }
 probe "JDK version from \$JAVA_HOME/release (sed)" sed -n 's/^JAVA_VERSION=//p' "$JAVA_HOME/release"
 probe "JDK version from the JVM (java -XshowSettings:properties -version)" "$PYLON_JAVA" -XshowSettings:properties -version
-# where the time of `pylon pods` goes: the CLI's own trace (PYLON_CLI_TRACE), ms since the JVM started (10 ms
+# where the time of `pylon pods` goes: the CLI's own trace (PYLON_CLI_TRACE), ms since the process started (10 ms
 # resolution), median per phase
 for _ in $(seq 1 "$ROUNDS"); do
   PYLON_CLI_TRACE=1 ./pylon pods 2>&1 >/dev/null | sed -n 's/^pylon trace: //p'
 done > "$WORK/trace"
 echo
-echo "| phase of pylon pods (PYLON_CLI_TRACE) | reached at, median ms since the JVM started |"
+echo "| phase of pylon pods (PYLON_CLI_TRACE) | reached at, median ms since the process started (launcher included) |"
 echo "|---|---:|"
 for phase in "main" "command line built" "command called" "context read" "environment known" "pods read" "command done"; do
   printf '| %s | %s |\n' "$phase" "$(awk -v p="$phase" '{ ms = $1; $1 = ""; $2 = ""; sub(/^  /, ""); if ($0 == p) print ms }' "$WORK/trace" | median)"

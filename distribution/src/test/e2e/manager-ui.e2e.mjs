@@ -75,6 +75,15 @@ async function fleetPanels(page, isAdmin) {
   const prefix = isAdmin ? '08' : 'viewer';
   await page.getByRole('button', { name: 'Hot threads of every Worker pod' }).click();
   await page.locator('dialog #hot-threads tbody tr').first().waitFor({ timeout: 60_000 });
+  // A pod whose one heavy-diagnostics permit is still held (a dump of an earlier step finishing on a loaded machine)
+  // answers 429, which the screen names in its banner; the operator samples again, and so does the test (3 times).
+  for (let attempt = 1; attempt < 3 && await page.locator('dialog .flag-banner').count() > 0; attempt++) {
+    console.log('hot threads: ' + await page.locator('dialog .flag-banner').innerText() + ' Sampling again.');
+    await page.locator('dialog form.toolbar button[type=submit]').click();
+    await page.locator('dialog #hot-threads tbody tr').first().waitFor({ timeout: 60_000 });
+  }
+  const unanswered = await page.locator('dialog .flag-banner').count() > 0 ? await page.locator('dialog .flag-banner').innerText() : '';
+  check(unanswered === '', 'every Worker pod answered hot threads: ' + unanswered);
   const cpu = await page.$$eval('dialog #hot-threads tbody tr td:nth-child(4)', (tds) => tds.map((td) => Number(td.innerText.replace(/,/g, ''))));
   check(cpu.length >= 2 && cpu.every((x, i) => i === 0 || cpu[i - 1] >= x), 'hot threads are sorted by CPU ms, highest first: ' + cpu.slice(0, 5));
   await page.locator('dialog #hot-threads th button', { hasText: 'Thread' }).click();

@@ -12,8 +12,8 @@ PYLON_POD_JVM_OPTS="-XX:+UseSerialGC $PYLON_POD_BASE_JVM_OPTS"
 
 # pylon_pod_gc_opts MODULE: the collector of a module's pod. The Manager's is G1 with a 5 ms pause goal: the serial
 # collector's young pauses copied what survived in one go, 14-42 ms under token load against the 10 ms target; G1's
-# stayed under 9 ms, with less memory than Serial and the same start-up, where ZGC's start was 1.6x (its AOT cache
-# has no linked classes) and its RSS 25% higher (BENCHMARKS.md, "Manager young pauses").
+# stayed under 9 ms, with less memory than Serial and the same start-up, where ZGC's start was 1.5x (its AOT cache
+# has no linked classes) and its RSS 35% higher (BENCHMARKS.md, "Manager young pauses").
 pylon_pod_gc_opts() {
   case "$1" in
     manager) echo "-XX:+UseG1GC -XX:MaxGCPauseMillis=5" ;;

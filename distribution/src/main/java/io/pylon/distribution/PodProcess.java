@@ -1,5 +1,6 @@
 package io.pylon.distribution;
 
+import io.pylon.core.diagnostics.compare.CompareSettings;
 import io.pylon.core.http.PodPaths;
 
 import java.io.IOException;
@@ -51,8 +52,19 @@ final class PodProcess {
         env.put("PYLON_ENVIRONMENT_ID", environment.id());
         // the segment `pylon up` waits on, even when it came from a system property the child would not see
         env.put("PYLON_PATH_SEGMENT", paths.segment());
+        ignoreLocalDifferences(env);
         env.putAll(moduleEnvironment(pod, all, environment));
         return builder.start();
+    }
+
+    /**
+     * Makes 'compare' leave out what differs between local pods by design: each has a data folder of its own, which
+     * `pylon pods` right after `pylon up` showed as drift on every second pod. An operator's own list is kept.
+     */
+    static void ignoreLocalDifferences(Map<String, String> env) {
+        List<String> names = new ArrayList<>(CompareSettings.IGNORE_ENV.defaultValue());
+        names.add("PYLON_DATA_DIR");
+        env.putIfAbsent(CompareSettings.IGNORE_ENV.envName(), String.join(",", names));
     }
 
     /** A module's pod's JVM options but its start-up cache: collector, {@link #BASE_JAVA_OPTS}, heap bound. */

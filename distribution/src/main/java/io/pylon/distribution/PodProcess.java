@@ -2,6 +2,7 @@ package io.pylon.distribution;
 
 import io.pylon.core.diagnostics.compare.CompareSettings;
 import io.pylon.core.http.PodPaths;
+import io.pylon.core.pod.CoreSettings;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,7 +64,7 @@ final class PodProcess {
      */
     static void ignoreLocalDifferences(Map<String, String> env) {
         List<String> names = new ArrayList<>(CompareSettings.IGNORE_ENV.defaultValue());
-        names.add("PYLON_DATA_DIR");
+        names.add(CoreSettings.DATA_DIR.envName());
         env.putIfAbsent(CompareSettings.IGNORE_ENV.envName(), String.join(",", names));
     }
 

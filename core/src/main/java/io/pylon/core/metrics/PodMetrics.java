@@ -36,7 +36,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@link #beforeScrape} hooks, which the endpoint runs before each scrape.
  * <p>
  * The JVM's meters are bound on a thread of their own while the pod starts: Micrometer's binders read the platform
- * MXBeans, which costs the start-up's critical path about 30 ms of CPU (BENCHMARKS.md, issue 16). A scrape and
+ * MXBeans, about 30 ms of CPU taken off the main thread (on 2 busy cores the first health 200 did not move: it pays
+ * where a core is free; BENCHMARKS.md, issue 16). A scrape and
  * {@link #close} wait for that binding, so no scrape ever lacks them.
  * <p>
  * Thread-safe: the registry is, the hooks are a copy-on-write list, the binding is a future; scrapes may run

@@ -13,7 +13,7 @@ import java.util.concurrent.Future;
 
 /**
  * Reads every pod of an environment's Worker and Cache through the Manager's console: one call per module, sent at
- * once on virtual threads, of {@code compare?sections=jvm,threads,health[,connections]}: the module's comparison
+ * once on threads of {@link CallThreads}, of {@code compare?sections=jvm,threads,health[,connections]}: the module's comparison
  * (the OUTLIER and DRIFT flags) with each pod's sections, from one broadcast. A module whose pods predate
  * {@code compare} or its {@code sections} is read the older way, one broadcast per section, without those flags. A
  * module whose call failed as a whole (unreachable, no URL) becomes one failed row.

@@ -25,7 +25,7 @@ import java.time.Duration;
  * {@link HttpURLConnection} cannot send, goes through the JDK's client, built at its first use.
  *
  * <p>Thread-safe: each call has its own connection object (the JDK pools the sockets), the mapper is thread-safe, and
- * {@code pods} and {@code top} send their calls from several virtual threads.
+ * {@code pods} and {@code top} send their calls from several threads ({@link CallThreads}).
  */
 public final class HttpJson {
     public static final ObjectMapper MAPPER = new ObjectMapper();

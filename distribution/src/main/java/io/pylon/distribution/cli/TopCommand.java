@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * on the terminal's alternate screen in raw mode (JLine); q or Ctrl-C restores the terminal and exits. Without a
  * terminal it prints one frame and exits, so a script can still use it.
  *
- * <p>Threads: a virtual thread fetches snapshots and publishes each in the volatile fields {@code pods}/{@code
+ * <p>Threads: a daemon platform thread ({@link CallThreads}) fetches snapshots and publishes each in the volatile fields {@code pods}/{@code
  * updated}/{@code problem}; the command's thread reads keys and draws. Only the drawing thread writes to the terminal.
  */
 @Command(name = "top", description = "Live, refreshing table of every pod (heap, CPU, threads, connections, flags).")

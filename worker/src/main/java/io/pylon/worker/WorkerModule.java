@@ -13,7 +13,7 @@ import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
-import io.pylon.worker.proxy.GatewayFilter;
+import io.pylon.worker.proxy.GatewayRoute;
 import io.pylon.worker.proxy.ProxyHandler;
 import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
@@ -110,9 +110,9 @@ public final class WorkerModule implements PylonModule {
         ProxyHandler proxy = new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts, rateLimiter,
                 stats);
         Handler timedProxy = context.routes().timed("gateway", proxy);
-        // after the traffic filter, which counts proxied requests too; the pod's own paths the routes do not match
-        // go on to the 404 handler, which times them as "unmatched"
-        context.routes().routing().addFilter(new GatewayFilter(PodPaths.of(context.segment()), timedProxy));
+        // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
+        // handler, which times them as "unmatched"
+        context.routes().routing().route(new GatewayRoute(PodPaths.of(context.segment()), timedProxy));
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);

@@ -23,8 +23,8 @@ import io.pylon.worker.proxy.UpstreamPools;
 import io.pylon.worker.proxy.UpstreamSettings;
 import io.pylon.worker.ratelimit.GridRateLimiter;
 import io.pylon.worker.ratelimit.RateLimitSettings;
-import io.pylon.worker.routes.InvalidRoutesException;
-import io.pylon.worker.routes.RouteFileParser;
+import io.pylon.gateway.model.InvalidProxyException;
+import io.pylon.gateway.model.ProxyParser;
 import io.pylon.worker.routes.RoutesMeters;
 import io.pylon.worker.routes.RoutesFile;
 import io.pylon.worker.routes.RoutesSettings;
@@ -78,7 +78,7 @@ public final class WorkerModule implements PylonModule {
     }
 
     @Override
-    public void start(ModuleContext context) throws InvalidRoutesException {
+    public void start(ModuleContext context) throws InvalidProxyException {
         Settings settings = context.settings();
         UpstreamPools pools = new UpstreamPools(new UpstreamPool.PoolSettings(
                 settings.get(UpstreamSettings.MAX_TOTAL), settings.get(UpstreamSettings.MAX_PER_ROUTE),
@@ -87,11 +87,11 @@ public final class WorkerModule implements PylonModule {
         context.onStop(pools);
 
         RoutesFile routes = new RoutesFile(settings.get(RoutesSettings.FILE),
-                new RouteFileParser(context.segment(), settings.get(UpstreamSettings.CONNECT_TIMEOUT),
+                new ProxyParser(context.segment(), settings.get(UpstreamSettings.CONNECT_TIMEOUT),
                         settings.get(UpstreamSettings.RESPONSE_TIMEOUT)), pools::sync);
         try {
             routes.loadInitial();
-        } catch (InvalidRoutesException e) {
+        } catch (InvalidProxyException e) {
             throw new InvalidSettingException("Setting " + RoutesSettings.FILE.key() + ": " + e.getMessage());
         }
 

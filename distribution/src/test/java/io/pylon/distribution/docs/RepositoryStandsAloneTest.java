@@ -58,7 +58,7 @@ class RepositoryStandsAloneTest {
             }
         }
         assertThat(pages).hasSizeGreaterThan(5);
-        assertThat(broken).as("relative links that lead nowhere inside the repository").isEmpty();
+        assertThat(broken).as("relative links that point nowhere inside the repository").isEmpty();
     }
 
     private static List<Path> textFiles() throws IOException {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issues 12 and 16: time and bytes allocated per Argon2id hash, password4j 1.8.4 against Pylon's own Argon2id
+# Time and bytes allocated per Argon2id hash, password4j 1.8.4 against Pylon's own Argon2id
 # (io.pylon.manager.auth.argon2), interleaved in one JVM on one thread, after a warm-up.
 #   bench/auth/argon2.sh            (from the repository root; builds the manager module first)
 # Environment: MEMORY (KiB, 19456), ITERATIONS (2), PARALLELISM (1), WARMUP (10), ROUNDS (25),

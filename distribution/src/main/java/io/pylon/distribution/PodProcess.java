@@ -19,7 +19,7 @@ final class PodProcess {
      * JVM options of every local pod but its collector, unless PYLON_POD_JAVA_OPTS says otherwise: a small initial
      * heap that is given back after collections keeps an idle pod small, and freed C heap goes back to the OS every 5 s;
      * {@link PodHeap} picks the collector and bounds the heap, and {@link StartupCache} adds the start-up cache
-     * (BENCHMARKS.md, Memory and start-up).
+     * (BENCHMARKS.md, "Start-up and memory").
      */
     static final String BASE_JAVA_OPTS = "-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
             + " -XX:TrimNativeHeapInterval=5000";

@@ -96,7 +96,7 @@ public final class PylonCli {
     /**
      * The command line for {@code args}, writing to {@code io}: what main runs, and what tests run in-process. When the
      * first argument names a subcommand, only that one is built: picocli reads the annotations of every command it is
-     * given, which cost a short-lived CLI more than a tenth of its start-up (BENCHMARKS.md, issue 19). Help, version,
+     * given, which cost a short-lived CLI more than a tenth of its start-up (BENCHMARKS.md, "CLI"). Help, version,
      * a mistyped name and {@code completion} get them all.
      */
     public static CommandLine commandLine(CliIo io, String[] args) {

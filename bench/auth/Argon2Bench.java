@@ -52,9 +52,9 @@ public final class Argon2Bench {
         byte[] password = "correct horse battery staple".getBytes();
         byte[] salt = "0123456789abcdef".getBytes();
         Argon2Cost cost = new Argon2Cost(memory, iterations, parallelism);
-        // every hashing thread's blocks plus the 4 working blocks each hash takes from the pool
+        // every hashing thread's blocks, with the 4 working blocks each hash takes from the pool too
         Argon2BytesGenerator.FixedBlockPool blockPool = new Argon2BytesGenerator.FixedBlockPool(
-                threads * (Argon2BytesGenerator.getBlockCount(memory, parallelism) + 4));
+                threads * Argon2BytesGenerator.getBlockCount(memory, parallelism));
         Supplier<byte[]> bouncyCastle = () -> {
             Argon2BytesGenerator generator = new Argon2BytesGenerator();
             generator.init(new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id)

@@ -18,7 +18,7 @@ trap 'rm -rf "$OUT"' EXIT
 FORMER=${FORMER:-ea9a2dc}
 SRC=manager/src/main/java/io/pylon/manager/auth/argon2
 mkdir -p "$OUT/src" "$OUT/classes"
-for file in Argon2Cost Argon2id Blake2b ThreadLocalArgon2id; do
+for file in Argon2Cost Argon2id Blake2b ThreadLocalArgon2id; do   # deleted since, hence from git
   git show "$FORMER:$SRC/$file.java" > "$OUT/src/$file.java"
 done
 # the Bouncy Castle version the manager module pins, copied out of the local Maven repository

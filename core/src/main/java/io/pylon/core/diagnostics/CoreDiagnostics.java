@@ -67,7 +67,9 @@ public final class CoreDiagnostics {
         registry.register(new JfrSection(recordings));
         ConcurrencyLimit heavy = new ConcurrencyLimit(values.get(DiagnosticsSettings.HEAVY_CONCURRENCY),
                 "thread dumps or 'all' answers", HEAVY_RETRY_AFTER_SECONDS);
-        return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy), new HeapDumper(identity, dumps,
+        HeavyCallRate rate = new HeavyCallRate(values.get(DiagnosticsSettings.HEAVY_RATE_PER_POD),
+                values.get(DiagnosticsSettings.HEAVY_RATE_PER_CALLER), System::nanoTime);
+        return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy, rate), new HeapDumper(identity, dumps,
                 values.get(DiagnosticsSettings.HEAP_DUMP_STALL_TIMEOUT), budget), logLevels, recordings);
     }
 }

@@ -41,6 +41,12 @@ final class JfrSection implements DiagnosticSection {
         return Set.of("POST", "DELETE");
     }
 
+    /** Starting a recording (its summary is a read of a file: only the concurrency limit applies). */
+    @Override
+    public boolean rateLimited(String method, DiagnosticsQuery query) {
+        return "POST".equals(method);
+    }
+
     @Override
     public boolean heavy(DiagnosticsQuery query) {
         return query.text("view").isPresent();

@@ -59,7 +59,8 @@ public final class CoreDiagnostics {
         registry.register(new HealthSection(health, dumps));
         registry.register(new HotThreadsSection());
         registry.register(new HistogramSection(values.get(DiagnosticsSettings.HISTOGRAM_FLAG_FACTOR)));
-        LogLevelOverrides logLevels = new LogLevelOverrides(executors.maintenance(), Clock.systemUTC());
+        LogLevelOverrides logLevels = new LogLevelOverrides(executors.maintenance(), Clock.systemUTC(),
+                values.get(DiagnosticsSettings.LOGGERS_MAX_OVERRIDES));
         registry.register(new LoggersSection(logLevels));
         FlightRecordings recordings = new FlightRecordings(dataDir.resolve("recordings"),
                 values.get(DiagnosticsSettings.JFR_RETENTION), executors.maintenance(), Clock.systemUTC(), budget,

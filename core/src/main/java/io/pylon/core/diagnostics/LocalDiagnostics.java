@@ -70,6 +70,11 @@ public final class LocalDiagnostics {
         return registry.all().stream().anyMatch(s -> s.inAll() && s.name().equals(name));
     }
 
+    /** The names of the sections that {@code all} includes on this pod. */
+    public List<String> sectionsInAll() {
+        return registry.all().stream().filter(DiagnosticSection::inAll).map(DiagnosticSection::name).toList();
+    }
+
     /**
      * The complete single-pod object for a name other than {@code heapdump}: the envelope, then the section (or every
      * section for {@code all}), then {@code responseTime}.

@@ -106,6 +106,7 @@ public final class PylonCli {
         for (Class<?> type : only != null && only != CompletionCommand.class ? List.<Class<?>>of(only) : SUBCOMMANDS) {
             commandLine.addSubcommand(new CommandLine(type, factory));
         }
+        commandLine.getSubcommands().values().forEach(PylonCli::addHelpOption);
         commandLine.setOut(new PrintWriter(io.out(), true));
         commandLine.setErr(new PrintWriter(io.err(), true));
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -117,6 +118,19 @@ public final class PylonCli {
             return CliException.FAILED;
         });
         return commandLine;
+    }
+
+    /**
+     * {@code -h} and {@code --help} on {@code command} and every command under it: the usage, exit 0. Not picocli's
+     * standard mixin, which would give every subcommand a {@code --version} of its own beside {@code pylon version}.
+     */
+    static void addHelpOption(CommandLine command) {
+        CommandLine.Model.CommandSpec spec = command.getCommandSpec();
+        if (spec.options().stream().noneMatch(CommandLine.Model.OptionSpec::usageHelp)) {
+            spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help and exit.").build());
+        }
+        command.getSubcommands().values().forEach(PylonCli::addHelpOption);
     }
 
     /** Never a stack trace: messages of our own code carry no secrets, a library's are made printable. */

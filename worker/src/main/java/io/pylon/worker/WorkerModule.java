@@ -13,7 +13,7 @@ import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
-import io.pylon.worker.proxy.GatewayFilter;
+import io.pylon.worker.proxy.GatewayRoute;
 import io.pylon.worker.proxy.ProxyHandler;
 import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
@@ -23,8 +23,8 @@ import io.pylon.worker.proxy.UpstreamPools;
 import io.pylon.worker.proxy.UpstreamSettings;
 import io.pylon.worker.ratelimit.GridRateLimiter;
 import io.pylon.worker.ratelimit.RateLimitSettings;
-import io.pylon.worker.routes.InvalidRoutesException;
-import io.pylon.worker.routes.RouteFileParser;
+import io.pylon.gateway.model.InvalidProxyException;
+import io.pylon.gateway.model.ProxyParser;
 import io.pylon.worker.routes.RoutesMeters;
 import io.pylon.worker.routes.RoutesFile;
 import io.pylon.worker.routes.RoutesSettings;
@@ -78,7 +78,7 @@ public final class WorkerModule implements PylonModule {
     }
 
     @Override
-    public void start(ModuleContext context) throws InvalidRoutesException {
+    public void start(ModuleContext context) throws InvalidProxyException {
         Settings settings = context.settings();
         UpstreamPools pools = new UpstreamPools(new UpstreamPool.PoolSettings(
                 settings.get(UpstreamSettings.MAX_TOTAL), settings.get(UpstreamSettings.MAX_PER_ROUTE),
@@ -87,11 +87,11 @@ public final class WorkerModule implements PylonModule {
         context.onStop(pools);
 
         RoutesFile routes = new RoutesFile(settings.get(RoutesSettings.FILE),
-                new RouteFileParser(context.segment(), settings.get(UpstreamSettings.CONNECT_TIMEOUT),
+                new ProxyParser(context.segment(), settings.get(UpstreamSettings.CONNECT_TIMEOUT),
                         settings.get(UpstreamSettings.RESPONSE_TIMEOUT)), pools::sync);
         try {
             routes.loadInitial();
-        } catch (InvalidRoutesException e) {
+        } catch (InvalidProxyException e) {
             throw new InvalidSettingException("Setting " + RoutesSettings.FILE.key() + ": " + e.getMessage());
         }
 
@@ -110,9 +110,9 @@ public final class WorkerModule implements PylonModule {
         ProxyHandler proxy = new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts, rateLimiter,
                 stats);
         Handler timedProxy = context.routes().timed("gateway", proxy);
-        // after the traffic filter, which counts proxied requests too; the pod's own paths the routes do not match
-        // go on to the 404 handler, which times them as "unmatched"
-        context.routes().routing().addFilter(new GatewayFilter(PodPaths.of(context.segment()), timedProxy));
+        // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
+        // handler, which times them as "unmatched"
+        context.routes().routing().route(new GatewayRoute(PodPaths.of(context.segment()), timedProxy));
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);

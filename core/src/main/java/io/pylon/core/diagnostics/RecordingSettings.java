@@ -29,13 +29,25 @@ final class RecordingSettings {
     private RecordingSettings() {
     }
 
+    /**
+     * Events off in every recording, whatever its settings: they copy the process's environment variables, system
+     * properties, command line (where a setting such as {@code pylon.environment.id=} may be given) and the command
+     * lines of every process on the machine into the file, so a recording would carry the environment ID and every
+     * value the {@code env} section masks.
+     */
+    static final List<String> SECRET_BEARING = List.of("jdk.InitialEnvironmentVariable", "jdk.InitialSystemProperty",
+            "jdk.JVMInformation", "jdk.SystemProcess");
+
     /** The event settings of {@code name}, one of {@link #NAMES}. */
     static Map<String, String> of(String name) throws IOException, ParseException {
-        if (!PYLON.equals(name)) {
-            return Configuration.getConfiguration(name).getSettings();
+        Map<String, String> settings = new HashMap<>(Configuration.getConfiguration(PYLON.equals(name) ? "default" : name)
+                .getSettings());
+        if (PYLON.equals(name)) {
+            for (String event : PYLON_DISABLED) {
+                settings.put(event + "#enabled", "false");
+            }
         }
-        Map<String, String> settings = new HashMap<>(Configuration.getConfiguration("default").getSettings());
-        for (String event : PYLON_DISABLED) {
+        for (String event : SECRET_BEARING) {
             settings.put(event + "#enabled", "false");
         }
         return settings;

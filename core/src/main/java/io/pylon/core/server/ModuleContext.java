@@ -7,6 +7,7 @@ import io.pylon.core.http.Routes;
 import io.pylon.core.metrics.PodMetrics;
 import io.pylon.core.pod.PodExecutors;
 import io.pylon.core.pod.PodIdentity;
+import io.pylon.core.storage.DataBudget;
 import io.pylon.core.version.BuildInfo;
 
 import java.nio.file.Path;
@@ -23,6 +24,12 @@ public interface ModuleContext {
 
     /** The pod's own directory for files; exists. */
     Path dataDir();
+
+    /**
+     * The budget of the data directory: reserve from it before writing a file there ({@code kind(...)} once, then
+     * {@code reserve} per file), so that every file the pod keeps counts against {@code pylon.data.budget}.
+     */
+    DataBudget dataBudget();
 
     Routes routes();
 

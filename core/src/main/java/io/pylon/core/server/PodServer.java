@@ -11,6 +11,8 @@ import io.pylon.core.config.InvalidSettingException;
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
 import io.pylon.core.diagnostics.CoreDiagnostics;
+import io.pylon.core.storage.DataBudget;
+import io.pylon.core.storage.StorageSettings;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.diagnostics.DiagnosticsSettings;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
@@ -78,6 +80,7 @@ public final class PodServer {
         List<Setting<?>> all = new ArrayList<>(podSettings(module.defaultPort()));
         if (module.servesDiagnostics()) {
             all.addAll(DiagnosticsSettings.all());
+            all.addAll(StorageSettings.all());
             all.addAll(io.pylon.core.diagnostics.compare.CompareSettings.all());
             all.addAll(PostmortemSettings.all());
             all.addAll(DiscoverySettings.all());
@@ -126,7 +129,9 @@ public final class PodServer {
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
         new MetricsEndpoint(metrics).register(routes, segment);
 
-        Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
+        DataBudget budget = new DataBudget(settings.get(StorageSettings.BUDGET), StorageSettings.BUDGET.key(),
+                settings.get(StorageSettings.EVICT_RECORDINGS));
+        Context context = new Context(settings, identity, segment, dataDir, budget, routes, health, executors,
                 new DiagnosticsRegistry(), metrics, build, resources, listeningPort);
         try {
             if (module.servesDiagnostics()) {
@@ -196,10 +201,12 @@ public final class PodServer {
     /** Worker and Cache pods: the shared sections, the heap dump, and the endpoint with its broadcast. */
     private static void installDiagnostics(ModuleContext context, List<Setting<?>> settings) {
         CoreDiagnostics.PodDiagnostics diagnostics = CoreDiagnostics.install(context.settings(), context.identity(),
-                context.dataDir(), context.executors(), context.health(), context.diagnostics(), settings);
+                context.dataDir(), context.dataBudget(), context.executors(), context.health(), context.diagnostics(),
+                settings);
         context.onStop(diagnostics.logLevels());
         context.onStop(diagnostics.recordings());
-        Postmortem postmortem = Postmortem.install(context.settings(), context.dataDir(), diagnostics.local(),
+        Postmortem postmortem = Postmortem.install(context.settings(), context.dataDir(), context.dataBudget(),
+                diagnostics.local(),
                 context.diagnostics(), context.health(), context.executors().maintenance());
         if (postmortem != null) {
             context.onStop(postmortem);
@@ -302,7 +309,8 @@ public final class PodServer {
         }
     }
 
-    private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
+    private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, DataBudget dataBudget,
+                           Routes routes,
                            HealthRegistry health, PodExecutors executors,
                            DiagnosticsRegistry diagnostics, PodMetrics metrics, BuildInfo buildInfo,
                            Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {

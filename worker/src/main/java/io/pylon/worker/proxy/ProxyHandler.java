@@ -13,7 +13,7 @@ import io.pylon.worker.routes.RouteTable;
 import java.util.function.Supplier;
 
 /**
- * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayFilter}) is
+ * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
  * route matching (404, 405 with {@code Allow}), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
  * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer

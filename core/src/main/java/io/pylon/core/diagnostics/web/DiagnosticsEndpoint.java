@@ -12,6 +12,7 @@ import io.pylon.core.broadcast.DiagnosticsBroadcast;
 import io.pylon.core.broadcast.LocalPod;
 import io.pylon.core.broadcast.PeerClient;
 import io.pylon.core.broadcast.PodFailedException;
+import io.pylon.core.diagnostics.DiagnosticsBusyException;
 import io.pylon.core.diagnostics.DiagnosticsQuery;
 import io.pylon.core.diagnostics.DiagnosticsRefusedException;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
@@ -64,6 +65,7 @@ public final class DiagnosticsEndpoint {
     /** The one name with items, and the query parameter an item's path stands for. */
     private static final String ITEMS = PostmortemSection.NAME;
     private static final String ITEM_PARAMETER = "id";
+    private static final java.util.regex.Pattern CALLER_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._:@-]{1,64}");
 
     private final EnvironmentIdGuard guard;
     private final LocalDiagnostics local;
@@ -163,6 +165,9 @@ public final class DiagnosticsEndpoint {
         if (item != null) {
             parameters.put(ITEM_PARAMETER, List.of(item));
         }
+        if (!nameCaller(parameters, req, res)) {
+            return;
+        }
         DiagnosticsQuery query = DiagnosticsQuery.of(parameters);
         if (JFR.equals(name) && LocalDiagnostics.GET.equals(method) && query.text("download").isPresent()) {
             // a recording is a file, streamed like a heap dump: this pod's own, or another's passed on; never broadcast
@@ -183,6 +188,12 @@ public final class DiagnosticsEndpoint {
             return;
         } catch (UnsupportedOperationException e) {
             DiagnosticsResponses.sendMethodNotAllowed(res, name, method, local.methods(name));
+            return;
+        }
+        try {
+            local.checkRate(method, name, query);
+        } catch (DiagnosticsBusyException e) {
+            DiagnosticsResponses.sendBusy(res, e);
             return;
         }
         if (other) {
@@ -284,6 +295,26 @@ public final class DiagnosticsEndpoint {
             return;
         }
         ForwardedAnswer.relay(answer, name, target, res);
+    }
+
+    /**
+     * Names the caller for the rate of heavy calls: the {@code caller} parameter when given (the Manager names its
+     * user; a broadcasting pod passes it on), else the calling address. False when a given name is malformed (400).
+     */
+    private static boolean nameCaller(Map<String, List<String>> parameters, ServerRequest req, ServerResponse res) {
+        List<String> given = parameters.get(LocalDiagnostics.CALLER);
+        if (given == null || given.isEmpty()) {
+            String address = req.remotePeer().address() instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
+                    ? inet.getAddress().getHostAddress() : "unknown";
+            parameters.put(LocalDiagnostics.CALLER, List.of(address));
+            return true;
+        }
+        if (given.size() > 1 || !CALLER_NAME.matcher(given.getFirst()).matches()) {
+            DiagnosticsResponses.sendInvalid(res, new InvalidParameterException(LocalDiagnostics.CALLER, "The query "
+                    + "parameter 'caller' must be one name of up to 64 letters, digits, '.', '_', ':', '@' or '-'."));
+            return false;
+        }
+        return true;
     }
 
     private static String authorization(ServerRequest req) {

@@ -1,4 +1,4 @@
-package io.pylon.worker.routes;
+package io.pylon.gateway.model;
 
 import org.junit.jupiter.api.Test;
 
@@ -9,17 +9,17 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class RouteFileParserTest {
-    private final RouteFileParser parser = new RouteFileParser("platform", Duration.ofSeconds(2), Duration.ofSeconds(30));
+class ProxyParserTest {
+    private final ProxyParser parser = new ProxyParser("platform", Duration.ofSeconds(2), Duration.ofSeconds(30));
 
-    private List<Route> yaml(String text) throws InvalidRoutesException {
-        return parser.parse(text.getBytes(StandardCharsets.UTF_8), false);
+    private List<Route> yaml(String text) throws InvalidProxyException {
+        return parser.parse(text.getBytes(StandardCharsets.UTF_8), false).routes();
     }
 
     private String refusal(String text) {
         try {
             yaml(text);
-        } catch (InvalidRoutesException e) {
+        } catch (InvalidProxyException e) {
             return e.getMessage();
         }
         throw new AssertionError("accepted: " + text);
@@ -58,7 +58,7 @@ class RouteFileParserTest {
     void appliesDefaultsAndReadsJson() throws Exception {
         List<Route> routes = parser.parse("""
                 {"routes":[{"name":"a","pathPrefix":"/","upstreams":["http://127.0.0.1:1"],
-                  "rateLimit":{"requests":5,"per":"second"}}]}""".getBytes(StandardCharsets.UTF_8), true);
+                  "rateLimit":{"requests":5,"per":"second"}}]}""".getBytes(StandardCharsets.UTF_8), true).routes();
         Route route = routes.getFirst();
         assertThat(route.methods()).isEmpty();
         assertThat(route.host()).isNull();

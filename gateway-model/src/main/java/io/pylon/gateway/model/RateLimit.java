@@ -1,4 +1,4 @@
-package io.pylon.worker.routes;
+package io.pylon.gateway.model;
 
 import java.time.Duration;
 

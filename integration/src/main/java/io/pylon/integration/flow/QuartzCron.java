@@ -8,6 +8,7 @@ import com.cronutils.parser.CronParser;
 
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 
 /**
@@ -37,7 +38,9 @@ public final class QuartzCron {
 
     /** The first instant strictly after {@code after}, read in {@code zone}. */
     public Optional<Instant> next(Instant after, ZoneId zone) {
-        return executionTime.nextExecution(after.atZone(zone)).map(z -> z.toInstant());
+        // whole seconds: cron-utils keeps the fraction of the instant it starts from
+        return executionTime.nextExecution(after.truncatedTo(ChronoUnit.SECONDS).atZone(zone))
+                .map(z -> z.toInstant().truncatedTo(ChronoUnit.SECONDS));
     }
 
     public String expression() {

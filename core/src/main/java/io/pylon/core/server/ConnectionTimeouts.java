@@ -8,10 +8,10 @@ import io.helidon.http.HttpPrologue;
 import io.helidon.http.WritableHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.ConnectionContext;
-import io.helidon.webserver.ProtocolConfigs;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionListener;
-import io.helidon.webserver.http1.Http1ConnectionProvider;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
+import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
 import io.pylon.core.http.ConnectionClose;
 import io.pylon.core.http.Http10Connections;
@@ -69,9 +69,13 @@ final class ConnectionTimeouts implements AutoCloseable {
         return http1.addReceiveListener(new RequestListener()).addSendListener(new ResponseListener());
     }
 
-    /** The listener's only connection selector: Helidon's HTTP/1 one, wrapped. */
-    io.helidon.webserver.spi.ServerConnectionSelector selector(Http1Config http1) {
-        var plain = new Http1ConnectionProvider().create("@default", http1, ProtocolConfigs.create(List.of(http1)));
+    /**
+     * The listener's HTTP/1 connection selector: Helidon's, with the module's upgrades (and only those: none is
+     * discovered from the class path), wrapped.
+     */
+    io.helidon.webserver.spi.ServerConnectionSelector selector(Http1Config http1,
+                                                               java.util.Map<String, Http1Upgrader> upgraders) {
+        var plain = Http1ConnectionSelector.builder().config(http1).upgraders(upgraders).build();
         return new io.helidon.webserver.spi.ServerConnectionSelector() {
             @Override
             public int bytesToIdentifyConnection() {

@@ -53,7 +53,10 @@ final class GuardedConnection implements ConnectionContext {
         }
         readStart = System.nanoTime();
         try {
-            byte[] bytes = socket.get();
+            byte[] bytes = pending();
+            if (bytes == null) {
+                bytes = socket.get();
+            }
             if (bytes != null && phase == Phase.AWAITING_REQUEST) {
                 enter(Phase.IN_HEADERS);
             }
@@ -64,6 +67,13 @@ final class GuardedConnection implements ConnectionContext {
         } finally {
             readStart = 0;
         }
+    }
+
+    // Bytes the listener already read to tell HTTP/1 from another protocol (HTTP/2's preface): they come first.
+    private byte[] pending() {
+        DataReader identified = delegate.dataReader();
+        int available = identified.available();
+        return available == 0 ? null : identified.readBytes(available);
     }
 
     void enter(Phase next) {

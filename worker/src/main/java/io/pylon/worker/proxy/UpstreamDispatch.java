@@ -1,9 +1,9 @@
 package io.pylon.worker.proxy;
 
 import io.helidon.webserver.CloseConnectionException;
-import io.pylon.worker.routes.Route;
+import io.pylon.gateway.model.Route;
 import io.pylon.worker.routes.RouteTable;
-import io.pylon.worker.routes.Upstream;
+import io.pylon.gateway.model.Upstream;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.util.Timeout;

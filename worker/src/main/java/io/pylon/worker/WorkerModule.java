@@ -27,6 +27,7 @@ import io.pylon.worker.listener.ListenerSettings;
 import io.pylon.worker.listener.ListenerTls;
 import io.pylon.worker.listener.PemKeyPair;
 import io.pylon.worker.proxy.GatewayRoute;
+import io.pylon.worker.proxy.GatewaySettings;
 import io.pylon.worker.proxy.ProxyHandler;
 import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
@@ -89,6 +90,7 @@ public final class WorkerModule implements PylonModule {
         List<Setting<?>> all = new ArrayList<>(ConfigSettings.all());
         all.addAll(RoutesSettings.all());
         all.addAll(UpstreamSettings.all());
+        all.addAll(GatewaySettings.all());
         all.addAll(RateLimitSettings.all());
         all.addAll(GridClientSettings.all());
         all.addAll(ListenerSettings.all());
@@ -161,7 +163,7 @@ public final class WorkerModule implements PylonModule {
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
-                stats);
+                stats, settings.get(GatewaySettings.TRUSTED_PROXIES), settings.get(GatewaySettings.MAX_REQUEST_BODY));
         Handler timedProxy = context.routes().timed("gateway", proxy);
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"

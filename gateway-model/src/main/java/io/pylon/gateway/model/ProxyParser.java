@@ -53,6 +53,11 @@ import java.util.regex.Pattern;
  *     ipDeny: [10.1.2.3]            # optional: never these clients
  *     trustedProxies: [10.0.0.1]    # optional: peers whose X-Forwarded-For names the client
  *     keyAuth: {header: X-API-Key}  # optional: an API key is required
+ *     preserveHost: false           # optional; these five: see ForwardingParser
+ *     rewriteLocation: true
+ *     maxRequestBody: 10m
+ *     responseBuffering: false
+ *     retries: {attempts: 2, onStatus: [502, 503], within: 10s}
  * </pre>
  */
 public final class ProxyParser {
@@ -67,9 +72,10 @@ public final class ProxyParser {
     private static final Pattern METHOD = Pattern.compile("[A-Z][A-Z_-]{0,31}");
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?");
     private static final int MAX_UPSTREAMS = 64;
-    private static final Set<String> PROXY_FIELDS = Set.of("name", "description", "pathPrefix", "methods", "host",
-            "upstreams", "stripPrefix", "rewritePrefix", "connectTimeout", "responseTimeout", "rateLimit",
-            "requestHeaders", "responseHeaders", "cors", "ipAllow", "ipDeny", "trustedProxies", "keyAuth");
+    private static final Set<String> PROXY_FIELDS = union(Set.of("name", "description", "pathPrefix", "methods",
+            "host", "upstreams", "stripPrefix", "rewritePrefix", "connectTimeout", "responseTimeout", "rateLimit",
+            "requestHeaders", "responseHeaders", "cors", "ipAllow", "ipDeny", "trustedProxies", "keyAuth"),
+            ForwardingParser.FIELDS);
     private static final Set<String> LIMIT_FIELDS = Set.of("requests", "per", "key", "onCacheUnavailable");
 
     private final PodPaths paths;
@@ -247,7 +253,14 @@ public final class ProxyParser {
         Policies policies = new Policies(PolicyParser.headers(node, fields, "requestHeaders"),
                 PolicyParser.headers(node, fields, "responseHeaders"), rewrite, PolicyParser.cors(node, fields),
                 PolicyParser.ipRules(node, fields), PolicyParser.keyAuth(node, fields));
-        return new Route(name, prefix, methods, host, upstreams, strip, connect, response, limit, policies);
+        return new Route(name, prefix, methods, host, upstreams, strip, connect, response, limit, policies,
+                ForwardingParser.forwarding(node, fields));
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
     }
 
     private static String pathPrefix(Fields fields, String field, String prefix) throws InvalidProxyException {

@@ -13,22 +13,32 @@ import java.util.Set;
  * @param stripPrefix whether the prefix is removed from the path before it is appended to the upstream's base path
  * @param rateLimit   null when the route has no limit
  * @param policies    header transforms, path rewrite, CORS, IP rules and key auth ({@link Policies#NONE}: none)
+ * @param forwarding  Host, Location rewriting, body limit, buffering, retries ({@link Forwarding#DEFAULTS})
  */
 public record Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                     boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
-                    Policies policies) {
+                    Policies policies, Forwarding forwarding) {
 
     public Route {
         methods = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
         upstreams = List.copyOf(upstreams);
         policies = policies == null ? Policies.NONE : policies;
+        forwarding = forwarding == null ? Forwarding.DEFAULTS : forwarding;
+    }
+
+    /** A route that forwards the default way. */
+    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
+                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+                 Policies policies) {
+        this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
+                policies, Forwarding.DEFAULTS);
     }
 
     /** A route without policies besides its rate limit. */
     public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                  boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit) {
         this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
-                Policies.NONE);
+                Policies.NONE, Forwarding.DEFAULTS);
     }
 
     /** Whether the raw request path falls under this route's prefix, at a segment boundary. */

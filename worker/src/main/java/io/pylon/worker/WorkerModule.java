@@ -33,6 +33,7 @@ import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.ResponseTimeouts;
 import io.pylon.worker.proxy.UpstreamPool;
+import io.pylon.worker.proxy.UpstreamHealthChecks;
 import io.pylon.worker.proxy.UpstreamPools;
 import io.pylon.worker.proxy.UpstreamSettings;
 import io.pylon.worker.ratelimit.GridRateLimiter;
@@ -171,6 +172,9 @@ public final class WorkerModule implements PylonModule {
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);
+        UpstreamHealthChecks healthChecks = new UpstreamHealthChecks(pools);
+        maintenance.scheduleWithFixedDelay(periodic("Upstream health checks",
+                () -> healthChecks.run(inForce.get(), context.executors().async())), 1, 1, TimeUnit.SECONDS);
         long recheck = settings.get(UpstreamSettings.RECHECK_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,

@@ -14,16 +14,26 @@ import java.util.Set;
  * @param responseBuffering read a response of unknown length whole (up to a bound) before sending it, with its
  *                          length, so the upstream connection is free sooner; off: stream as it comes
  * @param retries           what is tried again, and for how long
+ * @param healthCheck       an HTTP probe of each upstream beside the TCP re-check of failed ones; null: none
  */
 public record Forwarding(boolean preserveHost, boolean rewriteLocation, long maxRequestBody, boolean responseBuffering,
-                         Retries retries) {
+                         Retries retries, HealthCheck healthCheck) {
     /** {@link #maxRequestBody()} when the proxy does not set one. */
     public static final long POD_DEFAULT = -1;
 
-    public static final Forwarding DEFAULTS = new Forwarding(false, true, POD_DEFAULT, false, Retries.NONE);
+    public static final Forwarding DEFAULTS = new Forwarding(false, true, POD_DEFAULT, false, Retries.NONE, null);
 
     public Forwarding {
         retries = retries == null ? Retries.NONE : retries;
+    }
+
+    /**
+     * A {@code GET path} to each upstream every {@code interval}: an answer from 200 to 399 within {@code timeout} is
+     * a success. After {@code unhealthyThreshold} failures in a row the upstream is skipped by round robin (tried
+     * only when all are down), after {@code healthyThreshold} successes in a row it is taken back.
+     */
+    public record HealthCheck(String path, Duration interval, Duration timeout, int healthyThreshold,
+                              int unhealthyThreshold) {
     }
 
     /**

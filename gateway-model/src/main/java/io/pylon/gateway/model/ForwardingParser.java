@@ -17,12 +17,16 @@ import java.util.regex.Pattern;
  * maxRequestBody: 10m             # optional: bytes, or k, m, g; 0 = no limit; default pylon.worker.max-request-body
  * responseBuffering: true         # optional, default false: unsized responses read whole (up to 1 MiB) first
  * retries: {attempts: 2, onStatus: [502, 503], within: 5s}   # optional: idempotent requests without a body
+ * healthCheck: {path: /health, interval: 5s, timeout: 2s, healthyThreshold: 2, unhealthyThreshold: 3}  # optional
  * </pre>
  * Stateless.
  */
 final class ForwardingParser {
     static final Set<String> FIELDS = Set.of("preserveHost", "rewriteLocation", "maxRequestBody", "responseBuffering",
-            "retries");
+            "retries", "healthCheck");
+    private static final Set<String> CHECK_FIELDS = Set.of("path", "interval", "timeout", "healthyThreshold",
+            "unhealthyThreshold");
+    private static final Pattern CHECK_PATH = Pattern.compile("/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]{0,255}");
     private static final Set<String> RETRY_FIELDS = Set.of("attempts", "onStatus", "within");
     private static final Set<Integer> RETRY_STATUSES = Set.of(502, 503, 504);
     private static final Pattern SIZE = Pattern.compile("([0-9]{1,12})([kKmMgG]?)");
@@ -37,7 +41,44 @@ final class ForwardingParser {
         boolean rewriteLocation = rewrite == null || rewrite.isNull() || fields.bool(node, "", "rewriteLocation");
         long maxBody = size(node, fields, "maxRequestBody");
         boolean buffering = fields.bool(node, "", "responseBuffering");
-        return new Forwarding(preserveHost, rewriteLocation, maxBody, buffering, retries(node.get("retries"), fields));
+        return new Forwarding(preserveHost, rewriteLocation, maxBody, buffering, retries(node.get("retries"), fields),
+                healthCheck(node.get("healthCheck"), fields));
+    }
+
+    private static Forwarding.HealthCheck healthCheck(JsonNode node, Fields fields) throws InvalidProxyException {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isObject()) {
+            throw fields.invalid("healthCheck", "must be an object such as {path: /health, interval: 5s}");
+        }
+        fields.refuseUnknown(node, CHECK_FIELDS, "healthCheck.");
+        String path = fields.text(node, "healthCheck.", "path", true);
+        if (!CHECK_PATH.matcher(path).matches()) {
+            throw fields.invalid("healthCheck.path", "'" + Texts.printable(path) + "' is not a path such as /health");
+        }
+        Duration interval = fields.duration(node, "healthCheck.", "interval", Duration.ofSeconds(5));
+        if (interval.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw fields.invalid("healthCheck.interval", "must be at least 1s");
+        }
+        Duration timeout = fields.duration(node, "healthCheck.", "timeout", Duration.ofSeconds(2));
+        if (timeout.compareTo(interval) > 0) {
+            throw fields.invalid("healthCheck.timeout", "must not be longer than the interval");
+        }
+        return new Forwarding.HealthCheck(path, interval, timeout, threshold(node, fields, "healthyThreshold", 2),
+                threshold(node, fields, "unhealthyThreshold", 3));
+    }
+
+    private static int threshold(JsonNode node, Fields fields, String field, int fallback)
+            throws InvalidProxyException {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return fallback;
+        }
+        if (!value.isIntegralNumber() || value.asInt() < 1 || value.asInt() > 10) {
+            throw fields.invalid("healthCheck." + field, "must be a whole number from 1 to 10");
+        }
+        return value.asInt();
     }
 
     private static long size(JsonNode node, Fields fields, String field) throws InvalidProxyException {

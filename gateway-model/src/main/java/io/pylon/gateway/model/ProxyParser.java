@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  *     pathPrefix: /api/orders
  *     methods: [GET, POST]          # optional, default any
  *     host: api.example.com         # optional, default any
- *     upstreams: [http://10.0.0.5:8080, http://10.0.0.6:8080/base]
+ *     upstreams: [http://10.0.0.5:8080, http://10.0.0.6:8080/base]   # or {url: ..., weight: 1-100}
  *     stripPrefix: false            # optional
  *     rewritePrefix: /v2/orders     # optional: replaces pathPrefix upstream (not with stripPrefix)
  *     connectTimeout: 2s            # optional, default pylon.worker.upstream.connect-timeout
@@ -235,12 +235,7 @@ public final class ProxyParser {
         }
         List<Upstream> upstreams = new ArrayList<>();
         for (int u = 0; u < upstreamsNode.size(); u++) {
-            String text = fields.text(upstreamsNode.get(u), "upstreams[" + u + "]");
-            try {
-                upstreams.add(Upstream.parse(text));
-            } catch (IllegalArgumentException e) {
-                throw fields.invalid("upstreams[" + u + "]", e.getMessage());
-            }
+            upstreams.add(upstream(upstreamsNode.get(u), fields, "upstreams[" + u + "]"));
         }
 
         boolean strip = fields.bool(node, "", "stripPrefix");
@@ -261,6 +256,32 @@ public final class ProxyParser {
         Set<String> all = new java.util.HashSet<>(a);
         all.addAll(b);
         return Set.copyOf(all);
+    }
+
+    /** An upstream URL, or {@code {url: ..., weight: 1-100}}. */
+    private static Upstream upstream(JsonNode node, Fields fields, String field) throws InvalidProxyException {
+        int weight = 1;
+        JsonNode url = node;
+        if (node != null && node.isObject()) {
+            fields.refuseUnknown(node, Set.of("url", "weight"), field + ".");
+            url = node.get("url");
+            JsonNode weightNode = node.get("weight");
+            if (weightNode != null && !weightNode.isNull()) {
+                if (!weightNode.isIntegralNumber() || weightNode.asInt() < 1 || weightNode.asInt() > Upstream.MAX_WEIGHT) {
+                    throw fields.invalid(field + ".weight", "must be a whole number from 1 to " + Upstream.MAX_WEIGHT);
+                }
+                weight = weightNode.asInt();
+            }
+            if (url == null || url.isNull()) {
+                throw fields.invalid(field + ".url", "is required: an http:// or https:// URL");
+            }
+        }
+        String text = fields.text(url, node != null && node.isObject() ? field + ".url" : field);
+        try {
+            return Upstream.parse(text).withWeight(weight);
+        } catch (IllegalArgumentException e) {
+            throw fields.invalid(field, e.getMessage());
+        }
     }
 
     private static String pathPrefix(Fields fields, String field, String prefix) throws InvalidProxyException {

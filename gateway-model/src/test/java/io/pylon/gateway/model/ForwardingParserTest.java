@@ -54,4 +54,37 @@ class ForwardingParserTest {
                     .hasMessageContaining("orders").hasMessageContaining(bad[1]);
         }
     }
+
+    @Test
+    void healthCheckAndWeightsAreRead() throws Exception {
+        Route route = parser.parse(("routes:\n  - {name: orders, pathPrefix: /orders, upstreams: [{url: http://10.0.0.5:8080,"
+                + " weight: 3}, http://10.0.0.6:8080], healthCheck: {path: /health, interval: 5s}}\n").getBytes(), false)
+                .routes().getFirst();
+        assertThat(route.upstreams()).extracting(Upstream::weight).containsExactly(3, 1);
+        assertThat(route.forwarding().healthCheck())
+                .isEqualTo(new Forwarding.HealthCheck("/health", Duration.ofSeconds(5), Duration.ofSeconds(2), 2, 3));
+    }
+
+    @Test
+    void badHealthChecksAndWeightsNameTheField() {
+        for (String[] bad : new String[][] {
+                {"healthCheck: {interval: 5s}", "healthCheck.path"},
+                {"healthCheck: {path: health}", "healthCheck.path"},
+                {"healthCheck: {path: /h, interval: 100ms}", "healthCheck.interval"},
+                {"healthCheck: {path: /h, interval: 2s, timeout: 3s}", "healthCheck.timeout"},
+                {"healthCheck: {path: /h, healthyThreshold: 0}", "healthCheck.healthyThreshold"},
+                {"healthCheck: {path: /h, method: HEAD}", "healthCheck.method"}}) {
+            assertThatThrownBy(() -> parse(bad[0])).as(bad[0]).isInstanceOf(InvalidProxyException.class)
+                    .hasMessageContaining("orders").hasMessageContaining(bad[1]);
+        }
+        for (String[] bad : new String[][] {
+                {"{url: http://10.0.0.5:8080, weight: 0}", "upstreams[0].weight"},
+                {"{url: http://10.0.0.5:8080, weight: 101}", "upstreams[0].weight"},
+                {"{weight: 2}", "upstreams[0].url"},
+                {"{url: http://10.0.0.5:8080, share: 2}", "upstreams[0].share"}}) {
+            assertThatThrownBy(() -> parser.parse(("routes:\n  - {name: orders, pathPrefix: /orders, upstreams: ["
+                    + bad[0] + "]}\n").getBytes(), false)).as(bad[0]).isInstanceOf(InvalidProxyException.class)
+                    .hasMessageContaining("orders").hasMessageContaining(bad[1]);
+        }
+    }
 }

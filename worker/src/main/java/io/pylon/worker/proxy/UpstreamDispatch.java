@@ -140,14 +140,18 @@ final class UpstreamDispatch {
         return new Failed(failure);
     }
 
-    /** Round robin from the route's cursor, upstreams that failed recently moved to the end (tried only if all did). */
+    /**
+     * Round robin from the route's cursor, weighted: each upstream is first in a share of the requests proportional
+     * to its weight, the others follow in order; upstreams that failed recently are moved to the end (tried only if
+     * all did).
+     */
     List<Upstream> order(RouteTable.Entry entry) {
         List<Upstream> upstreams = entry.route().upstreams();
         int n = upstreams.size();
         if (n == 1) {
             return upstreams;
         }
-        int start = Math.floorMod(entry.cursor().getAndIncrement(), n);
+        int start = first(upstreams, entry.cursor().getAndIncrement());
         List<Upstream> healthy = new ArrayList<>(n);
         List<Upstream> failed = new ArrayList<>(0);
         for (int i = 0; i < n; i++) {
@@ -156,6 +160,25 @@ final class UpstreamDispatch {
         }
         healthy.addAll(failed);
         return healthy;
+    }
+
+    /** The upstream that goes first for the request numbered {@code ticket}: by weight, in turn. */
+    private static int first(List<Upstream> upstreams, int ticket) {
+        int total = 0;
+        for (int i = 0; i < upstreams.size(); i++) {
+            total += upstreams.get(i).weight();
+        }
+        if (total == upstreams.size()) {
+            return Math.floorMod(ticket, total); // all weigh 1: plain round robin
+        }
+        int slot = Math.floorMod(ticket, total);
+        for (int i = 0; i < upstreams.size(); i++) {
+            slot -= upstreams.get(i).weight();
+            if (slot < 0) {
+                return i;
+            }
+        }
+        return 0;
     }
 
     private Timeout connectTimeout(Route route) {

@@ -28,7 +28,8 @@ import java.util.zip.CRC32;
  * {@code /status/204}, {@code /status/304}, {@code /hints} (103 then 200), {@code /close-early/N} (announces N,
  * sends half, closes), {@code /lie-long} (announces 5 bytes, sends 10), {@code /http10/N} (HTTP/1.0, close-delimited),
  * {@code /echo} (the request body's length, CRC-32 and framing), {@code /status/CODE}, {@code /fail-first/KEY} (503
- * the first time, then 200), {@code /redirect/PATH} (302 to this upstream's absolute {@code /redirect/PATH/done}), anything else:
+ * the first time, then 200), {@code /redirect/PATH} (302 to this upstream's absolute {@code /redirect/PATH/done}), {@code /health} (the
+ * status set by {@link #healthStatus}), anything else:
  * 200 with the request's target.
  */
 public final class ScriptedUpstream implements AutoCloseable {
@@ -49,6 +50,7 @@ public final class ScriptedUpstream implements AutoCloseable {
     private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Socket> open = new ConcurrentLinkedQueue<>();
     private final java.util.Set<String> failed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile int healthStatus = 200;
 
     private ScriptedUpstream(ServerSocket server) {
         this.server = server;
@@ -71,6 +73,11 @@ public final class ScriptedUpstream implements AutoCloseable {
     /** The requests received so far, oldest first. */
     public List<Seen> seen() {
         return List.copyOf(seen);
+    }
+
+    /** What {@code GET /health} answers from now on (200 at first). */
+    public void healthStatus(int status) {
+        healthStatus = status;
     }
 
     public void clearSeen() {
@@ -217,6 +224,7 @@ public final class ScriptedUpstream implements AutoCloseable {
                         + "\r\n" + (code == 304 ? "ETag: \"v1\"\r\nCache-Control: max-age=60\r\n" : "")
                         + (empty ? "" : "Content-Length: 0\r\n") + conn + "\r\n");
             }
+            case "health" -> write(out, "HTTP/1.1 " + healthStatus + " Health\r\nContent-Length: 0\r\n" + conn + "\r\n");
             case "fail-first" -> {
                 boolean first = failed.add(path);
                 String body = first ? "" : "ok";

@@ -113,7 +113,8 @@ final class ConnectionTimeouts implements AutoCloseable {
 
             @Override
             public ServerConnection connection(ConnectionContext ctx) {
-                GuardedConnection guarded = new GuardedConnection(ctx, reader -> Http10Connections.reader(reader, ctx, http1));
+                GuardedConnection guarded = new GuardedConnection(ctx,
+                        (reader, onHttp10) -> Http10Connections.reader(reader, ctx, http1, onHttp10));
                 ServerConnection connection = plain.connection(guarded);
                 guarded.attach(connection);
                 return new Tracked(guarded, connection);

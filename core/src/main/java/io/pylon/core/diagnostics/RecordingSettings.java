@@ -13,7 +13,7 @@ import java.util.Map;
  * the JDK's {@code default} without the events that fire on every I/O call of a proxied request. The Worker serves
  * each connection on a virtual thread that blocks in socket reads, so with {@code default} nearly every read is timed
  * and many pass its 1 ms threshold (a wait for the next request), each one a candidate event with a stack trace;
- * BENCHMARKS.md (issue 17) has the cost of each. What {@code pylon} keeps covers the summary view: execution samples,
+ * BENCHMARKS.md ("Health and diagnostics") has the cost of each. What {@code pylon} keeps covers the summary view: execution samples,
  * allocation samples, GC and monitor contention.
  *
  * <p>Threading: immutable; {@link Configuration} reads the JDK's files on each call.

@@ -13,9 +13,9 @@ import io.pylon.worker.routes.RouteTable;
 import java.util.function.Supplier;
 
 /**
- * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayFilter}) is
+ * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
- * route matching (404, 405 with {@code Allow}), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
+ * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
  * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer
  * back. Called concurrently by the server's request threads (virtual threads); it holds no state of its own beyond
  * the stages.
@@ -47,7 +47,15 @@ public final class ProxyHandler implements Handler {
         String method = req.prologue().method().text();
         String rawPath = req.path().rawPath();
         String host = ClientAddress.hostWithoutPort(req.headers().first(HeaderNames.HOST).orElse(null));
-        switch (routes.get().match(method, host, rawPath)) {
+        RouteTable table = routes.get();
+        if (table == null) { // no configuration yet (manager mode, first start): never a 404 for a path it may serve
+            stats.noRoute.increment();
+            res.header(HeaderNames.RETRY_AFTER, "1");
+            ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "not_configured",
+                    "This gateway pod has not loaded its configuration yet.");
+            return;
+        }
+        switch (table.match(method, host, rawPath)) {
             case RouteTable.NoRoute ignored -> {
                 stats.noRoute.increment();
                 ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + rawPath);

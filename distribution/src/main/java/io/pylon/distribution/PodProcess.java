@@ -19,7 +19,7 @@ final class PodProcess {
      * JVM options of every local pod but its collector, unless PYLON_POD_JAVA_OPTS says otherwise: a small initial
      * heap that is given back after collections keeps an idle pod small, and freed C heap goes back to the OS every 5 s;
      * {@link PodHeap} picks the collector and bounds the heap, and {@link StartupCache} adds the start-up cache
-     * (BENCHMARKS.md, Memory and start-up).
+     * (BENCHMARKS.md, "Start-up and memory").
      */
     static final String BASE_JAVA_OPTS = "-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
             + " -XX:TrimNativeHeapInterval=5000";
@@ -81,6 +81,7 @@ final class PodProcess {
                 env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
                 // the Cache pods form one data grid; Workers connect to it as clients
                 if (pod.module().equals("cache")) {
+                    env.put("PYLON_GRID_PORT", String.valueOf(pod.gridPort()));
                     env.put("PYLON_GRID_MEMBERS", gridMembers(all));
                     env.put("PYLON_GRID_EXPECTED_MEMBERS", String.valueOf(all.stream().filter(p -> p.module().equals("cache")).count()));
                 } else {
@@ -109,13 +110,10 @@ final class PodProcess {
         return urls.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
     }
 
-    /** Data grid port of every local Cache pod, each on its own address (pylon.grid.port's default). */
-    static final int GRID_PORT = 5701;
-
     /** {@code 127.0.0.2:5701,127.0.0.3:5701}: the data grid members of the local Cache pods. */
     static String gridMembers(List<LocalPod> all) {
         return all.stream().filter(p -> p.module().equals("cache"))
-                .map(p -> p.host() + ":" + GRID_PORT)
+                .map(LocalPod::gridAddress)
                 .collect(Collectors.joining(","));
     }
 

@@ -42,9 +42,14 @@ final class UpCommand implements Callable<Integer> {
     @Option(names = "--start-timeout", paramLabel = "SECONDS", description = "How long every pod may take to become ready (default 90).")
     int startTimeoutSeconds = 90;
 
+    @Option(names = "--first-address", paramLabel = "ADDR",
+            description = "Loopback address of the first pod (the Manager); the others take the next six (default 127.0.0.1).")
+    String firstAddress = LocalPlan.DEFAULT_FIRST_ADDRESS;
+
     private final PrintStream out = System.out;
     private final List<Child> children = new ArrayList<>();
     private volatile boolean stopping;
+    private PlatformLock lock;
 
     record Child(LocalPod pod, Process process) {
     }
@@ -57,10 +62,20 @@ final class UpCommand implements Callable<Integer> {
             System.err.println("pylon: " + e.getMessage());
             return 2;
         }
-        Files.createDirectories(stateDir);
+        String badAddress = LocalPlan.checkFirstAddress(firstAddress);
+        if (badAddress != null) {
+            System.err.println("pylon: " + badAddress);
+            return 2;
+        }
+        OwnerOnlyFiles.folder(stateDir);
+        lock = PlatformLock.tryAcquire(stateDir);
+        if (lock == null) {
+            System.err.println(PlatformLock.alreadyRunning(stateDir));
+            return 1;
+        }
         Path cluster = stateDir.resolve("cluster.json");
         Files.deleteIfExists(cluster);
-        List<LocalPod> pods = LocalPlan.create();
+        List<LocalPod> pods = LocalPlan.create(firstAddress);
         PodPaths paths = paths(Settings.fromProcess(Map.of()));
         LocalEnvironment environment = LocalEnvironment.load(stateDir);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("pylon-up-stop").unstarted(this::stopAll));
@@ -87,7 +102,7 @@ final class UpCommand implements Callable<Integer> {
         writeCluster(cluster, environment);
         printSummary(cluster, paths);
         new CountDownLatch(1).await();
-        return 0;
+        return lock.held() ? 0 : 1;
     }
 
     private boolean awaitReady(List<LocalPod> pods, PodPaths paths) throws InterruptedException {
@@ -145,20 +160,23 @@ final class UpCommand implements Callable<Integer> {
                 entry.put("name", child.pod().name());
                 entry.put("url", child.pod().url());
                 entry.put("pid", child.process().pid());
+                if (child.pod().gridPort() != 0) {
+                    entry.put("grid", child.pod().gridAddress());
+                }
             }
         }
         environment.describe(root);
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        // the admin password and the environment ID: owner-only, like the files they come from
+        OwnerOnlyFiles.write(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
     }
 
     private void printSummary(Path cluster, PodPaths paths) {
         StringBuilder text = new StringBuilder("\nPylon is up. Pods:\n");
         synchronized (children) {
             for (Child child : children) {
-                text.append(String.format("  %-12s %-12s %s   (pid %d)%n", child.pod().module(), child.pod().name(),
-                        child.pod().url(), child.process().pid()));
+                text.append(String.format("  %-12s %-12s %s   (pid %d%s)%n", child.pod().module(), child.pod().name(),
+                        child.pod().url(), child.process().pid(),
+                        child.pod().gridPort() == 0 ? "" : ", data grid " + child.pod().gridAddress()));
             }
         }
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');

@@ -21,7 +21,12 @@ import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
-import io.pylon.worker.proxy.GatewayFilter;
+import io.pylon.core.server.PodServer;
+import io.pylon.worker.listener.Http2Protocols;
+import io.pylon.worker.listener.ListenerSettings;
+import io.pylon.worker.listener.ListenerTls;
+import io.pylon.worker.listener.PemKeyPair;
+import io.pylon.worker.proxy.GatewayRoute;
 import io.pylon.worker.proxy.ProxyHandler;
 import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
@@ -86,6 +91,7 @@ public final class WorkerModule implements PylonModule {
         all.addAll(UpstreamSettings.all());
         all.addAll(RateLimitSettings.all());
         all.addAll(GridClientSettings.all());
+        all.addAll(ListenerSettings.all());
         return all;
     }
 
@@ -157,9 +163,9 @@ public final class WorkerModule implements PylonModule {
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
                 stats);
         Handler timedProxy = context.routes().timed("gateway", proxy);
-        // after the traffic filter, which counts proxied requests too; the pod's own paths the routes do not match
-        // go on to the 404 handler, which times them as "unmatched"
-        context.routes().routing().addFilter(new GatewayFilter(PodPaths.of(context.segment()), timedProxy));
+        // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
+        // handler, which times them as "unmatched"
+        context.routes().routing().route(new GatewayRoute(PodPaths.of(context.segment()), timedProxy));
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);
@@ -168,7 +174,19 @@ public final class WorkerModule implements PylonModule {
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
                 TimeUnit.MILLISECONDS);
 
-        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes);
+        ListenerTls tls = listenerTls(settings);
+        if (tls != null) {
+            context.listener().tls(tls.tls(), tls.probeSockets());
+            long every = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
+            maintenance.scheduleWithFixedDelay(periodic("TLS reload", tls::reloadIfChanged), every, every,
+                    TimeUnit.MILLISECONDS);
+        }
+        if (settings.get(ListenerSettings.HTTP2)) {
+            Http2Protocols.install(context.listener(), settings.get(ListenerSettings.HTTP2_MAX_STREAMS),
+                    PodServer.MAX_HEADERS);
+        }
+
+        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls);
         context.diagnostics().register(connections);
         context.health().register(new ConnectionsCheck(pools, traffic));
         context.health().register(new CacheCheck(rateLimiter, () -> inForce.get() != null
@@ -178,6 +196,24 @@ public final class WorkerModule implements PylonModule {
             context.health().register(new ConfigCheck(managed));
             ConfigMeters.bind(managed, follower, context.metrics());
             follower.start();
+        }
+    }
+
+    private static ListenerTls listenerTls(Settings settings) {
+        var certificate = settings.get(ListenerSettings.TLS_CERTIFICATE);
+        var key = settings.get(ListenerSettings.TLS_KEY);
+        if (certificate == null && key == null) {
+            return null;
+        }
+        if (certificate == null || key == null) {
+            throw new InvalidSettingException("Settings " + ListenerSettings.TLS_CERTIFICATE.key() + " and "
+                    + ListenerSettings.TLS_KEY.key() + " go together: set both or neither.");
+        }
+        try {
+            return ListenerTls.load(certificate, key);
+        } catch (PemKeyPair.InvalidPemException e) {
+            throw new InvalidSettingException("Settings " + ListenerSettings.TLS_CERTIFICATE.key() + " and "
+                    + ListenerSettings.TLS_KEY.key() + ": " + e.getMessage() + ".");
         }
     }
 

@@ -50,7 +50,7 @@ public final class Database implements AutoCloseable {
      * every page written in the last minute and each young collection copied 2-4 MB of them (and 6,000-9,000 weak
      * references of its non-resident entries) into the survivor space. 1 MiB holds the tables' inner pages and the
      * recent leaves; a page evicted early is read back from the file (the OS page cache) when needed. See
-     * BENCHMARKS.md, "Manager young pauses".
+     * BENCHMARKS.md, "Start-up and memory".
      */
     static final int H2_CACHE_KIB = 1024;
 

@@ -2,6 +2,7 @@ package io.pylon.worker.connections;
 
 import io.pylon.core.diagnostics.DiagnosticSection;
 import io.pylon.core.http.OpenClientConnections;
+import io.pylon.worker.listener.ListenerTls;
 import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.UpstreamPool;
 import io.pylon.worker.proxy.UpstreamPools;
@@ -25,9 +26,12 @@ public final class ConnectionsSection implements DiagnosticSection {
     private final ProxyStats proxy;
     private final GridRateLimiter rateLimiter;
     private final RoutesFile routes;
+    private final ListenerTls tls;
 
+    /** @param tls the listener's TLS, null when it is plain */
     public ConnectionsSection(UpstreamPools pools, ServerTraffic server, ProxyStats proxy, GridRateLimiter rateLimiter,
-                              RoutesFile routes) {
+                              RoutesFile routes, ListenerTls tls) {
+        this.tls = tls;
         this.pools = pools;
         this.server = server;
         this.proxy = proxy;
@@ -69,6 +73,7 @@ public final class ConnectionsSection implements DiagnosticSection {
         map.put("proxy", proxy.describe());
         map.put("cache", rateLimiter.describe());
         map.put("routes", routes.describe());
+        map.put("tls", tls == null ? null : tls.describe());
         return map;
     }
 

@@ -13,7 +13,7 @@ import io.pylon.worker.routes.RouteTable;
 import java.util.function.Supplier;
 
 /**
- * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayFilter}) is
+ * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
  * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
  * (IP rules, CORS preflight, key auth), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an

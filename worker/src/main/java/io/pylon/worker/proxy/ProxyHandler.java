@@ -15,7 +15,8 @@ import java.util.function.Supplier;
 /**
  * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
- * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
+ * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
+ * (IP rules, CORS preflight, key auth), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
  * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer
  * back. Called concurrently by the server's request threads (virtual threads); it holds no state of its own beyond
  * the stages.
@@ -73,6 +74,10 @@ public final class ProxyHandler implements Handler {
     private void forward(RouteTable.Entry entry, String method, String rawPath, ServerRequest req, ServerResponse res)
             throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
+        var policies = entry.route().policies();
+        if (AccessPolicies.answer(policies, method, req, res)) {
+            return;
+        }
         GatewayError refusal = rateLimits.check(entry.route(), clientIp);
         if (refusal != null) {
             refusal.send(res);
@@ -85,13 +90,16 @@ public final class ProxyHandler implements Handler {
             var outbound = OutboundRequest.create(method, pool.target(),
                     OutboundRequest.target(entry.route().upstreamPath(upstream, rawPath), query),
                     req.headers(), clientIp, req.isSecure());
+            HeaderTransforms.request(policies.requestHeaders(), outbound);
             if (body != null) {
                 outbound.setEntity(new UpstreamRequestBody(body, length, responseTimeout));
             }
             return outbound;
         });
         switch (result) {
-            case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res);
+            case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res,
+                    headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
+                            headers));
             case UpstreamDispatch.Failed failed -> {
                 GatewayError answer = failed.failure().answer(stats);
                 stats.meters.unanswered(entry.route(), answer.status().code());

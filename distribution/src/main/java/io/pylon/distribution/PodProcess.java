@@ -99,6 +99,9 @@ final class PodProcess {
                 env.put("PYLON_MANAGER_ADMIN_PASSWORD", environment.adminPassword());
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_TYPE", "local");
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS", moduleUrls(all));
+                // /apiops/flows forwards to the Integration pod, wherever it bound
+                all.stream().filter(p -> p.module().equals("integration")).findFirst()
+                        .ifPresent(integration -> env.put("PYLON_MANAGER_INTEGRATION_URL", integration.url()));
             }
             default -> {
             }

@@ -38,6 +38,8 @@ import io.pylon.manager.environments.BootstrapEnvironment;
 import io.pylon.manager.environments.BootstrapSettings;
 import io.pylon.manager.environments.EnvironmentEndpoints;
 import io.pylon.manager.environments.EnvironmentStore;
+import io.pylon.manager.flows.FlowsEndpoints;
+import io.pylon.manager.flows.FlowsSettings;
 
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -81,6 +83,7 @@ public final class ManagerModule implements PylonModule {
         all.addAll(FirstAdminSettings.all());
         all.addAll(BootstrapSettings.all());
         all.addAll(AuditSettings.all());
+        all.addAll(FlowsSettings.all());
         return List.copyOf(all);
     }
 
@@ -138,6 +141,7 @@ public final class ManagerModule implements PylonModule {
         new UserEndpoints(accounts, clock).register(routes, secured);
         new EnvironmentEndpoints(environments, audit, clock).register(routes, secured);
         new AuditEndpoint(audit).register(routes, secured);
+        new FlowsEndpoints(settings.get(FlowsSettings.INTEGRATION_URL), context.segment(), audit).register(routes, secured);
         new ApiDocsEndpoint().register(routes, secured);
 
         Duration retention = settings.get(AuditSettings.RETENTION);

@@ -37,6 +37,7 @@ pylon_pod_heap_default() {
     manager) echo 192m ;;   # Argon2id holds 19 MiB per hashing thread (at most 4 by default)
     cache) echo 256m ;;     # the data grid's entries
     worker) echo 128m ;;
+    integration) echo 128m ;;  # runs hold step outputs (1 MiB a response by default) and their JSONata values
     *) echo 64m ;;
   esac
 }

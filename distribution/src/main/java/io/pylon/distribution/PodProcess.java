@@ -88,12 +88,21 @@ final class PodProcess {
                     env.put("PYLON_CACHE_ADDRESSES", gridMembers(all));
                 }
             }
+            case "integration" -> {
+                env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+                // the Integration API checks management tokens against the Manager, wherever it bound
+                all.stream().filter(p -> p.module().equals("manager")).findFirst()
+                        .ifPresent(manager -> env.put("PYLON_INTEGRATION_MANAGER_URL", manager.url()));
+            }
             case "manager" -> {
                 // the Manager creates the admin and the local environment (with the ID its pods get) on first start
                 env.put("PYLON_MANAGER_ADMIN_USERNAME", environment.adminUsername());
                 env.put("PYLON_MANAGER_ADMIN_PASSWORD", environment.adminPassword());
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_TYPE", "local");
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS", moduleUrls(all));
+                // /apiops/flows forwards to the Integration pod, wherever it bound
+                all.stream().filter(p -> p.module().equals("integration")).findFirst()
+                        .ifPresent(integration -> env.put("PYLON_MANAGER_INTEGRATION_URL", integration.url()));
             }
             default -> {
             }

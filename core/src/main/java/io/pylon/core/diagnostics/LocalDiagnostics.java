@@ -76,9 +76,9 @@ public final class LocalDiagnostics {
         return HEAPDUMP.equals(name) || ALL.equals(name) || COMPARE.equals(name) || registry.find(name).isPresent();
     }
 
-    /** Whether this pod has a section of that name that {@code all} includes. */
-    public boolean offersInAll(String name) {
-        return registry.all().stream().anyMatch(s -> s.inAll() && s.name().equals(name));
+    /** The names of the sections that {@code all} includes on this pod. */
+    public List<String> sectionsInAll() {
+        return registry.all().stream().filter(DiagnosticSection::inAll).map(DiagnosticSection::name).toList();
     }
 
     /**

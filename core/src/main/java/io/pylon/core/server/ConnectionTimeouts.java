@@ -1,6 +1,7 @@
 package io.pylon.core.server;
 
 import io.helidon.common.buffers.BufferData;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
@@ -254,18 +255,31 @@ final class ConnectionTimeouts implements AutoCloseable {
         }
     }
 
+    /**
+     * Notes that a response is under way (and whether it closes the connection), and takes out the
+     * {@code Content-Length: 0} Helidon 4.5 puts on every 204 and 304: RFC 9110 forbids it on a 204, and on a 304 it
+     * would claim the representation is empty. The headers are written right after this listener sees them.
+     */
     private static final class ResponseListener implements Http1ConnectionListener {
         @Override
         public void status(ConnectionContext ctx, Status status) {
             if (ctx instanceof GuardedConnection c) {
                 c.enter(Phase.AWAITING_REQUEST);
+                c.responseStatus(status.code());
             }
         }
 
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
-            if (ctx instanceof GuardedConnection c && ConnectionClose.in(headers)) {
-                c.closeAfterResponse();
+            if (ctx instanceof GuardedConnection c) {
+                if (ConnectionClose.in(headers)) {
+                    c.closeAfterResponse();
+                }
+                int status = c.responseStatus();
+                if ((status == 204 || status == 304) && headers instanceof WritableHeaders<?> writable
+                        && "0".equals(writable.first(HeaderNames.CONTENT_LENGTH).orElse(null))) {
+                    writable.remove(HeaderNames.CONTENT_LENGTH);
+                }
             }
         }
     }

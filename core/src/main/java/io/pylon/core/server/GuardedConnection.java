@@ -36,6 +36,8 @@ final class GuardedConnection implements ConnectionContext {
     private volatile ServerConnection connection;
     private volatile boolean closeRequested;
     private volatile boolean closeAfterResponse;
+    // the status of the response being sent, noted before its headers are written (connection thread only)
+    private int responseStatus;
 
     /** @param readThrough what Helidon reads the guarded bytes through (the HTTP/1.0 rewrite) */
     GuardedConnection(ConnectionContext delegate, UnaryOperator<DataReader> readThrough) {
@@ -95,6 +97,15 @@ final class GuardedConnection implements ConnectionContext {
     /** The request or its answer says {@code Connection: close}: the connection ends once the answer is written. */
     void closeAfterResponse() {
         closeAfterResponse = true;
+    }
+
+    /** Notes the status of the response about to be written; its headers follow. Connection thread only. */
+    void responseStatus(int status) {
+        responseStatus = status;
+    }
+
+    int responseStatus() {
+        return responseStatus;
     }
 
     Phase phase() {

@@ -9,6 +9,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.broadcast.AggregateOutput;
 import io.pylon.core.broadcast.DiagnosticsBroadcast;
+import io.pylon.core.broadcast.LocalPod;
 import io.pylon.core.broadcast.PeerClient;
 import io.pylon.core.broadcast.PodFailedException;
 import io.pylon.core.diagnostics.DiagnosticsBusyException;
@@ -52,7 +53,8 @@ import java.util.Optional;
  *   <li>otherwise: a broadcast over every pod of the module.</li>
  * </ol>
  * Everything below this class takes plain values: the local answer ({@link LocalDiagnostics}), the broadcast and the
- * forward ({@link DiagnosticsBroadcast}) know nothing of Helidon's request and response.
+ * forward ({@link DiagnosticsBroadcast}) know nothing of Helidon's request and response. A broadcast gets this pod's
+ * part as a {@link LocalPod} read here once; its only call back into this pod's diagnostics is this pod's own answer.
  */
 public final class DiagnosticsEndpoint {
     private static final Header CHALLENGE = HeaderValues.createCached(HeaderNames.WWW_AUTHENTICATE,
@@ -220,10 +222,11 @@ public final class DiagnosticsEndpoint {
                     + "of the module and takes no pod parameter; its answer lists each pod."));
             return;
         }
+        LocalPod self = LocalPod.of(local, LocalDiagnostics.ALL);
         List<String> sections = new ArrayList<>();
         Optional<String> asked = req.query().first(LocalDiagnostics.SECTIONS).asOptional();
         if (asked.isPresent()) {
-            List<String> returnable = DiagnosticsBroadcast.returnableSections(local);
+            List<String> returnable = DiagnosticsBroadcast.returnableSections(self);
             for (String part : asked.get().split(",", -1)) {
                 String section = part.strip();
                 if (!returnable.contains(section)) {
@@ -240,7 +243,7 @@ public final class DiagnosticsEndpoint {
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(DiagnosticsResponses.NO_STORE);
-        broadcast.compare(authorization(req), local, sections,
+        broadcast.compare(authorization(req), self, sections,
                 new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER));
     }
 
@@ -274,7 +277,7 @@ public final class DiagnosticsEndpoint {
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(DiagnosticsResponses.NO_STORE);
         AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
-        broadcast.run(method, name, authorization(req), parameters, local, out);
+        broadcast.run(method, name, authorization(req), parameters, LocalPod.of(local, name), out);
     }
 
     private void forward(String target, String name, ServerRequest req, ServerResponse res) throws IOException {

@@ -43,6 +43,9 @@ public interface ModuleContext {
     /** The pod's meters: modules register theirs on {@code metrics().registry()} (no-ops when metrics are off). */
     PodMetrics metrics();
 
+    /** What the module adds to its listener (upgrades, HTTP/2, TLS); read when the server is built after start. */
+    ListenerProtocols listener();
+
     /** The build facts of this module. */
     BuildInfo buildInfo();
 

@@ -236,7 +236,10 @@ final class UpCommand implements Callable<Integer> {
         if (!recording.isEmpty()) {
             say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
         }
-        all.forEach(c -> c.process().destroy());
+        // SIGTERM through the process handle: Process.destroy() also closes our end of the pod's output, and a pod
+        // that writes to it afterwards dies of the broken pipe, in the middle of writing its AOT cache and before
+        // its last log lines
+        all.forEach(c -> c.process().toHandle().destroy());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
         for (Child child : all) {
             try {

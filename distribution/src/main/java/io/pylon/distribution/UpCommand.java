@@ -51,8 +51,20 @@ final class UpCommand implements Callable<Integer> {
     private volatile boolean stopping;
     private PlatformLock lock;
 
-    record Child(LocalPod pod, Process process) {
+    record Child(LocalPod pod, Process process, boolean recording) {
     }
+
+    /** How long stopping pods may take; a pod writing its AOT cache on its first stop takes longer (JDK 25, 340 MB recorded). */
+    static final long STOP_SECONDS = 25;
+    static final long STOP_RECORDING_SECONDS = 180;
+
+    /**
+     * What a JVM prints while it writes its AOT cache at exit: where the recording went, the child JVM it launches (with
+     * the whole class path, some 40 lines) and the result. {@code pylon up} says it in one line instead.
+     */
+    static final java.util.regex.Pattern AOT_NOTICES = java.util.regex.Pattern.compile("^(Picked up JAVA_TOOL_OPTIONS: "
+            + "|Temporary AOTConfiguration recorded: |Launching child process |Reading AOTConfiguration "
+            + "|AOTCache creation is complete: |Removed temporary AOT configuration file )");
 
     @Override
     public Integer call() throws Exception {
@@ -82,8 +94,9 @@ final class UpCommand implements Callable<Integer> {
 
         int width = pods.stream().mapToInt(p -> p.name().length()).max().orElse(8);
         for (LocalPod pod : pods) {
-            Process process = PodProcess.start(pod, pods, environment, paths, stateDir);
-            Child child = new Child(pod, process);
+            PodProcess.Started started = PodProcess.start(pod, pods, environment, paths, stateDir);
+            Process process = started.process();
+            Child child = new Child(pod, process, started.recording());
             synchronized (children) {
                 children.add(child);
             }
@@ -202,8 +215,12 @@ final class UpCommand implements Callable<Integer> {
             return;
         }
         say("stopping " + all.size() + " pods");
+        List<String> recording = all.stream().filter(Child::recording).map(c -> c.pod().name()).toList();
+        if (!recording.isEmpty()) {
+            say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
+        }
         all.forEach(c -> c.process().destroy());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(25);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
         for (Child child : all) {
             try {
                 long left = deadline - System.nanoTime();
@@ -222,6 +239,9 @@ final class UpCommand implements Callable<Integer> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
+                    if (AOT_NOTICES.matcher(line).find()) {
+                        continue;
+                    }
                     synchronized (out) {
                         out.println(prefix + line);
                     }

@@ -42,12 +42,29 @@ final class UpCommand implements Callable<Integer> {
     @Option(names = "--start-timeout", paramLabel = "SECONDS", description = "How long every pod may take to become ready (default 90).")
     int startTimeoutSeconds = 90;
 
+    @Option(names = "--first-address", paramLabel = "ADDR",
+            description = "Loopback address of the first pod (the Manager); the others take the next six (default 127.0.0.1).")
+    String firstAddress = LocalPlan.DEFAULT_FIRST_ADDRESS;
+
     private final PrintStream out = System.out;
     private final List<Child> children = new ArrayList<>();
     private volatile boolean stopping;
+    private PlatformLock lock;
 
-    record Child(LocalPod pod, Process process) {
+    record Child(LocalPod pod, Process process, boolean recording) {
     }
+
+    /** How long stopping pods may take; a pod writing its AOT cache on its first stop takes longer (JDK 25, 340 MB recorded). */
+    static final long STOP_SECONDS = 25;
+    static final long STOP_RECORDING_SECONDS = 180;
+
+    /**
+     * What a JVM prints while it writes its AOT cache at exit: where the recording went, the child JVM it launches (with
+     * the whole class path, some 40 lines) and the result. {@code pylon up} says it in one line instead.
+     */
+    static final java.util.regex.Pattern AOT_NOTICES = java.util.regex.Pattern.compile("^(Picked up JAVA_TOOL_OPTIONS: "
+            + "|Temporary AOTConfiguration recorded: |Launching child process |Reading AOTConfiguration "
+            + "|AOTCache creation is complete: |Removed temporary AOT configuration file )");
 
     @Override
     public Integer call() throws Exception {
@@ -57,18 +74,29 @@ final class UpCommand implements Callable<Integer> {
             System.err.println("pylon: " + e.getMessage());
             return 2;
         }
-        Files.createDirectories(stateDir);
+        String badAddress = LocalPlan.checkFirstAddress(firstAddress);
+        if (badAddress != null) {
+            System.err.println("pylon: " + badAddress);
+            return 2;
+        }
+        OwnerOnlyFiles.folder(stateDir);
+        lock = PlatformLock.tryAcquire(stateDir);
+        if (lock == null) {
+            System.err.println(PlatformLock.alreadyRunning(stateDir));
+            return 1;
+        }
         Path cluster = stateDir.resolve("cluster.json");
         Files.deleteIfExists(cluster);
-        List<LocalPod> pods = LocalPlan.create();
+        List<LocalPod> pods = LocalPlan.create(firstAddress);
         PodPaths paths = paths(Settings.fromProcess(Map.of()));
         LocalEnvironment environment = LocalEnvironment.load(stateDir);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("pylon-up-stop").unstarted(this::stopAll));
 
         int width = pods.stream().mapToInt(p -> p.name().length()).max().orElse(8);
         for (LocalPod pod : pods) {
-            Process process = PodProcess.start(pod, pods, environment, paths, stateDir);
-            Child child = new Child(pod, process);
+            PodProcess.Started started = PodProcess.start(pod, pods, environment, paths, stateDir);
+            Process process = started.process();
+            Child child = new Child(pod, process, started.recording());
             synchronized (children) {
                 children.add(child);
             }
@@ -87,7 +115,7 @@ final class UpCommand implements Callable<Integer> {
         writeCluster(cluster, environment);
         printSummary(cluster, paths);
         new CountDownLatch(1).await();
-        return 0;
+        return lock.held() ? 0 : 1;
     }
 
     private boolean awaitReady(List<LocalPod> pods, PodPaths paths) throws InterruptedException {
@@ -145,20 +173,23 @@ final class UpCommand implements Callable<Integer> {
                 entry.put("name", child.pod().name());
                 entry.put("url", child.pod().url());
                 entry.put("pid", child.process().pid());
+                if (child.pod().gridPort() != 0) {
+                    entry.put("grid", child.pod().gridAddress());
+                }
             }
         }
         environment.describe(root);
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        // the admin password and the environment ID: owner-only, like the files they come from
+        OwnerOnlyFiles.write(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
     }
 
     private void printSummary(Path cluster, PodPaths paths) {
         StringBuilder text = new StringBuilder("\nPylon is up. Pods:\n");
         synchronized (children) {
             for (Child child : children) {
-                text.append(String.format("  %-12s %-12s %s   (pid %d)%n", child.pod().module(), child.pod().name(),
-                        child.pod().url(), child.process().pid()));
+                text.append(String.format("  %-12s %-12s %s   (pid %d%s)%n", child.pod().module(), child.pod().name(),
+                        child.pod().url(), child.process().pid(),
+                        child.pod().gridPort() == 0 ? "" : ", data grid " + child.pod().gridAddress()));
             }
         }
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
@@ -184,8 +215,12 @@ final class UpCommand implements Callable<Integer> {
             return;
         }
         say("stopping " + all.size() + " pods");
+        List<String> recording = all.stream().filter(Child::recording).map(c -> c.pod().name()).toList();
+        if (!recording.isEmpty()) {
+            say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
+        }
         all.forEach(c -> c.process().destroy());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(25);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
         for (Child child : all) {
             try {
                 long left = deadline - System.nanoTime();
@@ -204,6 +239,9 @@ final class UpCommand implements Callable<Integer> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
+                    if (AOT_NOTICES.matcher(line).find()) {
+                        continue;
+                    }
                     synchronized (out) {
                         out.println(prefix + line);
                     }

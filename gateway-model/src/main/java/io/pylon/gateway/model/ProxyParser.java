@@ -53,11 +53,13 @@ import java.util.regex.Pattern;
  *     ipDeny: [10.1.2.3]            # optional: never these clients
  *     trustedProxies: [10.0.0.1]    # optional: peers whose X-Forwarded-For names the client
  *     keyAuth: {header: X-API-Key}  # optional: an API key is required
- *     preserveHost: false           # optional; these five: see ForwardingParser
+ *     websocket: true               # optional, default true: Upgrade: websocket is tunnelled to the upstream
+ *     preserveHost: false           # optional; these six: see ForwardingParser
  *     rewriteLocation: true
  *     maxRequestBody: 10m
  *     responseBuffering: false
  *     retries: {attempts: 2, onStatus: [502, 503], within: 10s}
+ *     healthCheck: {path: /health, interval: 5s}
  * </pre>
  */
 public final class ProxyParser {
@@ -74,8 +76,8 @@ public final class ProxyParser {
     private static final int MAX_UPSTREAMS = 64;
     private static final Set<String> PROXY_FIELDS = union(Set.of("name", "description", "pathPrefix", "methods",
             "host", "upstreams", "stripPrefix", "rewritePrefix", "connectTimeout", "responseTimeout", "rateLimit",
-            "requestHeaders", "responseHeaders", "cors", "ipAllow", "ipDeny", "trustedProxies", "keyAuth"),
-            ForwardingParser.FIELDS);
+            "requestHeaders", "responseHeaders", "cors", "ipAllow", "ipDeny", "trustedProxies", "keyAuth",
+            "websocket"), ForwardingParser.FIELDS);
     private static final Set<String> LIMIT_FIELDS = Set.of("requests", "per", "key", "onCacheUnavailable");
 
     private final PodPaths paths;
@@ -248,8 +250,9 @@ public final class ProxyParser {
         Policies policies = new Policies(PolicyParser.headers(node, fields, "requestHeaders"),
                 PolicyParser.headers(node, fields, "responseHeaders"), rewrite, PolicyParser.cors(node, fields),
                 PolicyParser.ipRules(node, fields), PolicyParser.keyAuth(node, fields));
+        boolean websocket = !node.has("websocket") || fields.bool(node, "", "websocket");
         return new Route(name, prefix, methods, host, upstreams, strip, connect, response, limit, policies,
-                ForwardingParser.forwarding(node, fields));
+                websocket, ForwardingParser.forwarding(node, fields));
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {

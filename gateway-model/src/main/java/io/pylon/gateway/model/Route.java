@@ -13,11 +13,14 @@ import java.util.Set;
  * @param stripPrefix whether the prefix is removed from the path before it is appended to the upstream's base path
  * @param rateLimit   null when the route has no limit
  * @param policies    header transforms, path rewrite, CORS, IP rules and key auth ({@link Policies#NONE}: none)
- * @param forwarding  Host, Location rewriting, body limit, buffering, retries ({@link Forwarding#DEFAULTS})
+ * @param websocket   whether a client's {@code Upgrade: websocket} is forwarded to the upstream (tunnelled after
+ *                    its 101); when false the request goes upstream as plain HTTP, without the upgrade
+ * @param forwarding  Host, Location rewriting, body limit, buffering, retries, health check
+ *                    ({@link Forwarding#DEFAULTS})
  */
 public record Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                     boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
-                    Policies policies, Forwarding forwarding) {
+                    Policies policies, boolean websocket, Forwarding forwarding) {
 
     public Route {
         methods = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
@@ -29,16 +32,24 @@ public record Route(String name, String pathPrefix, Set<String> methods, String 
     /** A route that forwards the default way. */
     public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                  boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+                 Policies policies, boolean websocket) {
+        this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
+                policies, websocket, Forwarding.DEFAULTS);
+    }
+
+    /** A route that lets WebSocket upgrades through and forwards the default way. */
+    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
+                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
                  Policies policies) {
         this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
-                policies, Forwarding.DEFAULTS);
+                policies, true, Forwarding.DEFAULTS);
     }
 
     /** A route without policies besides its rate limit. */
     public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                  boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit) {
         this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
-                Policies.NONE, Forwarding.DEFAULTS);
+                Policies.NONE, true, Forwarding.DEFAULTS);
     }
 
     /** Whether the raw request path falls under this route's prefix, at a segment boundary. */

@@ -104,8 +104,9 @@ public final class DeploymentStore {
 
     private static Deployment map(ResultSet rs) throws SQLException {
         long from = rs.getLong("from_version");
+        Long fromVersion = rs.wasNull() ? null : from;
         return new Deployment(rs.getString("environment"), rs.getLong("version"), rs.getString("sha256"),
-                rs.getString("kind"), rs.wasNull() ? null : from, rs.getString("author"),
+                rs.getString("kind"), fromVersion, rs.getString("author"),
                 Jdbc.instant(rs, "created_at"), rs.getString("comment"), Map.of());
     }
 

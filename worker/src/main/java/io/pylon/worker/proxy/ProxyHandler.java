@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 /**
  * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
- * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
+ * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
+ * (IP rules, CORS preflight, key auth), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
  * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer
  * back. Called concurrently by the server's request threads (virtual threads); it holds no state of its own beyond
  * the stages.
@@ -126,6 +127,10 @@ public final class ProxyHandler implements Handler {
     private void forward(RouteTable.Entry entry, String method, String path, ServerRequest req, ServerResponse res)
             throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
+        var policies = entry.route().policies();
+        if (AccessPolicies.answer(policies, method, req, res)) {
+            return;
+        }
         GatewayError refusal = rateLimits.check(entry.route(), clientIp);
         if (refusal != null) {
             refusal.send(res);
@@ -148,6 +153,7 @@ public final class ProxyHandler implements Handler {
         UpstreamDispatch.Result result = dispatch.open(entry, method, body, (upstream, pool, responseTimeout) -> {
             var outbound = OutboundRequest.create(method, pool.target(),
                     OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop);
+            HeaderTransforms.request(policies.requestHeaders(), outbound);
             if (body != null) {
                 outbound.setEntity(new UpstreamRequestBody(body, length, responseTimeout));
             }
@@ -156,7 +162,9 @@ public final class ProxyHandler implements Handler {
         switch (result) {
             case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res, forwarding.responseBuffering(),
                     forwarding.rewriteLocation() ? LocationRewrite.of(route, opened.upstream(),
-                            req.isSecure(), req.headers().first(HeaderNames.HOST).orElse(null)) : null);
+                            req.isSecure(), req.headers().first(HeaderNames.HOST).orElse(null)) : null,
+                    headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
+                            headers));
             case UpstreamDispatch.Failed failed -> {
                 if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE) {
                     res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read

@@ -40,16 +40,17 @@ final class ResponseRelay {
     static final int BUFFER_LIMIT = 1024 * 1024;
 
     void relay(UpstreamExchange exchange, ServerResponse res) throws IOException {
-        relay(exchange, res, false, null);
+        relay(exchange, res, false, null, headers -> { });
     }
 
     /**
      * @param buffering whether a body of unknown length is read whole (up to {@link #BUFFER_LIMIT}) and sent with its
      *                  length; a longer one is streamed after what was read
      * @param location  rewrites {@code Location} and {@code Content-Location} values; null: they pass unchanged
+     * @param edit      the route's header rules, applied to the copied headers before anything is sent
      */
-    void relay(UpstreamExchange exchange, ServerResponse res, boolean buffering, UnaryOperator<String> location)
-            throws IOException {
+    void relay(UpstreamExchange exchange, ServerResponse res, boolean buffering, UnaryOperator<String> location,
+               java.util.function.Consumer<io.helidon.http.ServerResponseHeaders> edit) throws IOException {
         ClassicHttpResponse response = exchange.response();
         boolean completed = false;
         try {
@@ -67,6 +68,7 @@ final class ResponseRelay {
                 }
                 res.headers().add(HeaderValues.create(name, value));
             }
+            edit.accept(res.headers());
             if (entity == null) {
                 exchange.complete();
                 res.send();

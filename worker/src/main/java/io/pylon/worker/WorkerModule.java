@@ -168,7 +168,7 @@ public final class WorkerModule implements PylonModule {
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
-                stats, settings.get(GatewaySettings.TRUSTED_PROXIES), settings.get(GatewaySettings.MAX_REQUEST_BODY));
+                stats, GatewaySettings.trustedProxies(settings), settings.get(GatewaySettings.MAX_REQUEST_BODY));
         Handler timedProxy = context.routes().timed("gateway", proxy);
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"

@@ -36,12 +36,18 @@ public final class GatewaySettings {
 
     public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.of("pylon.worker.trusted-proxies",
             "Client addresses (CIDR blocks) whose X-Forwarded-*, Forwarded and X-Real-IP headers are kept; from any other "
-                    + "client they are replaced by what the Worker saw. Empty: trust no one.",
-            TrustedProxies.NONE, CIDR_LIST);
+                    + "client they are replaced by what the Worker saw. Unset: trust no one.",
+            null, CIDR_LIST);
 
     public static final Setting<Long> MAX_REQUEST_BODY = Setting.of("pylon.worker.max-request-body",
             "Largest request body a route takes unless its maxRequestBody says otherwise (chunked bodies are counted as "
                     + "they stream); beyond it: 413. 0: no limit.", 128L << 20, BYTE_SIZE);
+
+    /** The trusted proxies {@code settings} name; none when unset. */
+    public static TrustedProxies trustedProxies(io.pylon.core.config.Settings settings) {
+        TrustedProxies trusted = settings.get(TRUSTED_PROXIES);
+        return trusted == null ? TrustedProxies.NONE : trusted;
+    }
 
     public static List<Setting<?>> all() {
         return List.of(TRUSTED_PROXIES, MAX_REQUEST_BODY);

@@ -111,6 +111,7 @@ if [ "$WHAT" = history ] || [ "$WHAT" = all ]; then
     for _ in $(seq 1 "$ROUNDS"); do curl -sf -o /dev/null -w '%{time_total}\n' -H "$AUTH" "$url"; done | sort -n |
       awk -v l="$label" '{a[NR]=$1} END {i=int(NR*0.99)+1; if (i>NR) i=NR; printf "history: %-40s p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d rounds)\n", l, a[int(NR*0.5)+1]*1000, a[i]*1000, a[NR]*1000, NR}'
   }
+  time_it "baseline: GET management/version" "$INTEGRATION/platform/management/version"
   time_it "runs page, newest 50" "$INTEGRATION/platform/integration/flows/bench-3/runs?limit=50"
   time_it "runs page, 50 before seq 20000 (deep)" "$INTEGRATION/platform/integration/flows/bench-3/runs?limit=50&before=20000"
   time_it "one run with its steps (deep)" "$INTEGRATION/platform/integration/runs/$DEEP"

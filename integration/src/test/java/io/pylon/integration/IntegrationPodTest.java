@@ -309,6 +309,27 @@ class IntegrationPodTest {
     }
 
     @Test
+    void diagnosticsAndMetersShowTheScheduler() throws Exception {
+        api.create("""
+                name: metered
+                steps: [{id: fail, http: {url: "%s"}}]
+                """.formatted(stub.url("/fail")));
+        api.runAndWait("metered", null);
+        java.net.http.HttpResponse<String> section = TestPods.get(integration, "/platform/diagnostics/integration",
+                "Authorization", TestPods.ENVIRONMENT_ID);
+        assertThat(section.statusCode()).isEqualTo(200);
+        JsonNode body = Api.JSON.readTree(section.body()).path("integration");
+        assertThat(body.path("database").asText()).isEqualTo("h2");
+        assertThat(body.path("flows").asInt()).isPositive();
+        assertThat(body.has("due")).isTrue();
+        assertThat(body.path("settings").path("allowedHosts").toString()).contains("127.0.47.0/24");
+        String metrics = TestPods.get(integration, "/platform/management/metrics").body();
+        assertThat(metrics).contains("pylon_integration_runs_finished_total{flow=\"metered\",status=\"failed\"} 1.0")
+                .contains("pylon_integration_due ").contains("pylon_integration_overdue ")
+                .contains("pylon_integration_run_start_delay_seconds_bucket");
+    }
+
+    @Test
     void malformedDocumentsAre400NamingTheProblem() throws Exception {
         Api.Answer notYaml = api.post("/platform/integration/flows", "name: [unclosed");
         assertThat(notYaml.status()).isEqualTo(400);

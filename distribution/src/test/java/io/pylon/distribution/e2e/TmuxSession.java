@@ -39,6 +39,16 @@ final class TmuxSession implements AutoCloseable {
         return tmux("capture-pane", "-p", "-t", "t");
     }
 
+    /** The screen with lines the terminal wrapped joined again: a line longer than the window was wrapped. */
+    String joinedScreen() {
+        return tmux("capture-pane", "-p", "-J", "-t", "t");
+    }
+
+    /** Gives the window another size, as an operator resizing the terminal does. */
+    void resize(int width, int height) {
+        tmux("resize-window", "-t", "t", "-x", String.valueOf(width), "-y", String.valueOf(height));
+    }
+
     /** Waits until the screen satisfies {@code condition}; returns that screen, or fails showing the last one. */
     String waitFor(String what, Predicate<String> condition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -70,7 +70,7 @@ class ManagementApiFuzzTest {
     private static Path workerData;
     private static Pod pod;
     private static ManagerClient manager;
-    /** Signed in once: the fuzz's wrong passwords for admin lead to 429 for further sign-ins from this address. */
+    /** Signed in once: the fuzz's wrong passwords for admin bring 429 to further sign-ins from this address. */
     private static String adminToken;
     private static JsonNode document;
     private static JsonSchemaFactory schemas;

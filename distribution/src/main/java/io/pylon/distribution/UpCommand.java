@@ -56,7 +56,7 @@ final class UpCommand implements Callable<Integer> {
 
     /** How long stopping pods may take; a pod writing its AOT cache on its first stop takes longer (JDK 25, 340 MB recorded). */
     static final long STOP_SECONDS = 25;
-    static final long STOP_RECORDING_SECONDS = 180;
+    static final long STOP_RECORDING_SECONDS = 300;
 
     /**
      * What a JVM prints while it writes its AOT cache at exit: where the recording went, the child JVM it launches (with

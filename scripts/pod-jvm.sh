@@ -4,7 +4,7 @@
 
 # Every pod's options but its collector: a small initial heap given back after full collections; freed C heap (the JIT
 # compilers' arenas) given back to the OS every 5 s, so a pod returns near its idle RSS after load (BENCHMARKS.md,
-# Memory and start-up).
+# "Start-up and memory").
 PYLON_POD_BASE_JVM_OPTS="-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
 # A Worker's, Cache's, Integration's and Portal's (and what the Worker benchmarks start): the serial collector (small
 # pods, one or two cores: the least memory and no collector threads).
@@ -13,7 +13,7 @@ PYLON_POD_JVM_OPTS="-XX:+UseSerialGC $PYLON_POD_BASE_JVM_OPTS"
 # pylon_pod_gc_opts MODULE: the collector of a module's pod. The Manager's is G1 with a 5 ms pause goal: the serial
 # collector's young pauses copied what survived in one go, 14-42 ms under token load against the 10 ms target; G1's
 # stayed under 9 ms, with less memory than Serial and the same start-up, where ZGC's start was 1.5x (its AOT cache
-# has no linked classes) and its RSS 35% higher (BENCHMARKS.md, "Manager young pauses").
+# has no linked classes) and its RSS 35% higher (BENCHMARKS.md, "Start-up and memory").
 pylon_pod_gc_opts() {
   case "$1" in
     manager) echo "-XX:+UseG1GC -XX:MaxGCPauseMillis=5" ;;
@@ -47,6 +47,7 @@ pylon_pod_heap_default() {
     manager) echo 192m ;;   # Argon2id holds 19 MiB per hashing thread (at most 4 by default)
     cache) echo 256m ;;     # the data grid's entries
     worker) echo 128m ;;
+    integration) echo 128m ;;  # runs hold step outputs (1 MiB a response by default) and their JSONata values
     *) echo 64m ;;
   esac
 }

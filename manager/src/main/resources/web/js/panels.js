@@ -55,14 +55,14 @@ function summaryOf(name, section) {
   if (!section) return null;
   if (name === 'jvm' && section.memory && section.memory.heap) {
     const heap = section.memory.heap;
-    return h('p', { class: 'lead' }, `Heap ${fmt.bytes(heap.used)} of ${fmt.bytes(heap.max)}, non-heap ${fmt.bytes(section.memory.nonHeap?.used)}, up ${fmt.duration(section.uptime)}.`);
+    return h('p', { class: 'intro' }, `Heap ${fmt.bytes(heap.used)} of ${fmt.bytes(heap.max)}, non-heap ${fmt.bytes(section.memory.nonHeap?.used)}, up ${fmt.duration(section.uptime)}.`);
   }
   if (name === 'threads' && section.summary) {
     const s = section.summary;
-    return h('p', { class: 'lead' }, `${s.threadCount} threads (peak ${s.peakThreadCount}, ${s.daemonThreadCount} daemon, ${fmt.number(s.totalStartedThreadCount)} started).`);
+    return h('p', { class: 'intro' }, `${s.threadCount} threads (peak ${s.peakThreadCount}, ${s.daemonThreadCount} daemon, ${fmt.number(s.totalStartedThreadCount)} started).`);
   }
   if (name === 'connections' && typeof section.active === 'number') {
-    return h('p', { class: 'lead' }, `${section.active} active and ${section.idle} idle backend connections.`);
+    return h('p', { class: 'intro' }, `${section.active} active and ${section.idle} idle backend connections.`);
   }
   return null;
 }
@@ -116,7 +116,7 @@ export async function openThreadDump(env, module, pod) {
     download(new Blob([text], { type: 'text/plain' }), `${pod}-threaddump-${new Date().toISOString().replace(/[:.]/g, '-')}.txt`) },
   'Download as text');
   put(clear(body),
-    h('p', { class: 'lead' }, `${threads.length} threads in ${groups.length} groups with identical stacks.`),
+    h('p', { class: 'intro' }, `${threads.length} threads in ${groups.length} groups with identical stacks.`),
     deadlocked.size || groups.some((g) => g.deadlocked)
       ? h('p', { class: 'flag-banner', role: 'alert' }, `Deadlock: ${[...deadlocked].join(', ') || 'see the groups marked deadlocked'}.`) : null,
     h('div', { class: 'toolbar' }, h('label', { for: 'td-filter' }, 'Filter'), filter, count, save),

@@ -19,7 +19,7 @@ final class PodProcess {
      * JVM options of every local pod but its collector, unless PYLON_POD_JAVA_OPTS says otherwise: a small initial
      * heap that is given back after collections keeps an idle pod small, and freed C heap goes back to the OS every 5 s;
      * {@link PodHeap} picks the collector and bounds the heap, and {@link StartupCache} adds the start-up cache
-     * (BENCHMARKS.md, Memory and start-up).
+     * (BENCHMARKS.md, "Start-up and memory").
      */
     static final String BASE_JAVA_OPTS = "-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
             + " -XX:TrimNativeHeapInterval=5000";
@@ -93,7 +93,17 @@ final class PodProcess {
                     env.put("PYLON_GRID_EXPECTED_MEMBERS", String.valueOf(all.stream().filter(p -> p.module().equals("cache")).count()));
                 } else {
                     env.put("PYLON_CACHE_ADDRESSES", gridMembers(all));
+                    // the Workers follow the Manager: the sample API and every deployment reach them by long-poll
+                    env.put("PYLON_WORKER_CONFIG_SOURCE", "manager");
+                    env.put("PYLON_WORKER_MANAGER_URL", all.stream().filter(p -> p.module().equals("manager"))
+                            .findFirst().map(LocalPod::url).orElseThrow());
                 }
+            }
+            case "integration" -> {
+                env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+                // the Integration API checks management tokens against the Manager, wherever it bound
+                all.stream().filter(p -> p.module().equals("manager")).findFirst()
+                        .ifPresent(manager -> env.put("PYLON_INTEGRATION_MANAGER_URL", manager.url()));
             }
             case "manager" -> {
                 // the Manager creates the admin and the local environment (with the ID its pods get) on first start
@@ -101,6 +111,9 @@ final class PodProcess {
                 env.put("PYLON_MANAGER_ADMIN_PASSWORD", environment.adminPassword());
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_TYPE", "local");
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS", moduleUrls(all));
+                // /apiops/flows forwards to the Integration pod, wherever it bound
+                all.stream().filter(p -> p.module().equals("integration")).findFirst()
+                        .ifPresent(integration -> env.put("PYLON_MANAGER_INTEGRATION_URL", integration.url()));
             }
             default -> {
             }

@@ -10,6 +10,8 @@ import io.pylon.distribution.cli.ConfigCommand;
 import io.pylon.distribution.cli.DiagCommand;
 import io.pylon.distribution.cli.DumpCommand;
 import io.pylon.distribution.cli.EnvironmentsCommand;
+import io.pylon.distribution.cli.FlowsCommand;
+import io.pylon.distribution.cli.RunsCommand;
 import io.pylon.distribution.cli.HealthCommand;
 import io.pylon.distribution.cli.HttpJson;
 import io.pylon.distribution.cli.LoginCommand;
@@ -40,7 +42,7 @@ public final class PylonCli {
             LoginCommand.class, LogoutCommand.class, ConfigCommand.class, PodsCommand.class, DiagCommand.class,
             HealthCommand.class, VersionCommand.class, TopCommand.class, DumpCommand.class, CollectCommand.class,
             UsersCommand.class, TokensCommand.class, EnvironmentsCommand.class, AuditCommand.class,
-            CompletionCommand.class);
+            FlowsCommand.class, RunsCommand.class, CompletionCommand.class);
 
     public static void main(String[] args) {
         StartupTrace.mark("main");
@@ -96,7 +98,7 @@ public final class PylonCli {
     /**
      * The command line for {@code args}, writing to {@code io}: what main runs, and what tests run in-process. When the
      * first argument names a subcommand, only that one is built: picocli reads the annotations of every command it is
-     * given, which cost a short-lived CLI more than a tenth of its start-up (BENCHMARKS.md, issue 19). Help, version,
+     * given, which cost a short-lived CLI more than a tenth of its start-up (BENCHMARKS.md, "CLI"). Help, version,
      * a mistyped name and {@code completion} get them all.
      */
     public static CommandLine commandLine(CliIo io, String[] args) {

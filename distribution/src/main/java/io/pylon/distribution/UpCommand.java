@@ -49,6 +49,7 @@ final class UpCommand implements Callable<Integer> {
     private final PrintStream out = System.out;
     private final List<Child> children = new ArrayList<>();
     private volatile boolean stopping;
+    private volatile SampleUpstream sample;
     private PlatformLock lock;
 
     record Child(LocalPod pod, Process process, boolean recording) {
@@ -112,6 +113,9 @@ final class UpCommand implements Callable<Integer> {
             stopAll();
             return 1;
         }
+        sample = SampleUpstream.start(firstAddress);
+        String sampleResult = SampleProxy.ensure(urlOf(pods, "manager"), environment, sample.url());
+        say(sampleResult);
         writeCluster(cluster, environment);
         printSummary(cluster, paths);
         new CountDownLatch(1).await();
@@ -192,6 +196,12 @@ final class UpCommand implements Callable<Integer> {
                         child.pod().gridPort() == 0 ? "" : ", data grid " + child.pod().gridAddress()));
             }
         }
+        synchronized (children) {
+            children.stream().filter(c -> c.pod().module().equals("worker")).findFirst().ifPresent(worker -> text
+                    .append("Sample API through a Worker: curl ").append(worker.pod().url()).append(SampleProxy.PREFIX)
+                    .append("/hello   (proxy '").append(SampleProxy.NAME).append("', upstream ")
+                    .append(sample == null ? "-" : sample.url()).append(")\n"));
+        }
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
         text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")
                 .append(stateDir.resolve("admin-password").toAbsolutePath()).append(" and cluster.json\n");
@@ -202,11 +212,18 @@ final class UpCommand implements Callable<Integer> {
         }
     }
 
+    private static String urlOf(List<LocalPod> pods, String module) {
+        return pods.stream().filter(p -> p.module().equals(module)).findFirst().map(LocalPod::url).orElseThrow();
+    }
+
     private void stopAll() {
         if (stopping) {
             return;
         }
         stopping = true;
+        if (sample != null) {
+            sample.close();
+        }
         List<Child> all;
         synchronized (children) {
             all = List.copyOf(children);

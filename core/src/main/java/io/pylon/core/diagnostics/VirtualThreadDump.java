@@ -6,6 +6,10 @@ import io.pylon.core.http.Json;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import io.pylon.core.storage.BudgetExceededException;
+import io.pylon.core.storage.DataBudget;
+import io.pylon.core.storage.PrivateFiles;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -20,11 +24,22 @@ import java.util.UUID;
 final class VirtualThreadDump {
     static final String FILE_PREFIX = "pylon-threads-";
 
+    /** What one file is assumed to take until it is written (the JDK writes it; its size is known only after). */
+    static final long ESTIMATE = 8L << 20;
+
     private final Path dir;
+    private final DataBudget budget;
+    private final DataBudget.Kind kind;
     private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
 
     VirtualThreadDump(Path dir) {
+        this(dir, new DataBudget(Long.MAX_VALUE, "none", false));
+    }
+
+    VirtualThreadDump(Path dir, DataBudget budget) {
         this.dir = dir;
+        this.budget = budget;
+        this.kind = budget.kind("thread dump files", 64, 64 * ESTIMATE, "at most 64 thread dump files of the JDK");
     }
 
     /** Appends the virtual threads section (or why it is missing) to a thread dump text. */
@@ -35,8 +50,17 @@ final class VirtualThreadDump {
         }
         JsonNode dump;
         Path file = dir.resolve(FILE_PREFIX + UUID.randomUUID() + ".json");
+        DataBudget.Reservation reservation;
         try {
+            reservation = budget.reserve(kind, ESTIMATE);
+        } catch (BudgetExceededException e) {
+            out.append("Virtual threads: not included (").append(e.getMessage()).append(").\n");
+            return;
+        }
+        try (reservation) {
             hotSpot.dumpThreads(file.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            PrivateFiles.restrictFile(file);
+            reservation.resize(Files.size(file));
             dump = Json.MAPPER.readTree(file.toFile());
         } catch (IOException | RuntimeException e) {
             out.append("Virtual threads: not included (the JDK thread dump failed: ")

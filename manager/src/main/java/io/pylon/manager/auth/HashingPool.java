@@ -35,8 +35,9 @@ public final class HashingPool implements AutoCloseable {
     }
 
     /**
-     * Most threads by default: each keeps 19 MiB of Argon2 memory between hashes (softly referenced, see
-     * {@link io.pylon.manager.auth.argon2.ThreadLocalArgon2id}), which the pod's heap must hold.
+     * Most threads by default: the Argon2 blocks of as many hashes as run at once, 19 MiB each, are kept between
+     * hashes (softly referenced, see {@link io.pylon.manager.auth.argon2.PooledArgon2id}), which the pod's heap must
+     * hold.
      */
     static final int MAX_DEFAULT_THREADS = 4;
 
@@ -76,6 +77,11 @@ public final class HashingPool implements AutoCloseable {
     /** Makes the pool's threads, queue and rejections visible in diagnostics and metrics ({@code manager-argon2}). */
     public void register(io.pylon.core.pod.PodExecutors executors) {
         executors.register("manager-argon2", executor);
+    }
+
+    /** How many hashes run at once at most. */
+    public int threads() {
+        return executor.getCorePoolSize();
     }
 
     /** Hashes running or waiting now (for tests and diagnostics). */

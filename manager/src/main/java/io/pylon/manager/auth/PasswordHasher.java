@@ -2,20 +2,23 @@ package io.pylon.manager.auth;
 
 import io.pylon.manager.auth.argon2.Argon2Cost;
 import io.pylon.manager.auth.argon2.Argon2idPhc;
-import io.pylon.manager.auth.argon2.ThreadLocalArgon2id;
+import io.pylon.manager.auth.argon2.PooledArgon2id;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.Arrays;
 
 /**
  * Argon2id password hashes in the PHC string format ({@code $argon2id$v=19$m=19456,t=2,p=1$salt$hash}). A stored
  * hash is verified with the parameters written in it, so changing the settings affects only new hashes. Every hash and
  * verification runs on the {@link HashingPool}, never on the calling (virtual) thread; when the pool is full they
- * throw a 429 {@link io.pylon.manager.api.ApiException} with {@code Retry-After}. The pool's threads keep their block
- * memory between hashes ({@link ThreadLocalArgon2id}), so hashing makes next to no garbage.
+ * throw a 429 {@link io.pylon.manager.api.ApiException} with {@code Retry-After}. The Argon2 blocks are kept between
+ * hashes for as many hashes as the pool runs at once ({@link PooledArgon2id}), so hashing makes next to no garbage.
+ * The UTF-8 bytes of a password are wiped once hashed.
  *
- * <p>Threading: immutable apart from the {@link SecureRandom}, which is thread-safe.
+ * <p>Threading: called from any thread; the work runs on the {@link HashingPool}'s threads. Immutable apart from the
+ * {@link SecureRandom} and the {@link PooledArgon2id}, both thread-safe.
  */
 public final class PasswordHasher {
     private static final int SALT_BYTES = 16;
@@ -34,10 +37,12 @@ public final class PasswordHasher {
     private final Argon2idPhc dummyHash;
     private final SecureRandom random = new SecureRandom();
     private final HashingPool pool;
+    private final PooledArgon2id argon2id;
 
     public PasswordHasher(int memoryKib, int iterations, int parallelism, HashingPool pool) {
         this.pool = pool;
         this.cost = new Argon2Cost(memoryKib, iterations, parallelism);
+        this.argon2id = new PooledArgon2id(cost, pool.threads());
         this.dummyHash = new Argon2idPhc(cost, randomBytes(SALT_BYTES), randomBytes(HASH_BYTES));
     }
 
@@ -50,8 +55,12 @@ public final class PasswordHasher {
     public String hash(String password) {
         return pool.run(() -> {
             byte[] salt = randomBytes(SALT_BYTES);
-            byte[] hash = ThreadLocalArgon2id.hash(cost, password.getBytes(StandardCharsets.UTF_8), salt, HASH_BYTES);
-            return new Argon2idPhc(cost, salt, hash).format();
+            byte[] passwordBytes = password.getBytes(StandardCharsets.UTF_8);
+            try {
+                return new Argon2idPhc(cost, salt, argon2id.hash(cost, passwordBytes, salt, HASH_BYTES)).format();
+            } finally {
+                Arrays.fill(passwordBytes, (byte) 0);
+            }
         });
     }
 
@@ -79,14 +88,16 @@ public final class PasswordHasher {
                 && stored.parallelism() <= Math.max(MAX_STORED_PARALLELISM, cost.parallelism());
     }
 
-    // A stored hash costlier in memory than the settings (older settings, or a tampered row within the bounds) is
-    // computed in memory that is not kept: the hashing threads keep only what the settings' cost needs.
+    // A stored hash costlier in memory than the settings (older settings, or a tampered row within the bounds) takes
+    // the blocks beyond what the pool keeps from the heap, and they are dropped when it ends.
     private boolean matches(String password, Argon2idPhc stored) {
         byte[] passwordBytes = password.getBytes(StandardCharsets.UTF_8);
-        byte[] computed = stored.cost().memoryLongs() <= cost.memoryLongs()
-                ? ThreadLocalArgon2id.hash(stored.cost(), passwordBytes, stored.salt(), stored.hash().length)
-                : ThreadLocalArgon2id.hashWithoutKeeping(stored.cost(), passwordBytes, stored.salt(), stored.hash().length);
-        return MessageDigest.isEqual(computed, stored.hash());
+        try {
+            byte[] computed = argon2id.hash(stored.cost(), passwordBytes, stored.salt(), stored.hash().length);
+            return MessageDigest.isEqual(computed, stored.hash());
+        } finally {
+            Arrays.fill(passwordBytes, (byte) 0);
+        }
     }
 
     /** The parameters of new hashes, for the benchmark and the docs: {@code argon2id m=19456 KiB, t=2, p=1}. */

@@ -5,7 +5,7 @@ import com.password4j.Password;
 import com.password4j.types.Argon2;
 import io.pylon.manager.auth.argon2.Argon2Cost;
 import io.pylon.manager.auth.argon2.Argon2idPhc;
-import io.pylon.manager.auth.argon2.ThreadLocalArgon2id;
+import io.pylon.manager.auth.argon2.PooledArgon2id;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -33,6 +33,23 @@ class PasswordHasherTest {
         String old = new PasswordHasher(1024, 1, 1, new HashingPool(1, 1)).hash("kept from before");
 
         assertThat(hasher.verify("kept from before", old)).isTrue();
+    }
+
+    /** Written by Pylon's own Argon2id before hashing moved to Bouncy Castle: stored rows keep verifying. */
+    @Test
+    void hashesWrittenByTheFormerImplementationVerify() {
+        List<List<String>> written = List.of(
+                List.of("correct horse battery staple",
+                        "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$QKHrg5tayLGcN+Y0HVPNaBqykOVLUxlMkZycXE1uWRM"),
+                List.of("pässwörd \u2603",
+                        "$argon2id$v=19$m=64,t=3,p=2$MDEyMzQ1Njc4OWFiY2RlZg$goioEF4VzGRC69Oee1fYtPquB2B4P/2kahmpIW8WjdI"),
+                List.of("", "$argon2id$v=19$m=1024,t=1,p=4$AAAAAAAAAAA$xbFp+Yin56s2EYMNGNWpkLGryl/Veyny"),
+                List.of("admin-password-42", "$argon2id$v=19$m=4096,t=10,p=1$bm90IGEgcmVhbCBzYWx0IQ$D6gENQCz/roeOUufaZN44g"));
+
+        for (List<String> row : written) {
+            assertThat(hasher.verify(row.get(0), row.get(1))).as(row.get(1)).isTrue();
+            assertThat(hasher.verify(row.get(0) + "x", row.get(1))).as(row.get(1)).isFalse();
+        }
     }
 
     @Test
@@ -114,8 +131,9 @@ class PasswordHasherTest {
         Argon2Cost atBound = new Argon2Cost(8, PasswordHasher.MAX_STORED_ITERATIONS, 1);
         Argon2Cost beyond = new Argon2Cost(8, PasswordHasher.MAX_STORED_ITERATIONS + 1, 1);
 
-        String allowed = new Argon2idPhc(atBound, salt, ThreadLocalArgon2id.hash(atBound, password, salt, 32)).format();
-        String refused = new Argon2idPhc(beyond, salt, ThreadLocalArgon2id.hash(beyond, password, salt, 32)).format();
+        PooledArgon2id argon2id = new PooledArgon2id(atBound, 1);
+        String allowed = new Argon2idPhc(atBound, salt, argon2id.hash(atBound, password, salt, 32)).format();
+        String refused = new Argon2idPhc(beyond, salt, argon2id.hash(beyond, password, salt, 32)).format();
 
         assertThat(hasher.verify("right", allowed)).isTrue();
         assertThat(hasher.verify("right", refused)).isFalse();

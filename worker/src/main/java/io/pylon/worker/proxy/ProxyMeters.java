@@ -8,8 +8,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.pylon.core.metrics.HttpServerMetrics;
 import io.pylon.core.metrics.PodMetrics;
-import io.pylon.worker.routes.Route;
-import io.pylon.worker.routes.Upstream;
+import io.pylon.gateway.model.Route;
+import io.pylon.gateway.model.Upstream;
 import org.apache.hc.core5.pool.PoolStats;
 
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.pylon.worker.proxy;
 
 import io.helidon.http.Status;
 import io.pylon.worker.ratelimit.RateLimiter;
-import io.pylon.worker.routes.RateLimit;
-import io.pylon.worker.routes.Route;
+import io.pylon.gateway.model.RateLimit;
+import io.pylon.gateway.model.Route;
 
 import java.util.Locale;
 

@@ -3,8 +3,8 @@ package io.pylon.worker.ratelimit;
 import io.pylon.cache.client.CounterStore;
 import io.pylon.cache.client.CounterWindow;
 import io.pylon.cache.client.GridClient;
-import io.pylon.worker.routes.RateLimit;
-import io.pylon.worker.routes.Route;
+import io.pylon.gateway.model.RateLimit;
+import io.pylon.gateway.model.Route;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;

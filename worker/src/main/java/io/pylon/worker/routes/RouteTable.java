@@ -1,5 +1,7 @@
 package io.pylon.worker.routes;
 
+import io.pylon.gateway.model.Route;
+
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;

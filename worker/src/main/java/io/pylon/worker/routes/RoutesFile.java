@@ -1,5 +1,8 @@
 package io.pylon.worker.routes;
 
+import io.pylon.gateway.model.InvalidProxyException;
+import io.pylon.gateway.model.ProxyParser;
+
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
@@ -23,7 +26,7 @@ public final class RoutesFile {
     private static final System.Logger LOG = System.getLogger(RoutesFile.class.getName());
 
     private final Path file;
-    private final RouteFileParser parser;
+    private final ProxyParser parser;
     private final Consumer<RouteTable> onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
     private byte[] installed;
@@ -35,14 +38,14 @@ public final class RoutesFile {
     private volatile long refusals;
 
     /** @param file null when no routes file is configured: the table stays empty */
-    public RoutesFile(Path file, RouteFileParser parser, Consumer<RouteTable> onLoad) {
+    public RoutesFile(Path file, ProxyParser parser, Consumer<RouteTable> onLoad) {
         this.file = file;
         this.parser = parser;
         this.onLoad = onLoad;
     }
 
     /** Loads the file at start-up; an invalid or missing file stops the pod with the reason. */
-    public void loadInitial() throws InvalidRoutesException {
+    public void loadInitial() throws InvalidProxyException {
         if (file == null) {
             onLoad.accept(table.get());
             return;
@@ -51,7 +54,7 @@ public final class RoutesFile {
         try {
             content = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new InvalidRoutesException("The routes file " + file + " cannot be read ("
+            throw new InvalidProxyException("The routes file " + file + " cannot be read ("
                     + e.getClass().getSimpleName() + ").");
         }
         install(content);
@@ -89,15 +92,15 @@ public final class RoutesFile {
             install(content);
             LOG.log(Level.INFO, "Routes reloaded from " + file + ": " + table.get().size() + " route(s)");
             return true;
-        } catch (InvalidRoutesException e) {
+        } catch (InvalidProxyException e) {
             refuse(content, "Routes file " + file + " refused, the routes in force stay: " + e.getMessage());
             return false;
         }
     }
 
-    private void install(byte[] content) throws InvalidRoutesException {
+    private void install(byte[] content) throws InvalidProxyException {
         boolean json = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-        RouteTable next = new RouteTable(parser.parse(content, json));
+        RouteTable next = new RouteTable(parser.parse(content, json).routes());
         onLoad.accept(next);
         table.set(next);
         installed = content;

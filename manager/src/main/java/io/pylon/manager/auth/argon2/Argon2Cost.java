@@ -24,9 +24,4 @@ public record Argon2Cost(int memoryKib, int iterations, int parallelism) {
     public int blocks() {
         return 4 * parallelism * (memoryKib / (4 * parallelism));
     }
-
-    /** The length of the {@code long[]} that holds {@link #blocks()} blocks. */
-    public long memoryLongs() {
-        return (long) blocks() * Argon2id.BLOCK_LONGS;
-    }
 }

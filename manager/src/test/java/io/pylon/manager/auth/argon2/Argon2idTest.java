@@ -2,11 +2,16 @@ package io.pylon.manager.auth.argon2;
 
 import com.password4j.Argon2Function;
 import com.password4j.types.Argon2;
+import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
+import org.bouncycastle.crypto.params.Argon2Parameters;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,10 +27,9 @@ class Argon2idTest {
     @Test
     void theRfc9106Section53TestVectorWithSecretAndAssociatedData() {
         Argon2Cost cost = new Argon2Cost(32, 3, 4);
-        byte[] tag = new byte[32];
 
-        new Argon2id().hash(new long[(int) cost.memoryLongs()], cost, filled(32, 1), filled(16, 2), filled(8, 3),
-                filled(12, 4), tag);
+        byte[] tag = new PooledArgon2id(cost, 1).hash(cost, filled(32, 1), filled(16, 2), filled(8, 3), filled(12, 4),
+                32);
 
         assertThat(HexFormat.of().formatHex(tag))
                 .isEqualTo("0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659");
@@ -35,6 +39,7 @@ class Argon2idTest {
     void randomPasswordsSaltsAndCostsGiveTheSameHashesAsPassword4j() {
         long seed = new Random().nextLong();
         Random random = new Random(seed);
+        PooledArgon2id argon2id = new PooledArgon2id(new Argon2Cost(2048, 1, 1), 2);
         for (int round = 0; round < 50; round++) {
             int parallelism = 1 + random.nextInt(4);
             int memory = Math.max(8 * parallelism, 8 + random.nextInt(2041));
@@ -44,7 +49,7 @@ class Argon2idTest {
             random.nextBytes(password);
             random.nextBytes(salt);
 
-            byte[] ours = ThreadLocalArgon2id.hash(new Argon2Cost(memory, iterations, parallelism), password, salt, 32);
+            byte[] ours = argon2id.hash(new Argon2Cost(memory, iterations, parallelism), password, salt, 32);
             byte[] theirs = Argon2Function.getInstance(memory, iterations, parallelism, 32, Argon2.ID)
                     .hash(password, salt).getBytes();
 
@@ -56,42 +61,45 @@ class Argon2idTest {
     @Test
     void tagsOfOtherLengthsMatchPassword4jToo() {
         byte[] salt = filled(16, 7);
+        Argon2Cost cost = new Argon2Cost(64, 1, 1);
+        PooledArgon2id argon2id = new PooledArgon2id(cost, 1);
         for (int length : new int[] {4, 16, 64, 65, 100}) {
-            byte[] ours = ThreadLocalArgon2id.hash(new Argon2Cost(64, 1, 1), filled(5, 9), salt, length);
+            byte[] ours = argon2id.hash(cost, filled(5, 9), salt, length);
             byte[] theirs = Argon2Function.getInstance(64, 1, 1, length, Argon2.ID).hash(filled(5, 9), salt).getBytes();
             assertThat(ours).as("length %d", length).isEqualTo(theirs);
         }
     }
 
     @Test
-    void aCostlierHashWithoutKeepingGivesTheSameTagAndLeavesTheHeldMemoryAsItWas() {
+    void aCostlierHashThanThePoolKeepsGivesTheSameTag() {
         Argon2Cost usual = new Argon2Cost(64, 1, 1);
-        Argon2Cost costlier = new Argon2Cost(32768, 1, 1);   // more than any other test of this class holds
+        Argon2Cost costlier = new Argon2Cost(8192, 1, 1);
         byte[] password = filled(8, 'p');
         byte[] salt = filled(16, 's');
-        ThreadLocalArgon2id.hash(usual, password, salt, 32);
-        long held = ThreadLocalArgon2id.heldLongs();
+        PooledArgon2id argon2id = new PooledArgon2id(usual, 1);
+        argon2id.hash(usual, password, salt, 32);
 
-        byte[] once = ThreadLocalArgon2id.hashWithoutKeeping(costlier, password, salt, 32);
+        byte[] once = argon2id.hash(costlier, password, salt, 32);
 
-        assertThat(ThreadLocalArgon2id.heldLongs()).isEqualTo(held).isLessThan(costlier.memoryLongs());
-        assertThat(once).isEqualTo(Argon2Function.getInstance(32768, 1, 1, 32, Argon2.ID).hash(password, salt).getBytes());
+        assertThat(once).isEqualTo(Argon2Function.getInstance(8192, 1, 1, 32, Argon2.ID).hash(password, salt).getBytes());
+        assertThat(argon2id.keptBlocks()).isEqualTo(64 + 4);
     }
 
     @Test
-    void aHashOnAThreadThatHoldsItsMemoryAllocatesAlmostNothing() {
+    void aHashWithTheBlocksInThePoolAllocatesLittleMoreThanTheirReferences() {
         Argon2Cost cost = new Argon2Cost(19456, 2, 1);
         byte[] password = filled(20, 'p');
         byte[] salt = filled(16, 's');
+        PooledArgon2id argon2id = new PooledArgon2id(cost, 1);
         for (int i = 0; i < 3; i++) {
-            ThreadLocalArgon2id.hash(cost, password, salt, 32);
+            argon2id.hash(cost, password, salt, 32);
         }
 
-        long ours = allocatedBy(() -> ThreadLocalArgon2id.hash(cost, password, salt, 32));
+        long ours = allocatedBy(() -> argon2id.hash(cost, password, salt, 32));
         // the same probe sees password4j's per-block garbage, so a pass below is not a blind meter
         long theirs = allocatedBy(() -> Argon2Function.getInstance(19456, 2, 1, 32, Argon2.ID).hash(password, salt));
 
-        assertThat(ours).isLessThan(64 * 1024);
+        assertThat(ours).as("an array of 19460 block references and small change").isLessThan(256 * 1024);
         assertThat(theirs).isGreaterThan(19L * 1024 * 1024);
     }
 
@@ -102,32 +110,47 @@ class Argon2idTest {
         return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
+    /** What PooledArgon2id relies on: Bouncy Castle gives every block back to the pool wiped. */
     @Test
-    void theMemoryIsWipedAfterAHash() {
-        Argon2Cost cost = new Argon2Cost(64, 1, 2);
-        int used = (int) cost.memoryLongs();
-        long[] memory = new long[used + 128];
-        Arrays.fill(memory, used, memory.length, 42L);
+    void everyBlockGoesBackToThePoolWiped() throws Exception {
+        Field words = Argon2BytesGenerator.Block.class.getDeclaredField("v");
+        words.setAccessible(true);
+        List<Argon2BytesGenerator.Block> returned = new ArrayList<>();
+        Argon2BytesGenerator.BlockPool recording = new Argon2BytesGenerator.BlockPool() {
+            @Override
+            public Argon2BytesGenerator.Block allocate() {
+                return new Argon2BytesGenerator.Block();
+            }
 
-        new Argon2id().hash(memory, cost, filled(8, 1), filled(8, 2), new byte[0], new byte[0], new byte[32]);
+            @Override
+            public void deallocate(Argon2BytesGenerator.Block block) {
+                returned.add(block);
+            }
+        };
+        Argon2BytesGenerator generator = new Argon2BytesGenerator();
+        generator.init(new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id)
+                .withVersion(Argon2Parameters.ARGON2_VERSION_13).withMemoryAsKB(64).withIterations(1)
+                .withParallelism(2).withSalt(filled(8, 2)).withBlockPool(recording).build());
 
-        assertThat(Arrays.stream(memory, 0, used).allMatch(word -> word == 0)).isTrue();
-        assertThat(Arrays.stream(memory, used, memory.length).allMatch(word -> word == 42))
-                .as("beyond the hash's blocks the array is not touched").isTrue();
+        generator.generateBytes(filled(8, 1), new byte[32]);
+
+        assertThat(returned).hasSize(Argon2BytesGenerator.getBlockCount(64, 2));
+        for (Argon2BytesGenerator.Block block : returned) {
+            assertThat((long[]) words.get(block)).containsOnly(0L);
+        }
     }
 
     @Test
-    void invalidCostsSaltsTagsAndMemoryAreRefused() {
+    void invalidCostsSaltsAndTagsAreRefused() {
         assertThatThrownBy(() -> new Argon2Cost(15, 1, 2)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Argon2Cost(64, 0, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Argon2Cost(64, 1, 0)).isInstanceOf(IllegalArgumentException.class);
         Argon2Cost cost = new Argon2Cost(8, 1, 1);
-        Argon2id argon2id = new Argon2id();
-        assertThatThrownBy(() -> argon2id.hash(new long[7 * 128], cost, new byte[1], new byte[8], new byte[0],
-                new byte[0], new byte[32])).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> argon2id.hash(new long[8 * 128], cost, new byte[1], new byte[7], new byte[0],
-                new byte[0], new byte[32])).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> argon2id.hash(new long[8 * 128], cost, new byte[1], new byte[8], new byte[0],
-                new byte[0], new byte[3])).isInstanceOf(IllegalArgumentException.class);
+        PooledArgon2id argon2id = new PooledArgon2id(cost, 1);
+        assertThatThrownBy(() -> argon2id.hash(cost, new byte[1], new byte[7], 32))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> argon2id.hash(cost, new byte[1], new byte[8], 3))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new PooledArgon2id(cost, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

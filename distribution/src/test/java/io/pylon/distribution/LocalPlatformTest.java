@@ -138,6 +138,11 @@ class LocalPlatformTest {
                     .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         }
         assertThat(output.toString()).containsPattern("(?m)^worker-0 +\\| .*Worker pod worker-0 listening").contains("Pylon is up");
+        // a quiet start: no stack traces (Workers reaching for the data grid before it is up), no SLF4J notices, no
+        // JVM warnings; the Workers say in one line that they wait when they do
+        assertThat(output.toString()).doesNotContain("SLF4J").doesNotContain("\tat ").doesNotContain("Caused by")
+                .doesNotContainPattern("(?m)^\\S+ +\\| [\\w.$]+(Exception|Error)(: |$)")
+                .doesNotContainPattern("(?m)^\\S+ +\\| WARNING: ").doesNotContain("modular environment");
 
         // a pod that dies is reported
         long victim = root.path("modules").path("portal").path("pods").get(0).path("pid").asLong();

@@ -27,6 +27,9 @@ import io.pylon.worker.listener.ListenerSettings;
 import io.pylon.worker.listener.ListenerTls;
 import io.pylon.worker.listener.PemKeyPair;
 import io.pylon.worker.proxy.GatewayRoute;
+import io.pylon.worker.proxy.WebSocketSettings;
+import io.pylon.worker.proxy.WebSocketTunnels;
+import io.pylon.worker.proxy.WebSocketUpgrader;
 import io.pylon.worker.proxy.ProxyHandler;
 import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
@@ -92,6 +95,7 @@ public final class WorkerModule implements PylonModule {
         all.addAll(RateLimitSettings.all());
         all.addAll(GridClientSettings.all());
         all.addAll(ListenerSettings.all());
+        all.addAll(WebSocketSettings.all());
         return all;
     }
 
@@ -186,7 +190,12 @@ public final class WorkerModule implements PylonModule {
                     PodServer.MAX_HEADERS);
         }
 
-        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls);
+        WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
+                settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
+        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, tunnels,
+                stats));
+
+        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);
         context.health().register(new ConnectionsCheck(pools, traffic));
         context.health().register(new CacheCheck(rateLimiter, () -> inForce.get() != null

@@ -141,7 +141,10 @@ public final class HeapDumper {
             }
             LOG.log(Level.INFO, String.format(Locale.ROOT, "Heap dump of %d MiB written in %d ms; sending it",
                     size / (1024 * 1024), (System.nanoTime() - t0) / 1_000_000));
-            stream(res, file, size, gzip, permit);
+            stream(res, file, size, gzip, () -> {
+                permit.close();
+                reservation.close(); // with the permit: the next dump may start the moment this one's last byte is read
+            });
         } catch (IOException | UncheckedIOException e) {
             // The client went away mid-download (or the file vanished): nothing to answer, only to clean up.
             LOG.log(Level.INFO, "Heap dump download ended early: " + e.getClass().getSimpleName());
@@ -150,8 +153,7 @@ public final class HeapDumper {
         }
     }
 
-    private void stream(ServerResponse res, Path file, long size, boolean gzip, ConcurrencyLimit.Permit permit)
-            throws IOException {
+    private void stream(ServerResponse res, Path file, long size, boolean gzip, Runnable release) throws IOException {
         String filename = safe(identity.podName()) + "-" + STAMP.format(Instant.now()) + (gzip ? ".hprof.gz" : ".hprof");
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "application/octet-stream");
@@ -172,14 +174,14 @@ public final class HeapDumper {
                         if (unread <= 0) {
                             // The last chunk is in memory: free the file and the permit before the client can have it.
                             delete(file);
-                            permit.close();
+                            release.run();
                         }
                         out.write(buffer, 0, read);
                         watchdog.progress();
                     }
                 }
                 delete(file);
-                permit.close();
+                release.run();
             } catch (IOException | RuntimeException e) {
                 // Helidon may wrap the interrupted write in its own runtime exception: whatever it is, it ends here.
                 if (watchdog.fired()) {

@@ -53,6 +53,7 @@ import java.util.regex.Pattern;
  *     ipDeny: [10.1.2.3]            # optional: never these clients
  *     trustedProxies: [10.0.0.1]    # optional: peers whose X-Forwarded-For names the client
  *     keyAuth: {header: X-API-Key}  # optional: an API key is required
+ *     websocket: true               # optional, default true: Upgrade: websocket is tunnelled to the upstream
  * </pre>
  */
 public final class ProxyParser {
@@ -69,7 +70,8 @@ public final class ProxyParser {
     private static final int MAX_UPSTREAMS = 64;
     private static final Set<String> PROXY_FIELDS = Set.of("name", "description", "pathPrefix", "methods", "host",
             "upstreams", "stripPrefix", "rewritePrefix", "connectTimeout", "responseTimeout", "rateLimit",
-            "requestHeaders", "responseHeaders", "cors", "ipAllow", "ipDeny", "trustedProxies", "keyAuth");
+            "requestHeaders", "responseHeaders", "cors", "ipAllow", "ipDeny", "trustedProxies", "keyAuth",
+            "websocket");
     private static final Set<String> LIMIT_FIELDS = Set.of("requests", "per", "key", "onCacheUnavailable");
 
     private final PodPaths paths;
@@ -247,7 +249,9 @@ public final class ProxyParser {
         Policies policies = new Policies(PolicyParser.headers(node, fields, "requestHeaders"),
                 PolicyParser.headers(node, fields, "responseHeaders"), rewrite, PolicyParser.cors(node, fields),
                 PolicyParser.ipRules(node, fields), PolicyParser.keyAuth(node, fields));
-        return new Route(name, prefix, methods, host, upstreams, strip, connect, response, limit, policies);
+        boolean websocket = !node.has("websocket") || fields.bool(node, "", "websocket");
+        return new Route(name, prefix, methods, host, upstreams, strip, connect, response, limit, policies,
+                websocket);
     }
 
     private static String pathPrefix(Fields fields, String field, String prefix) throws InvalidProxyException {

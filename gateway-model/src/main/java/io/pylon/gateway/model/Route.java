@@ -13,15 +13,25 @@ import java.util.Set;
  * @param stripPrefix whether the prefix is removed from the path before it is appended to the upstream's base path
  * @param rateLimit   null when the route has no limit
  * @param policies    header transforms, path rewrite, CORS, IP rules and key auth ({@link Policies#NONE}: none)
+ * @param websocket   whether a client's {@code Upgrade: websocket} is forwarded to the upstream (tunnelled after
+ *                    its 101); when false the request goes upstream as plain HTTP, without the upgrade
  */
 public record Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                     boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
-                    Policies policies) {
+                    Policies policies, boolean websocket) {
 
     public Route {
         methods = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
         upstreams = List.copyOf(upstreams);
         policies = policies == null ? Policies.NONE : policies;
+    }
+
+    /** A route that lets WebSocket upgrades through. */
+    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
+                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+                 Policies policies) {
+        this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
+                policies, true);
     }
 
     /** A route without policies besides its rate limit. */

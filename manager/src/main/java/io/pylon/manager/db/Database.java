@@ -39,9 +39,31 @@ public final class Database implements AutoCloseable {
             url = h2Url(dataDir);
             user = user == null ? "pylon" : user;
             password = password == null ? "" : password;
+            restrictH2Files(dataDir); // a database an earlier version created 0644
+            Database database = open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE),
+                    settings.get(DatabaseSettings.H2_SYNC), meters);
+            restrictH2Files(dataDir); // H2 creates its files with the process's umask
+            return database;
         }
         return open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE),
                 settings.get(DatabaseSettings.H2_SYNC), meters);
+    }
+
+    /**
+     * The embedded database's files ({@code manager.mv.db}, its lock and trace files) hold password hashes, token hashes
+     * and the environment IDs: owner-only (0600). They lie in the data directory itself (moving them would lose an
+     * existing database), so the folder is left as the volume gives it.
+     */
+    static void restrictH2Files(Path dataDir) {
+        try (java.nio.file.DirectoryStream<Path> files = java.nio.file.Files.newDirectoryStream(dataDir, "manager.*")) {
+            for (Path file : files) {
+                if (java.nio.file.Files.isRegularFile(file)) {
+                    io.pylon.core.storage.PrivateFiles.restrictFile(file);
+                }
+            }
+        } catch (java.io.IOException e) {
+            // no data directory yet: nothing to restrict
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import io.pylon.worker.listener.ListenerTls;
 import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.UpstreamPool;
 import io.pylon.worker.proxy.UpstreamPools;
+import io.pylon.worker.proxy.WebSocketTunnels;
 import io.pylon.worker.ratelimit.GridRateLimiter;
 import io.pylon.worker.routes.RoutesFile;
 import org.apache.hc.core5.pool.PoolStats;
@@ -27,11 +28,13 @@ public final class ConnectionsSection implements DiagnosticSection {
     private final GridRateLimiter rateLimiter;
     private final RoutesFile routes;
     private final ListenerTls tls;
+    private final WebSocketTunnels tunnels;
 
     /** @param tls the listener's TLS, null when it is plain */
     public ConnectionsSection(UpstreamPools pools, ServerTraffic server, ProxyStats proxy, GridRateLimiter rateLimiter,
-                              RoutesFile routes, ListenerTls tls) {
+                              RoutesFile routes, ListenerTls tls, WebSocketTunnels tunnels) {
         this.tls = tls;
+        this.tunnels = tunnels;
         this.pools = pools;
         this.server = server;
         this.proxy = proxy;
@@ -70,6 +73,7 @@ public final class ConnectionsSection implements DiagnosticSection {
         map.put("pending", totals.pending());
         map.put("pools", poolList);
         map.put("server", server());
+        map.put("websockets", tunnels.describe());
         map.put("proxy", proxy.describe());
         map.put("cache", rateLimiter.describe());
         map.put("routes", routes.describe());

@@ -27,7 +27,8 @@ public final class GatewayRoute implements HttpRoute {
 
     @Override
     public PathMatchers.MatchResult accepts(HttpPrologue prologue) {
-        return paths.isReserved(prologue.uriPath().path()) ? PathMatchers.MatchResult.notAccepted()
+        // by the path as it came: one that only normalises to a platform path is the gateway's to refuse
+        return paths.isReserved(prologue.uriPath().rawPath()) ? PathMatchers.MatchResult.notAccepted()
                 : ANY.match(prologue.uriPath());
     }
 

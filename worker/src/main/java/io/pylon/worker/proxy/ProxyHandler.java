@@ -41,12 +41,30 @@ public final class ProxyHandler implements Handler {
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
-        if (paths.isReserved(req.path().path())) {
+        if (paths.isReserved(req.path().rawPath())) {
             res.next();
             return;
         }
         String method = req.prologue().method().text();
-        String rawPath = req.path().rawPath();
+        if (!isToken(method)) {
+            stats.badRequest.increment();
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The request line has no valid method");
+            return;
+        }
+        String path;
+        try {
+            path = RequestPath.normalize(req.path().rawPath());
+        } catch (RequestPath.InvalidPathException e) {
+            stats.badRequest.increment();
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", e.getMessage());
+            return;
+        }
+        if (paths.isReserved(path)) {
+            // the pod's own paths are never an upstream's, however they were spelt
+            stats.badRequest.increment();
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The path names the platform's own paths");
+            return;
+        }
         String host = ClientAddress.hostWithoutPort(req.headers().first(HeaderNames.HOST).orElse(null));
         RouteTable table = routes.get();
         if (table == null) { // no configuration yet (manager mode, first start): never a 404 for a path it may serve
@@ -56,22 +74,38 @@ public final class ProxyHandler implements Handler {
                     "This gateway pod has not loaded its configuration yet.");
             return;
         }
-        switch (table.match(method, host, rawPath)) {
+        switch (table.match(method, host, path)) {
             case RouteTable.NoRoute ignored -> {
                 stats.noRoute.increment();
-                ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + rawPath);
+                ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + path);
             }
             case RouteTable.MethodNotAllowed notAllowed -> {
                 String allow = String.join(", ", notAllowed.allowed());
                 res.header(HeaderNames.ALLOW, allow);
                 ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
-                        "Method " + method + " is not allowed on " + rawPath + "; allowed: " + allow);
+                        "Method " + method + " is not allowed on " + path + "; allowed: " + allow);
             }
-            case RouteTable.Found found -> forward(found.entry(), method, rawPath, req, res);
+            case RouteTable.Found found -> forward(found.entry(), method, path, req, res);
         }
     }
 
-    private void forward(RouteTable.Entry entry, String method, String rawPath, ServerRequest req, ServerResponse res)
+    // RFC 9110 section 5.6.2: a method is a token
+    private static boolean isToken(String method) {
+        if (method.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < method.length(); i++) {
+            char c = method.charAt(i);
+            boolean alphanumeric = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+            if (!alphanumeric && "!#$%&'*+-.^_`|~".indexOf(c) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
+    private void forward(RouteTable.Entry entry, String method, String path, ServerRequest req, ServerResponse res)
             throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
         var policies = entry.route().policies();
@@ -88,7 +122,7 @@ public final class ProxyHandler implements Handler {
         String query = req.query().rawValue();
         UpstreamDispatch.Result result = dispatch.open(entry, body, (upstream, pool, responseTimeout) -> {
             var outbound = OutboundRequest.create(method, pool.target(),
-                    OutboundRequest.target(entry.route().upstreamPath(upstream, rawPath), query),
+                    OutboundRequest.target(entry.route().upstreamPath(upstream, path), query),
                     req.headers(), clientIp, req.isSecure());
             HeaderTransforms.request(policies.requestHeaders(), outbound);
             if (body != null) {

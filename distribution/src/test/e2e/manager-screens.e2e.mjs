@@ -61,7 +61,7 @@ const ONE_DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 async function openPanel(page, label) {
   await page.getByRole('button', { name: label }).click();
   const dialog = page.locator('dialog');
-  await dialog.locator('.lead, table').first().waitFor({ timeout: 60_000 });
+  await dialog.locator('.intro, table').first().waitFor({ timeout: 60_000 });
   return dialog;
 }
 
@@ -88,8 +88,8 @@ async function panels(page) {
   const cache = await page.locator('#cache-pods tbody tr').first().getAttribute('data-pod');
 
   const jvm = await openPanel(page, `JVM of ${worker}`);
-  check(/^Heap \S+ \S+ of \S+ \S+, non-heap .*, up .*, CPU [\d.]+ %\.$/.test(await jvm.locator('.lead').innerText()),
-    'the JVM panel leads with heap, non-heap, uptime and CPU: ' + await jvm.locator('.lead').innerText());
+  check(/^Heap \S+ \S+ of \S+ \S+, non-heap .*, up .*, CPU [\d.]+ %\.$/.test(await jvm.locator('.intro').innerText()),
+    'the JVM panel leads with heap, non-heap, uptime and CPU: ' + await jvm.locator('.intro').innerText());
   const pools = await jvm.locator('#memory-pools tbody tr').allInnerTexts();
   check(pools.length >= 4 && pools.every((r) => / of \S+ \S+/.test(r)), 'every memory pool shows its usage: ' + pools.slice(0, 3));
   check(/heap/.test(pools[0]), 'the heap pools come first: ' + pools[0]);
@@ -102,7 +102,7 @@ async function panels(page) {
   await closeDialog(page);
 
   const threads = await openPanel(page, `Threads of ${worker}`);
-  check(/^\d+ threads \(peak \d+/.test(await threads.locator('.lead').innerText()), 'the threads panel leads with the counts');
+  check(/^\d+ threads \(peak \d+/.test(await threads.locator('.intro').innerText()), 'the threads panel leads with the counts');
   check(await threads.locator('#executor-pools tbody tr').count() >= 1, 'the executor pools are listed');
   await readable(threads, 'Threads');
   await shot(page, '02-threads');

@@ -38,7 +38,7 @@ export function jvmPanel(jvm) {
   const gcCount = gcs.reduce((t, g) => t + (g.collectionCount > 0 ? g.collectionCount : 0), 0);
   const pools = jvm.memory?.pools || [];
   return h('div', { class: 'section-panel' },
-    h('p', { class: 'lead' }, `Heap ${fmt.bytes(heap.used)} of ${fmt.bytes(heap.max)}, non-heap ${fmt.bytes(jvm.memory?.nonHeap?.used)}, `
+    h('p', { class: 'intro' }, `Heap ${fmt.bytes(heap.used)} of ${fmt.bytes(heap.max)}, non-heap ${fmt.bytes(jvm.memory?.nonHeap?.used)}, `
       + `up ${fmt.duration(jvm.uptime)}, CPU ${fmt.fraction(cpu.processCpuLoad)}.`),
     h('div', { class: 'panel-grid' },
       h('section', { 'aria-label': 'Memory' }, h('h3', {}, 'Memory'), kv([
@@ -93,7 +93,7 @@ export function threadsPanel(threads) {
   const deadlocked = threads.deadlockedThreads || [];
   const vts = threads.virtualThreadScheduler;
   return h('div', { class: 'section-panel' },
-    h('p', { class: 'lead' }, `${s.threadCount} threads (peak ${s.peakThreadCount}, ${s.daemonThreadCount} daemon, ${fmt.number(s.totalStartedThreadCount)} started).`),
+    h('p', { class: 'intro' }, `${s.threadCount} threads (peak ${s.peakThreadCount}, ${s.daemonThreadCount} daemon, ${fmt.number(s.totalStartedThreadCount)} started).`),
     deadlocked.length ? h('p', { class: 'flag-banner', role: 'alert' }, `${deadlocked.length} threads deadlocked: ${deadlocked.map((t) => t.name).join(', ')}.`) : null,
     h('div', { class: 'panel-grid' },
       h('section', { 'aria-label': 'Thread states' }, h('h3', {}, 'Thread states'),

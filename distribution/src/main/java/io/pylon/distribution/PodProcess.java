@@ -93,6 +93,10 @@ final class PodProcess {
                     env.put("PYLON_GRID_EXPECTED_MEMBERS", String.valueOf(all.stream().filter(p -> p.module().equals("cache")).count()));
                 } else {
                     env.put("PYLON_CACHE_ADDRESSES", gridMembers(all));
+                    // the Workers follow the Manager: the sample API and every deployment reach them by long-poll
+                    env.put("PYLON_WORKER_CONFIG_SOURCE", "manager");
+                    env.put("PYLON_WORKER_MANAGER_URL", all.stream().filter(p -> p.module().equals("manager"))
+                            .findFirst().map(LocalPod::url).orElseThrow());
                 }
             }
             case "integration" -> {

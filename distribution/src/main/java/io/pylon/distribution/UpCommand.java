@@ -49,6 +49,7 @@ final class UpCommand implements Callable<Integer> {
     private final PrintStream out = System.out;
     private final List<Child> children = new ArrayList<>();
     private volatile boolean stopping;
+    private volatile SampleUpstream sample;
     private PlatformLock lock;
 
     record Child(LocalPod pod, Process process, boolean recording) {
@@ -56,7 +57,7 @@ final class UpCommand implements Callable<Integer> {
 
     /** How long stopping pods may take; a pod writing its AOT cache on its first stop takes longer (JDK 25, 340 MB recorded). */
     static final long STOP_SECONDS = 25;
-    static final long STOP_RECORDING_SECONDS = 180;
+    static final long STOP_RECORDING_SECONDS = 300;
 
     /**
      * What a JVM prints while it writes its AOT cache at exit: where the recording went, the child JVM it launches (with
@@ -112,6 +113,9 @@ final class UpCommand implements Callable<Integer> {
             stopAll();
             return 1;
         }
+        sample = SampleUpstream.start(firstAddress);
+        String sampleResult = SampleProxy.ensure(urlOf(pods, "manager"), environment, sample.url());
+        say(sampleResult);
         writeCluster(cluster, environment);
         printSummary(cluster, paths);
         new CountDownLatch(1).await();
@@ -192,6 +196,12 @@ final class UpCommand implements Callable<Integer> {
                         child.pod().gridPort() == 0 ? "" : ", data grid " + child.pod().gridAddress()));
             }
         }
+        synchronized (children) {
+            children.stream().filter(c -> c.pod().module().equals("worker")).findFirst().ifPresent(worker -> text
+                    .append("Sample API through a Worker: curl ").append(worker.pod().url()).append(SampleProxy.PREFIX)
+                    .append("/hello   (proxy '").append(SampleProxy.NAME).append("', upstream ")
+                    .append(sample == null ? "-" : sample.url()).append(")\n"));
+        }
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
         text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")
                 .append(stateDir.resolve("admin-password").toAbsolutePath()).append(" and cluster.json\n");
@@ -202,11 +212,18 @@ final class UpCommand implements Callable<Integer> {
         }
     }
 
+    private static String urlOf(List<LocalPod> pods, String module) {
+        return pods.stream().filter(p -> p.module().equals(module)).findFirst().map(LocalPod::url).orElseThrow();
+    }
+
     private void stopAll() {
         if (stopping) {
             return;
         }
         stopping = true;
+        if (sample != null) {
+            sample.close();
+        }
         List<Child> all;
         synchronized (children) {
             all = List.copyOf(children);
@@ -219,19 +236,28 @@ final class UpCommand implements Callable<Integer> {
         if (!recording.isEmpty()) {
             say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
         }
-        all.forEach(c -> c.process().destroy());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
-        for (Child child : all) {
+        terminate(all.stream().map(Child::process).toList(), recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
+        say("stopped");
+    }
+
+    /**
+     * SIGTERM to every process, then waits up to {@code seconds} for all of them together before killing those left.
+     * Through the process handle: Process.destroy() also closes our end of the child's output, and a pod that writes
+     * to it afterwards dies of the broken pipe, in the middle of writing its AOT cache and before its last log lines.
+     */
+    static void terminate(List<Process> processes, long seconds) {
+        processes.forEach(p -> p.toHandle().destroy());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (Process process : processes) {
             try {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || !child.process().waitFor(left, TimeUnit.NANOSECONDS)) {
-                    child.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                if (left <= 0 || !process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
-                child.process().destroyForcibly();
+                process.destroyForcibly();
             }
         }
-        say("stopped");
     }
 
     private void pipe(InputStream stream, String prefix) {

@@ -102,6 +102,14 @@ class LocalPlatformTest {
             }
         }
         assertThat(pods).isEqualTo(7);
+        // the sample API is deployed and answers through every Worker pod
+        assertThat(output.toString()).contains("sample API deployed as version");
+        for (JsonNode worker : root.path("modules").path("worker").path("pods")) {
+            HttpResponse<String> sample = client.send(HttpRequest.newBuilder(URI.create(worker.path("url").asText()
+                    + "/sample/hello?x=1")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(sample.statusCode()).as(sample.body()).isEqualTo(200);
+            assertThat(sample.body()).contains("\"service\":\"sample\"", "\"path\":\"/hello\"", "\"query\":\"x=1\"");
+        }
         assertThat(urls).allMatch(url -> url.startsWith("http://127.0.44."));
         JsonNode caches = root.path("modules").path("cache").path("pods");
         assertThat(caches.get(0).path("grid").asText()).startsWith("127.0.44.2:").isNotEqualTo("127.0.44.2:5701");
@@ -132,7 +140,8 @@ class LocalPlatformTest {
         assertThat(output.toString()).containsPattern("(?m)^worker-0 +\\| .*Worker pod worker-0 listening").contains("Pylon is up");
         // a quiet start: no stack traces (Workers reaching for the data grid before it is up), no SLF4J notices, no
         // JVM warnings; the Workers say in one line that they wait when they do
-        assertThat(output.toString()).doesNotContain("SLF4J").doesNotContain("\tat ").doesNotContain("Exception")
+        assertThat(output.toString()).doesNotContain("SLF4J").doesNotContain("\tat ").doesNotContain("Caused by")
+                .doesNotContainPattern("(?m)^\\S+ +\\| [\\w.$]+(Exception|Error)(: |$)")
                 .doesNotContainPattern("(?m)^\\S+ +\\| WARNING: ").doesNotContain("modular environment");
 
         // a pod that dies is reported

@@ -287,6 +287,9 @@ public final class ProxyParser {
     // '.' and '..' segments, also %-encoded (%2e): a prefix must name one place however a client spells it
     private static boolean hasDotSegment(String prefix) {
         for (String part : prefix.split("/")) {
+            if (part.indexOf('%') < 0 && !part.equals(".") && !part.equals("..")) {
+                continue;
+            }
             String decoded;
             try {
                 decoded = URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);

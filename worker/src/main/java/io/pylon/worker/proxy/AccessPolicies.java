@@ -1,6 +1,7 @@
 package io.pylon.worker.proxy;
 
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -11,6 +12,7 @@ import io.pylon.gateway.model.Policies;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,19 +36,10 @@ final class AccessPolicies {
 
     /** @return true when the request was answered here (refused, or a preflight) */
     static boolean answer(Policies policies, String method, ServerRequest req, ServerResponse res) {
-        IpRules ip = policies.ipRules();
-        if (!ip.isEmpty()) {
-            InetAddress peer = req.remotePeer().address() instanceof InetSocketAddress inet ? inet.getAddress() : null;
-            if (peer == null) {
-                FORBIDDEN_IP.send(res);
-                return true;
-            }
-            List<String> forwarded = req.headers().all(HeaderNames.X_FORWARDED_FOR, List::of);
-            InetAddress client = ip.clientAddress(peer, forwarded.isEmpty() ? null : String.join(",", forwarded));
-            if (!ip.permits(client)) {
-                FORBIDDEN_IP.send(res);
-                return true;
-            }
+        GatewayError ip = ipRefusal(policies.ipRules(), req.remotePeer().address(), req.headers());
+        if (ip != null) {
+            ip.send(res);
+            return true;
         }
         Cors cors = policies.cors();
         if (cors != null && method.equals("OPTIONS")) {
@@ -63,12 +56,41 @@ final class AccessPolicies {
                 return true;
             }
         }
-        KeyAuth keyAuth = policies.keyAuth();
-        if (keyAuth != null) {
-            String key = req.headers().first(HeaderNames.create(keyAuth.header())).orElse("");
-            (key.isBlank() ? NO_KEY : NO_KEY_STORE).send(res);
+        GatewayError key = keyRefusal(policies.keyAuth(), req.headers());
+        if (key != null) {
+            key.send(res);
             return true;
         }
         return false;
+    }
+
+    /**
+     * The same IP rules and key auth for a request that is not routed (a WebSocket upgrade, taken on the connection
+     * before routing; it is a GET, so no CORS preflight). Null when it may pass.
+     */
+    static GatewayError refusal(Policies policies, SocketAddress peer, Headers headers) {
+        GatewayError ip = ipRefusal(policies.ipRules(), peer, headers);
+        return ip != null ? ip : keyRefusal(policies.keyAuth(), headers);
+    }
+
+    private static GatewayError ipRefusal(IpRules ip, SocketAddress peerAddress, Headers headers) {
+        if (ip.isEmpty()) {
+            return null;
+        }
+        InetAddress peer = peerAddress instanceof InetSocketAddress inet ? inet.getAddress() : null;
+        if (peer == null) {
+            return FORBIDDEN_IP;
+        }
+        List<String> forwarded = headers.all(HeaderNames.X_FORWARDED_FOR, List::of);
+        InetAddress client = ip.clientAddress(peer, forwarded.isEmpty() ? null : String.join(",", forwarded));
+        return ip.permits(client) ? null : FORBIDDEN_IP;
+    }
+
+    private static GatewayError keyRefusal(KeyAuth keyAuth, Headers headers) {
+        if (keyAuth == null) {
+            return null;
+        }
+        String key = headers.first(HeaderNames.create(keyAuth.header())).orElse("");
+        return key.isBlank() ? NO_KEY : NO_KEY_STORE;
     }
 }

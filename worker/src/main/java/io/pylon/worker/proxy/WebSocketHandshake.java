@@ -59,8 +59,9 @@ final class WebSocketHandshake {
     record Refused(byte[] response) implements Result {
     }
 
-    static Result open(RouteTable.Entry entry, HttpPrologue prologue, Headers headers, String clientIp, boolean secure)
-            throws IOException {
+    /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
+    static Result open(RouteTable.Entry entry, String path, HttpPrologue prologue, Headers headers, String clientIp,
+                       boolean secure) throws IOException {
         Route route = entry.route();
         List<Upstream> upstreams = route.upstreams();
         int start = Math.floorMod(entry.cursor().getAndIncrement(), upstreams.size());
@@ -75,7 +76,7 @@ final class WebSocketHandshake {
                 continue;
             }
             try {
-                return exchange(socket, route, upstream, prologue, headers, clientIp, secure);
+                return exchange(socket, route, upstream, path, prologue, headers, clientIp, secure);
             } catch (IOException | HttpException | RuntimeException e) {
                 socket.close();
                 throw e instanceof IOException io ? io : new IOException(e.getClass().getSimpleName());
@@ -107,12 +108,12 @@ final class WebSocketHandshake {
         }
     }
 
-    private static Result exchange(Socket socket, Route route, Upstream upstream, HttpPrologue prologue,
+    private static Result exchange(Socket socket, Route route, Upstream upstream, String path, HttpPrologue prologue,
                                    Headers headers, String clientIp, boolean secure) throws IOException, HttpException {
-        String target = OutboundRequest.target(route.upstreamPath(upstream, prologue.uriPath().rawPath()),
-                prologue.query().rawValue());
+        String target = OutboundRequest.target(route.upstreamPath(upstream, path), prologue.query().rawValue());
         HttpHost host = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
         ClassicHttpRequest outbound = OutboundRequest.create("GET", host, target, headers, clientIp, secure);
+        HeaderTransforms.request(route.policies().requestHeaders(), outbound);
         StringBuilder request = new StringBuilder(512).append("GET ").append(target).append(" HTTP/1.1\r\nHost: ")
                 .append(host.toHostString()).append("\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n");
         for (Header header : outbound.getHeaders()) {

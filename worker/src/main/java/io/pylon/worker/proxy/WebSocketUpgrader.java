@@ -24,7 +24,8 @@ import java.util.function.Supplier;
 
 /**
  * Takes an HTTP/1.1 {@code Upgrade: websocket} request on a gateway route that allows it, before Helidon routes it:
- * the same route match and rate limit as any proxied request, then the handshake forwarded to an upstream
+ * the same path normalisation, route match, access policies (IP rules, key auth: {@link AccessPolicies}) and rate
+ * limit as any proxied request ({@link ProxyHandler}: a stage added there must be added here), then the handshake forwarded to an upstream
  * ({@link WebSocketHandshake}). On the upstream's 101 the client gets it and the connection becomes a
  * {@link WebSocketTunnel}. Anything else is answered on the client's connection, which then closes: the upstream's
  * refusal as it came (status, end-to-end headers, body), or the gateway's JSON error (502 unreachable, 504 no answer
@@ -60,17 +61,29 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     @Override
     public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
         String rawPath = prologue.uriPath().rawPath();
-        if (!prologue.method().text().equals("GET") || paths.isReserved(prologue.uriPath().path())) {
+        if (!prologue.method().text().equals("GET") || paths.isReserved(rawPath)) {
             return null;
         }
+        String path;
+        try {
+            path = RequestPath.normalize(rawPath);
+        } catch (RequestPath.InvalidPathException e) {
+            return null; // routing answers it with 400, as for any request
+        }
+        RouteTable table = routes.get();
         String host = ClientAddress.hostWithoutPort(headers.first(HeaderNames.HOST).orElse(null));
-        if (!(routes.get().match("GET", host, rawPath) instanceof RouteTable.Found found)
+        if (paths.isReserved(path) || table == null
+                || !(table.match("GET", host, path) instanceof RouteTable.Found found)
                 || !found.entry().route().websocket()) {
             return null;
         }
         Route route = found.entry().route();
+        GatewayError refusal = AccessPolicies.refusal(route.policies(), ctx.remotePeer().address(), headers);
+        if (refusal != null) {
+            return answer(ctx, refusal);
+        }
         String clientIp = ClientAddress.ip(ctx.remotePeer());
-        GatewayError refusal = rateLimits.check(route, clientIp);
+        refusal = rateLimits.check(route, clientIp);
         if (refusal != null) {
             return answer(ctx, refusal);
         }
@@ -80,8 +93,8 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         }
         boolean tunnelled = false;
         try {
-            WebSocketHandshake.Result result = WebSocketHandshake.open(found.entry(), prologue, headers, clientIp,
-                    ctx.isSecure());
+            WebSocketHandshake.Result result = WebSocketHandshake.open(found.entry(), path, prologue, headers,
+                    clientIp, ctx.isSecure());
             return switch (result) {
                 case WebSocketHandshake.Switched switched -> {
                     ctx.dataWriter().writeNow(BufferData.create(switched.head()));

@@ -59,7 +59,11 @@ class WebSocketTest {
                   - name: down
                     pathPrefix: /down
                     upstreams: [http://127.0.0.1:%d]
-                """.formatted(upstream.url(), upstream.url(), plain.url(), TestUpstream.refusedPort());
+                  - name: keyed
+                    pathPrefix: /keyed
+                    keyAuth: {header: X-API-Key}
+                    upstreams: [%s]
+                """.formatted(upstream.url(), upstream.url(), plain.url(), TestUpstream.refusedPort(), upstream.url());
         gateway = Gateway.start("worker-ws", routes, Map.of());
         idle = Gateway.start("worker-ws-idle", routes, Map.of("pylon.worker.websocket.idle-timeout", "400ms"));
     }
@@ -157,6 +161,25 @@ class WebSocketTest {
     }
 
     @Test
+    void theRoutesPoliciesAndPathRulesApplyToTheUpgrade() throws Exception {
+        try (Socket socket = raw(gateway)) {
+            socket.getOutputStream().write(upgrade("/keyed/ws/echo"));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 401").contains("\"error\":\"unauthorized\"");
+        }
+        try (Socket socket = raw(gateway)) {
+            socket.getOutputStream().write(upgrade("/ws/../../etc"));
+            assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 400");
+        }
+        // dot-segments are resolved before matching: this reaches the ws route's upstream as /ws/echo
+        Listener listener = new Listener();
+        WebSocket ws = open(gateway, "/keyed/%2e%2e/ws/echo", listener);
+        ws.sendText("normalised", true).get(30, TimeUnit.SECONDS);
+        assertThat(listener.next()).isEqualTo("text:normalised");
+        ws.abort();
+    }
+
+    @Test
     void anIdleTunnelIsClosedOnBothSides() throws Exception {
         Listener listener = new Listener();
         open(idle, "/ws/echo", listener);
@@ -189,7 +212,7 @@ class WebSocketTest {
                         upstreams: [http://127.0.0.1:%d]
                     """.formatted(server.getLocalPort()));
             Gateway.await("the raw route is loaded", 30_000,
-                    () -> ((Map<?, ?>) gateway.connections().get("routes")).get("count").equals(5));
+                    () -> ((Map<?, ?>) gateway.connections().get("routes")).get("count").equals(6));
             Socket socket = raw(gateway);
             socket.getOutputStream().write(upgrade("/raw/ws"));
             assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 101");

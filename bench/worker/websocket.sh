@@ -25,8 +25,10 @@ WORKER_PORT=18192
 JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 WORK=$(mktemp -d /tmp/pylon-bench-ws.XXXXXX)
 PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
+cleanup() { # never waits on a process: what does not stop on TERM within 3 s is killed
+  for pid in "${PIDS[@]}"; do pkill -P "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+  sleep 3
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -3,22 +3,43 @@
 import { h } from './dom.js';
 import * as fmt from './format.js';
 
-const BYTE_KEYS = /^(used|max|committed|init|free|total|heapUsed|heapMax|size|ownedEntryMemoryCost|backupEntryMemoryCost|heapCost)$|Bytes$|Memory$/;
+const BYTE_KEYS = /^(heapUsed|heapMax|ownedEntryMemoryCost|backupEntryMemoryCost|heapCost)$|Bytes$|Memory$/;
+// bare names that are sizes only in a memory usage object (beside "used" or "committed"); elsewhere "max" is a count
+const USAGE_KEYS = /^(used|max|committed|init|free|total|size)$/;
+const ISO_DURATION = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/;
 const MS_KEYS = /^(uptime|collectionTime|responseTime)$|(Time|Millis|Ms)$/;
 
+// names a person reads where splitting camelCase gives "Vm Name" or "Gc"
+const LABELS = {
+  vmName: 'Virtual machine', vmVersion: 'VM version', vmVendor: 'VM vendor', gc: 'Garbage collectors', cpu: 'CPU',
+  pid: 'Process ID', podIp: 'Pod address', jvm: 'JVM', id: 'ID', url: 'URL', urls: 'URLs', ttl: 'TTL', ip: 'Address',
+  clusterLabel: 'Cluster', memberCount: 'Members (count)', operationTimeoutMs: 'Operation timeout',
+};
+const PLAIN_NUMBERS = /(^|[a-z])(pid|port|Port|Pid|id|Id|version|Version)$/; // identifiers: no thousands separators
+const FRACTIONS = /(Load|Ratio|Fraction)$/; // 0..1, shown as a percentage
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
+
 export function humanName(key) {
-  return String(key).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  if (LABELS[key]) return LABELS[key];
+  return String(key).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').toLowerCase()
+    .replace(/\b(gc|cpu|jvm|jit|ip|id|url|ttl|tls|http)\b/g, (w) => w.toUpperCase())
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
-export function valueText(key, value) {
+export function valueText(key, value, memoryUsage = false) {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'number') {
-    if (BYTE_KEYS.test(key)) return fmt.bytes(value);
+    if (PLAIN_NUMBERS.test(key)) return String(value);
+    if (FRACTIONS.test(key) && value >= 0 && value <= 1) return fmt.fraction(value);
+    if (BYTE_KEYS.test(key) || (memoryUsage && USAGE_KEYS.test(key))) return fmt.bytes(value);
     if (/time$|At$/i.test(key) && value > 1e12) return fmt.dateTime(new Date(value).toISOString());
     if (MS_KEYS.test(key)) return value >= 10_000 ? fmt.duration(value) : (Math.round(value * 10) / 10) + ' ms';
     return fmt.number(value);
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string' && ISO_INSTANT.test(value)) return fmt.dateTime(value);
+  const d = typeof value === 'string' ? ISO_DURATION.exec(value) : null;
+  if (d && value !== 'PT') return fmt.millis(((Number(d[1] || 0) * 60 + Number(d[2] || 0)) * 60 + Number(d[3] || 0)) * 1000);
   return String(value);
 }
 
@@ -34,10 +55,11 @@ export function renderValue(value, level = 3) {
   const scalars = Object.entries(value).filter(([, v]) => isScalar(v) || (Array.isArray(v) && v.every(isScalar)));
   const nested = Object.entries(value).filter(([, v]) => !(isScalar(v) || (Array.isArray(v) && v.every(isScalar))));
   const out = h('div', { class: 'kv-block' });
+  const usage = 'used' in value || 'committed' in value;
   if (scalars.length) {
     out.append(h('table', { class: 'kv' }, h('tbody', {}, scalars.map(([k, v]) =>
       h('tr', {}, h('th', { scope: 'row' }, humanName(k)),
-        h('td', {}, Array.isArray(v) ? v.map((x) => valueText(k, x)).join(', ') || '–' : valueText(k, v)))))));
+        h('td', {}, Array.isArray(v) ? v.map((x) => valueText(k, x)).join(', ') || '–' : valueText(k, v, usage)))))));
   }
   for (const [k, v] of nested) {
     out.append(h('h' + Math.min(level, 6), {}, humanName(k)), renderValue(v, level + 1));
@@ -51,7 +73,7 @@ function renderArray(items, level) {
     const columns = [...new Set(items.flatMap((x) => Object.keys(x).filter((k) => isScalar(x[k]))))];
     const table = h('table', { class: 'data' },
       h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, humanName(c))))),
-      h('tbody', {}, items.map((x) => h('tr', {}, columns.map((c) => h('td', { 'data-label': humanName(c) }, valueText(c, x[c])))))));
+      h('tbody', {}, items.map((x) => h('tr', {}, columns.map((c) => h('td', { 'data-label': humanName(c) }, valueText(c, x[c], 'used' in x || 'committed' in x)))))));
     return h('div', { class: 'table-scroll' }, table);
   }
   return h('ul', {}, items.map((x) => h('li', {}, isScalar(x) ? valueText('', x) : renderValue(x, level + 1))));

@@ -20,7 +20,7 @@ final class PodHeap {
         return switch (module) {
             case "manager" -> 192;
             case "cache" -> 256;
-            case "worker" -> 128;
+            case "worker", "integration" -> 128;
             default -> 64;
         };
     }

@@ -10,6 +10,8 @@ import io.pylon.distribution.cli.ConfigCommand;
 import io.pylon.distribution.cli.DiagCommand;
 import io.pylon.distribution.cli.DumpCommand;
 import io.pylon.distribution.cli.EnvironmentsCommand;
+import io.pylon.distribution.cli.FlowsCommand;
+import io.pylon.distribution.cli.RunsCommand;
 import io.pylon.distribution.cli.HealthCommand;
 import io.pylon.distribution.cli.HttpJson;
 import io.pylon.distribution.cli.LoginCommand;
@@ -40,7 +42,7 @@ public final class PylonCli {
             LoginCommand.class, LogoutCommand.class, ConfigCommand.class, PodsCommand.class, DiagCommand.class,
             HealthCommand.class, VersionCommand.class, TopCommand.class, DumpCommand.class, CollectCommand.class,
             UsersCommand.class, TokensCommand.class, EnvironmentsCommand.class, AuditCommand.class,
-            CompletionCommand.class);
+            FlowsCommand.class, RunsCommand.class, CompletionCommand.class);
 
     public static void main(String[] args) {
         StartupTrace.mark("main");

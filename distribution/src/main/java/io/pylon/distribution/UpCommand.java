@@ -49,10 +49,23 @@ final class UpCommand implements Callable<Integer> {
     private final PrintStream out = System.out;
     private final List<Child> children = new ArrayList<>();
     private volatile boolean stopping;
+    private volatile SampleUpstream sample;
     private PlatformLock lock;
 
-    record Child(LocalPod pod, Process process) {
+    record Child(LocalPod pod, Process process, boolean recording) {
     }
+
+    /** How long stopping pods may take; a pod writing its AOT cache on its first stop takes longer (JDK 25, 340 MB recorded). */
+    static final long STOP_SECONDS = 25;
+    static final long STOP_RECORDING_SECONDS = 300;
+
+    /**
+     * What a JVM prints while it writes its AOT cache at exit: where the recording went, the child JVM it launches (with
+     * the whole class path, some 40 lines) and the result. {@code pylon up} says it in one line instead.
+     */
+    static final java.util.regex.Pattern AOT_NOTICES = java.util.regex.Pattern.compile("^(Picked up JAVA_TOOL_OPTIONS: "
+            + "|Temporary AOTConfiguration recorded: |Launching child process |Reading AOTConfiguration "
+            + "|AOTCache creation is complete: |Removed temporary AOT configuration file )");
 
     @Override
     public Integer call() throws Exception {
@@ -82,8 +95,9 @@ final class UpCommand implements Callable<Integer> {
 
         int width = pods.stream().mapToInt(p -> p.name().length()).max().orElse(8);
         for (LocalPod pod : pods) {
-            Process process = PodProcess.start(pod, pods, environment, paths, stateDir);
-            Child child = new Child(pod, process);
+            PodProcess.Started started = PodProcess.start(pod, pods, environment, paths, stateDir);
+            Process process = started.process();
+            Child child = new Child(pod, process, started.recording());
             synchronized (children) {
                 children.add(child);
             }
@@ -99,6 +113,9 @@ final class UpCommand implements Callable<Integer> {
             stopAll();
             return 1;
         }
+        sample = SampleUpstream.start(firstAddress);
+        String sampleResult = SampleProxy.ensure(urlOf(pods, "manager"), environment, sample.url());
+        say(sampleResult);
         writeCluster(cluster, environment);
         printSummary(cluster, paths);
         new CountDownLatch(1).await();
@@ -179,6 +196,12 @@ final class UpCommand implements Callable<Integer> {
                         child.pod().gridPort() == 0 ? "" : ", data grid " + child.pod().gridAddress()));
             }
         }
+        synchronized (children) {
+            children.stream().filter(c -> c.pod().module().equals("worker")).findFirst().ifPresent(worker -> text
+                    .append("Sample API through a Worker: curl ").append(worker.pod().url()).append(SampleProxy.PREFIX)
+                    .append("/hello   (proxy '").append(SampleProxy.NAME).append("', upstream ")
+                    .append(sample == null ? "-" : sample.url()).append(")\n"));
+        }
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
         text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")
                 .append(stateDir.resolve("admin-password").toAbsolutePath()).append(" and cluster.json\n");
@@ -189,11 +212,18 @@ final class UpCommand implements Callable<Integer> {
         }
     }
 
+    private static String urlOf(List<LocalPod> pods, String module) {
+        return pods.stream().filter(p -> p.module().equals(module)).findFirst().map(LocalPod::url).orElseThrow();
+    }
+
     private void stopAll() {
         if (stopping) {
             return;
         }
         stopping = true;
+        if (sample != null) {
+            sample.close();
+        }
         List<Child> all;
         synchronized (children) {
             all = List.copyOf(children);
@@ -202,19 +232,32 @@ final class UpCommand implements Callable<Integer> {
             return;
         }
         say("stopping " + all.size() + " pods");
-        all.forEach(c -> c.process().destroy());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(25);
-        for (Child child : all) {
+        List<String> recording = all.stream().filter(Child::recording).map(c -> c.pod().name()).toList();
+        if (!recording.isEmpty()) {
+            say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
+        }
+        terminate(all.stream().map(Child::process).toList(), recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
+        say("stopped");
+    }
+
+    /**
+     * SIGTERM to every process, then waits up to {@code seconds} for all of them together before killing those left.
+     * Through the process handle: Process.destroy() also closes our end of the child's output, and a pod that writes
+     * to it afterwards dies of the broken pipe, in the middle of writing its AOT cache and before its last log lines.
+     */
+    static void terminate(List<Process> processes, long seconds) {
+        processes.forEach(p -> p.toHandle().destroy());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (Process process : processes) {
             try {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || !child.process().waitFor(left, TimeUnit.NANOSECONDS)) {
-                    child.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                if (left <= 0 || !process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
-                child.process().destroyForcibly();
+                process.destroyForcibly();
             }
         }
-        say("stopped");
     }
 
     private void pipe(InputStream stream, String prefix) {
@@ -222,6 +265,9 @@ final class UpCommand implements Callable<Integer> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
+                    if (AOT_NOTICES.matcher(line).find()) {
+                        continue;
+                    }
                     synchronized (out) {
                         out.println(prefix + line);
                     }

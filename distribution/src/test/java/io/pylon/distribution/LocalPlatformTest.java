@@ -52,8 +52,7 @@ class LocalPlatformTest {
     @Test
     void upRunsTheWholePlatformAndCtrlCLeavesNoJvmBehind(@TempDir Path state) throws Exception {
         // someone else's data grid member on cache-0's address: its grid port must fall back like an HTTP port
-        ServerSocket taken = new ServerSocket();
-        taken.bind(new InetSocketAddress("127.0.44.2", LocalPlan.GRID_PORT));
+        ServerSocket taken = takePort("127.0.44.2", LocalPlan.GRID_PORT);
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 PylonCli.class.getName(), "up", "--state-dir", state.toString(), "--start-timeout", "150",
@@ -102,6 +101,14 @@ class LocalPlatformTest {
             }
         }
         assertThat(pods).isEqualTo(7);
+        // the sample API is deployed and answers through every Worker pod
+        assertThat(output.toString()).contains("sample API deployed as version");
+        for (JsonNode worker : root.path("modules").path("worker").path("pods")) {
+            HttpResponse<String> sample = client.send(HttpRequest.newBuilder(URI.create(worker.path("url").asText()
+                    + "/sample/hello?x=1")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(sample.statusCode()).as(sample.body()).isEqualTo(200);
+            assertThat(sample.body()).contains("\"service\":\"sample\"", "\"path\":\"/hello\"", "\"query\":\"x=1\"");
+        }
         assertThat(urls).allMatch(url -> url.startsWith("http://127.0.44."));
         JsonNode caches = root.path("modules").path("cache").path("pods");
         assertThat(caches.get(0).path("grid").asText()).startsWith("127.0.44.2:").isNotEqualTo("127.0.44.2:5701");
@@ -130,6 +137,11 @@ class LocalPlatformTest {
                     .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         }
         assertThat(output.toString()).containsPattern("(?m)^worker-0 +\\| .*Worker pod worker-0 listening").contains("Pylon is up");
+        // a quiet start: no stack traces (Workers reaching for the data grid before it is up), no SLF4J notices, no
+        // JVM warnings; the Workers say in one line that they wait when they do
+        assertThat(output.toString()).doesNotContain("SLF4J").doesNotContain("\tat ").doesNotContain("Caused by")
+                .doesNotContainPattern("(?m)^\\S+ +\\| [\\w.$]+(Exception|Error)(: |$)")
+                .doesNotContainPattern("(?m)^\\S+ +\\| WARNING: ").doesNotContain("modular environment");
 
         // a pod that dies is reported
         long victim = root.path("modules").path("portal").path("pods").get(0).path("pid").asLong();
@@ -145,6 +157,25 @@ class LocalPlatformTest {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pod pid " + pid + " is gone").isFalse();
         }
         assertThat(output.toString()).contains("stopping 7 pods").contains("stopped");
+    }
+
+    /** A listener on {@code host:port}, tried for up to 60 s (a connection of an earlier run may hold the port a while). */
+    private static ServerSocket takePort(String host, int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            ServerSocket socket = new ServerSocket();
+            socket.setReuseAddress(true);
+            try {
+                socket.bind(new InetSocketAddress(host, port));
+                return socket;
+            } catch (java.net.BindException e) {
+                socket.close();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
+        }
     }
 
     /** The member count a Cache pod's datagrid diagnostics report. */

@@ -45,6 +45,10 @@ final class Api {
         return JSON.readTree(r.body()).path("access_token").asText();
     }
 
+    String token() {
+        return token;
+    }
+
     Answer send(String method, String path, String body, String... headers) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(90))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));

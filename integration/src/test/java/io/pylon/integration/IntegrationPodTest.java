@@ -36,17 +36,20 @@ class IntegrationPodTest {
     @BeforeAll
     static void start() throws Exception {
         stub = new Stub();
-        manager = TestPods.start(new ManagerModule(), "manager-0", Map.of("pylon.manager.admin.password", PASSWORD));
+        int managerPort = TestPods.freePort();
         secrets = Files.createTempDirectory("pylon-secrets");
         Files.writeString(secrets.resolve("rates-hook"), HOOK_SECRET + "\n");
         Map<String, String> settings = new HashMap<>();
-        settings.put("pylon.integration.manager-url", TestPods.baseUrl(manager));
+        settings.put("pylon.integration.manager-url", "http://127.0.0.1:" + managerPort);
         settings.put("pylon.integration.allowed-hosts", "127.0.47.0/24");
         settings.put("pylon.integration.secrets-dir", secrets.toString());
         settings.put("pylon.integration.polling-interval", "100ms");
         settings.put("pylon.integration.transform.timeout", "500ms");
         settings.put("pylon.integration.history.output-max", "4096");
         integration = TestPods.start(new IntegrationModule(), "integration-0", settings);
+        manager = TestPods.start(new ManagerModule(), "manager-0", Map.of("pylon.manager.admin.password", PASSWORD,
+                "pylon.server.port", String.valueOf(managerPort),
+                "pylon.manager.integration-url", TestPods.baseUrl(integration)));
         api = new Api(TestPods.baseUrl(integration), Api.token(TestPods.baseUrl(manager), PASSWORD));
     }
 
@@ -270,6 +273,60 @@ class IntegrationPodTest {
         JsonNode run = api.runAndWait("loop", null);
         assertThat(run.path("status").asText()).isEqualTo("failed");
         assertThat(run.path("error").asText()).contains("forever").contains("expression");
+    }
+
+    @Test
+    void theManagersFlowsApiForwardsToTheIntegrationPodAndAuditsChanges() throws Exception {
+        Api viaManager = new Api(TestPods.baseUrl(manager), api.token());
+        Api.Answer created = viaManager.post("/apiops/flows", """
+                name: managed
+                steps: [{id: greet, transform: '"hello " & $input.who'}]
+                """);
+        assertThat(created.status()).as(created.text()).isEqualTo(201);
+        assertThat(created.response().headers().firstValue("Location")).hasValue("/apiops/flows/managed");
+        assertThat(viaManager.get("/apiops/flows").json().path("flows").toString()).contains("\"managed\"");
+        assertThat(viaManager.get("/apiops/flows/managed").json().path("document").asText()).contains("hello");
+
+        Api.Answer run = viaManager.send("POST", "/apiops/flows/managed/runs?wait=30s", "{\"who\": \"ops\"}",
+                "Content-Type", "application/json");
+        assertThat(run.status()).as(run.text()).isEqualTo(200);
+        assertThat(run.json().path("steps").get(0).path("output").asText()).isEqualTo("hello ops");
+        String id = run.json().path("id").asText();
+        assertThat(viaManager.get("/apiops/flows/managed/runs").json().path("runs").get(0).path("id").asText())
+                .isEqualTo(id);
+        assertThat(viaManager.get("/apiops/flows/managed/runs/" + id).json().path("status").asText()).isEqualTo("succeeded");
+        assertThat(viaManager.get("/apiops/flows/managed/runs/" + id + "/steps").json().path("steps")).hasSize(1);
+
+        Api.Answer invalid = viaManager.post("/apiops/flows", "name: x\nsteps: [{http: {url: nope}}]\n");
+        assertThat(invalid.status()).isEqualTo(400);
+        assertThat(invalid.json().path("details").path("problems").get(0).path("at").asText()).startsWith("steps[0]");
+        assertThat(viaManager.send("DELETE", "/apiops/flows/managed", null).status()).isEqualTo(204);
+        assertThat(viaManager.get("/apiops/flows/managed").status()).isEqualTo(404);
+        assertThat(new Api(TestPods.baseUrl(manager), null).get("/apiops/flows").status()).isEqualTo(401);
+
+        String audit = viaManager.get("/apiops/audit?limit=100").text();
+        assertThat(audit).contains("flow.created", "flow:managed", "flow.run", "flow.deleted");
+    }
+
+    @Test
+    void diagnosticsAndMetersShowTheScheduler() throws Exception {
+        api.create("""
+                name: metered
+                steps: [{id: fail, http: {url: "%s"}}]
+                """.formatted(stub.url("/fail")));
+        api.runAndWait("metered", null);
+        java.net.http.HttpResponse<String> section = TestPods.get(integration, "/platform/diagnostics/integration",
+                "Authorization", TestPods.ENVIRONMENT_ID);
+        assertThat(section.statusCode()).isEqualTo(200);
+        JsonNode body = Api.JSON.readTree(section.body()).path("pods").path(0).path("integration");
+        assertThat(body.path("database").asText()).as(section.body()).isEqualTo("h2");
+        assertThat(body.path("flows").asInt()).isPositive();
+        assertThat(body.has("due")).isTrue();
+        assertThat(body.path("settings").path("allowedHosts").toString()).contains("127.0.47.0/24");
+        String metrics = TestPods.get(integration, "/platform/management/metrics").body();
+        assertThat(metrics).contains("pylon_integration_runs_finished_total{flow=\"metered\",status=\"failed\"} 1.0")
+                .contains("pylon_integration_due ").contains("pylon_integration_overdue ")
+                .contains("pylon_integration_run_start_delay_seconds_bucket");
     }
 
     @Test

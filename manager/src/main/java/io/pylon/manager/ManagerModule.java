@@ -49,6 +49,8 @@ import io.pylon.manager.proxies.ProxyDefinitions;
 import io.pylon.manager.proxies.ProxyEndpoints;
 import io.pylon.manager.proxies.ProxySettings;
 import io.pylon.manager.proxies.ProxyStore;
+import io.pylon.manager.flows.FlowsEndpoints;
+import io.pylon.manager.flows.FlowsSettings;
 
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -95,6 +97,7 @@ public final class ManagerModule implements PylonModule {
         all.addAll(BootstrapSettings.all());
         all.addAll(AuditSettings.all());
         all.addAll(ProxySettings.all());
+        all.addAll(FlowsSettings.all());
         return List.copyOf(all);
     }
 
@@ -153,6 +156,7 @@ public final class ManagerModule implements PylonModule {
         new EnvironmentEndpoints(environments, audit, clock).register(routes, secured);
         new AuditEndpoint(audit).register(routes, secured);
         startControlPlane(context, jdbc, environments, audit, clock, routes, secured);
+        new FlowsEndpoints(settings.get(FlowsSettings.INTEGRATION_URL), context.segment(), audit).register(routes, secured);
         new ApiDocsEndpoint().register(routes, secured);
 
         Duration retention = settings.get(AuditSettings.RETENTION);
@@ -174,7 +178,7 @@ public final class ManagerModule implements PylonModule {
         ProxyDefinitions definitions = new ProxyDefinitions(context.segment());
         BundleWatch watch = new BundleWatch(deployments);
         Deployer deployer = new Deployer(deployments, watch, definitions, clock);
-        new ProxyEndpoints(proxies, deployments, definitions,
+        new ProxyEndpoints(proxies, deployments::deployedRevisions, definitions,
                 new OpenApiImport(context.settings().get(ProxySettings.IMPORT_URL_HOSTS)), audit, clock)
                 .register(routes, secured);
         new DeploymentEndpoints(environments, proxies, deployments, deployer, watch, audit, clock)

@@ -137,6 +137,18 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void workersFollowTheManagerOfTheirEnvironment() {
+        assertThat(env("worker").get("PYLON_WORKER_CONFIG_SOURCE").path("value").asText()).isEqualTo("manager");
+        String managerUrl = env("worker").get("PYLON_WORKER_MANAGER_URL").path("value").asText();
+        assertThat(managerUrl).isEqualTo("http://pylon-manager:8080");
+        // the Manager creates the environment whose ID the Workers present, with the same secret
+        String urls = env("manager").get("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS").path("value").asText();
+        assertThat(urls).contains("worker=", "cache=", "manager=" + managerUrl);
+        assertThat(env("manager").get("PYLON_ENVIRONMENT_ID").path("valueFrom").path("secretKeyRef").path("name").asText())
+                .isEqualTo(env("worker").get("PYLON_ENVIRONMENT_ID").path("valueFrom").path("secretKeyRef").path("name").asText());
+    }
+
+    @Test
     void theRoleOnlyReadsPodsAndIsBoundOnlyToWorkerAndCache() {
         List<JsonNode> roles = ofKind("Role");
         assertThat(roles).hasSize(1);

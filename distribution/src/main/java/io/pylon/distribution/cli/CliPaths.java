@@ -51,6 +51,23 @@ public final class CliPaths {
         return environments() + "/" + segment(name) + tail(rest);
     }
 
+    public static String flows() {
+        return "/apiops/flows";
+    }
+
+    public static String flow(String name, String... rest) {
+        return flows() + "/" + segment(name) + tail(rest);
+    }
+
+    /** A flow's runs page (keyset: {@code before} is the previous page's {@code next}). */
+    public static String runs(String flow, int limit, Long before) {
+        return flow(flow, "runs") + "?limit=" + limit + (before == null ? "" : "&before=" + before);
+    }
+
+    public static String run(String flow, String id) {
+        return flow(flow, "runs") + "/" + segment(id);
+    }
+
     public static String audit(int limit, Long before) {
         return "/apiops/audit?limit=" + limit + (before == null ? "" : "&before=" + before);
     }

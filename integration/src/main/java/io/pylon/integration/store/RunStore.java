@@ -91,15 +91,19 @@ public final class RunStore {
         return sql.one("SELECT " + RUN_COLUMNS + " FROM integration_run WHERE id = ?", RunStore::run, id);
     }
 
-    /** A flow's runs, newest first, older than {@code beforeSeq} (exclusive; null: from the newest). */
+    /**
+     * A flow's runs, newest first, older than {@code beforeSeq} (exclusive; null: from the newest). Ordered by the
+     * whole index {@code (flow, seq)}: H2 then reads the index backwards and stops after the page, where
+     * {@code ORDER BY seq DESC} alone made it read every run of the flow and sort them.
+     */
     public List<RunRecord> runs(String flow, Long beforeSeq, int limit) {
-        return sql.query("SELECT " + RUN_COLUMNS + " FROM integration_run WHERE flow = ? AND seq < ? ORDER BY seq DESC "
+        return sql.query("SELECT " + RUN_COLUMNS + " FROM integration_run WHERE flow = ? AND seq < ? ORDER BY flow DESC, seq DESC "
                 + "FETCH FIRST ? ROWS ONLY", RunStore::run, flow, beforeSeq == null ? Long.MAX_VALUE : beforeSeq, limit);
     }
 
     /** A run's step attempts in order, after {@code afterSeq} (exclusive; null: from the first). */
     public List<StepRecord> steps(long runSeq, Long afterSeq, int limit) {
-        return sql.query("SELECT " + STEP_COLUMNS + " FROM integration_step WHERE run_seq = ? AND seq > ? ORDER BY seq "
+        return sql.query("SELECT " + STEP_COLUMNS + " FROM integration_step WHERE run_seq = ? AND seq > ? ORDER BY run_seq, seq "
                 + "FETCH FIRST ? ROWS ONLY", RunStore::step, runSeq, afterSeq == null ? 0L : afterSeq, limit);
     }
 
@@ -125,7 +129,8 @@ public final class RunStore {
         }
         List<String> flows = sql.query("SELECT DISTINCT flow FROM integration_run", rs -> rs.getString(1));
         for (String flow : flows) {
-            Long cut = sql.one("SELECT seq FROM integration_run WHERE flow = ? ORDER BY seq DESC OFFSET ? ROWS "
+            Long cut = sql.one("SELECT seq FROM integration_run WHERE flow = ? AND status NOT IN " + OPEN
+                    + " ORDER BY flow DESC, seq DESC OFFSET ? ROWS "
                     + "FETCH FIRST 1 ROWS ONLY", rs -> rs.getLong(1), flow, keep);
             if (cut == null) {
                 continue;

@@ -146,7 +146,8 @@ public final class IntegrationApi {
         List<StoredFlow> page = flows.list(after, limit);
         List<Object> items = new ArrayList<>();
         for (StoredFlow f : page) {
-            items.add(views.flow(f, false, null));
+            Flow flow = parseStored(f);
+            items.add(views.flow(f, false, flow == null ? null : nextRun(flow)));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("flows", items);

@@ -18,7 +18,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
-/** A real Manager pod (H2) with the test environment, and Worker pods that follow it; HTTP helpers. */
+/** A real Manager pod (H2) with the test environment, and Worker pods that follow it; HTTP calls to them. */
 final class ControlPlane implements AutoCloseable {
     static final String PASSWORD = "admin-Passw0rd!";
 

@@ -89,6 +89,10 @@ class ProxyApiTest {
             assertThat(answer.body()).contains(field).doesNotContain(tenK);
             assertThat(answer.body().length()).isLessThan(2000);
         });
+        HttpResponse<String> rateLimit = manager.postJson("/apiops/proxies", admin,
+                "{\"name\":\"rl\",\"pathPrefix\":\"/rl\",\"upstreams\":[\"http://127.0.0.1:1\"],\"rateLimit\":{\"requests\":-1}}");
+        assertThat(rateLimit.body()).as("the field alone, for a form to show the error there")
+                .contains("\"details\":{\"field\":\"rateLimit.requests\"}");
         assertThat(manager.get("/apiops/proxies/..", admin).statusCode()).isIn(400, 404);
         assertThat(manager.get("/apiops/proxies/%2e%2e", admin).statusCode()).isIn(400, 404);
         assertThat(manager.get("/apiops/proxies/" + tenK, admin).statusCode()).isIn(400, 414, 431);

@@ -163,6 +163,12 @@ class ProxyApiTest {
         TestPods.send(manager.builder("/apiops/environments/test/config?wait=0s")
                 .header("Authorization", "Bearer " + admin).header("Content-Type", "application/yaml")
                 .PUT(HttpRequest.BodyPublishers.ofString("proxies: []")).build());
+        // the history counts each version's proxies (the snapshot itself is one version's)
+        JsonNode history = json(manager.get("/apiops/environments/test/deployments?limit=2",
+                admin)).path("deployments");
+        assertThat(history.get(0).path("proxyCount").asInt()).isZero();
+        assertThat(history.get(1).path("proxyCount").asInt()).isEqualTo(1000);
+        assertThat(history.get(1).has("proxies")).isFalse();
     }
 
     private static HttpResponse<String> poll(String etag, String wait, String environmentId) {

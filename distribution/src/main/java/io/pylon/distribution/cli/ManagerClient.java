@@ -113,7 +113,8 @@ public final class ManagerClient {
                     + ": log in again with `pylon login " + base + "`.");
         }
         if (answer.status() == 403) {
-            throw CliException.auth("Not allowed: " + Text.printable(answer.description()) + " (this needs the admin role).");
+            String why = Text.printable(answer.description());
+            throw CliException.auth("Not allowed: " + why + (why.contains(" role") ? "" : " (your role does not allow it)."));
         }
         throw CliException.failed(Text.printable(answer.description()) + " (HTTP " + answer.status()
                 + (error.isEmpty() ? "" : ", " + Text.printable(error)) + ")");

@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GatewayCliTest {
     static final String PASSWORD = "gateway-cli-Passw0rd";
+    static final String VIEWER_PASSWORD = "gateway-cli-Viewer-Passw0rd";
     @TempDir
     static Path home;
     static Pod manager;
@@ -182,6 +183,17 @@ class GatewayCliTest {
         assertUsage(cli.run("rollout"), "subcommand");
         assertUsage(cli.run("gateway", "status"), "ENV");
         assertUsage(cli.run("proxies", "get", "orders", "-o", "xml"), "xml");
+
+        // a viewer reads but cannot deploy: exit 3 naming the role needed
+        assertThat(cli.runWithInput(VIEWER_PASSWORD + "\n" + VIEWER_PASSWORD + "\n", "users", "create", "reader", "--role", "viewer",
+                "--password-stdin").exit()).isZero();
+        CliRunner viewer = new CliRunner(home.resolve("viewer").resolve("config"));
+        assertThat(viewer.runWithInput(VIEWER_PASSWORD + "\n", "login", TestPods.baseUrl(manager), "--username", "reader",
+                "--password-stdin").exit()).isZero();
+        assertThat(viewer.run("gateway", "status", "test").exit()).isZero();
+        CliRunner.Result refused = viewer.run("deploy", "test", "anything");
+        assertThat(refused.exit()).as(refused.all()).isEqualTo(3);
+        assertThat(refused.err()).contains("requires the operator role").doesNotContain("admin role");
 
         CliRunner.Result missing = cli.run("gateway", "status", "nowhere");
         assertThat(missing.exit()).as(missing.all()).isEqualTo(1);

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Bounds on what diagnostics callers can make a pod do, measured side by side on two Worker pods (./pylon run) with a
+# Bounds on what diagnostics callers can make a pod do, measured side by side on Worker pods (./pylon run) with a
 # 48 MiB data budget: "bounded" with the default settings, "unbounded" with the limits raised out of the way (what a
 # pod did before they existed).
-#  1. A flood of 1 s flight recordings (maxSizeMb=4), started back to back for FLOOD_SECONDS: files and bytes in the
-#     recordings folder at the peak, recordings started, refusals (409 one at a time, 507 budget).
-#  2. Histograms of live objects (each a full GC) from three callers in turn for HISTO_SECONDS: calls admitted per
-#     caller, 429s, and the pod's collection count.
+#  1. A flood of 1 s flight recordings (maxSizeMb=4), started back to back for FLOOD_SECONDS, each call naming another
+#     caller and the pod's own rate lifted, so that the data budget is what holds: files and bytes in the recordings
+#     folder at the peak, recordings started, refusals (409 one at a time, 507 budget, 429 rate).
+#  2. Histograms of live objects (each a full GC) from three callers in turn for HISTO_SECONDS, default limits: calls
+#     admitted per caller, 429s, and the pod's collection count.
 # Usage: bench/hostile/diagnostics-bounds.sh [flood seconds, default 60] [histogram seconds, default 60]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -50,14 +51,16 @@ call() { # method, name?query -> status
 }
 
 flood() { # name
-  local dir="$WORK/$1/recordings" started=0 busy=0 full=0 other=0 max_files=0 max_bytes=0 t0 files bytes
+  local dir="$WORK/$1/recordings" started=0 busy=0 full=0 rate=0 other=0 max_files=0 max_bytes=0 t0 files bytes n=0
   t0=$(date +%s.%N)
   local end=$(( $(date +%s) + FLOOD_SECONDS ))
   while [ "$(date +%s)" -lt "$end" ]; do
-    case $(call POST "jfr?internal=true&duration=1s&maxSizeMb=4") in
+    n=$((n + 1))
+    case $(call POST "jfr?internal=true&duration=1s&maxSizeMb=4&caller=flood-$n") in
       200) started=$((started + 1)) ;;
       409) busy=$((busy + 1)); sleep 0.1 ;;
       507) full=$((full + 1)); sleep 0.1 ;;
+      429) rate=$((rate + 1)); sleep 0.1 ;;
       *) other=$((other + 1)) ;;
     esac
     files=$(find "$dir" -maxdepth 1 -name 'pylon-recording-*' | wc -l)
@@ -65,8 +68,8 @@ flood() { # name
     [ "$files" -gt "$max_files" ] && max_files=$files
     [ "$bytes" -gt "$max_bytes" ] && max_bytes=$bytes
   done
-  printf '%-9s recordings started=%d refused409=%d refused507=%d other=%d peak_files=%d peak_MiB=%.1f (folder incl. JFR repository) in %.0f s\n' \
-    "$1" "$started" "$busy" "$full" "$other" "$max_files" "$(echo "$max_bytes / 1048576" | bc -l)" \
+  printf '%-9s recordings started=%d refused409=%d refused507=%d refused429=%d other=%d peak_files=%d peak_MiB=%.1f (folder incl. JFR repository) in %.0f s\n' \
+    "$1" "$started" "$busy" "$full" "$rate" "$other" "$max_files" "$(echo "$max_bytes / 1048576" | bc -l)" \
     "$(echo "$(date +%s.%N) - $t0" | bc -l)"
 }
 
@@ -91,8 +94,10 @@ histograms() { # name
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-start_pod bounded
+start_pod bounded PYLON_DIAGNOSTICS_HEAVY_RATE_PER_POD=100000
 flood bounded
+stop_pod
+start_pod bounded
 histograms bounded
 stop_pod
 start_pod unbounded PYLON_DATA_BUDGET=1Ti PYLON_DATA_RECORDINGS_MAX_COUNT=1000 PYLON_DATA_RECORDINGS_MAX_BYTES=1Ti \

@@ -59,12 +59,12 @@ public class WsBench {
     static void idle(URI uri, int count, int holdSeconds) throws Exception {
         HttpClient client = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(2)).build();
         List<WebSocket> open = new ArrayList<>(count);
-        Semaphore inFlight = new Semaphore(200);
+        Semaphore inFlight = new Semaphore(50);
         AtomicInteger failed = new AtomicInteger();
         List<CompletableFuture<WebSocket>> all = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             inFlight.acquire();
-            all.add(client.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
+            all.add(client.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(120))
                     .buildAsync(uri, new WebSocket.Listener() { })
                     .whenComplete((ws, e) -> {
                         inFlight.release();
@@ -75,7 +75,7 @@ public class WsBench {
         }
         for (CompletableFuture<WebSocket> f : all) {
             try {
-                open.add(f.get(60, TimeUnit.SECONDS));
+                open.add(f.get(180, TimeUnit.SECONDS));
             } catch (Exception e) {
                 // counted above
             }

@@ -25,13 +25,15 @@ WORKER_PORT=18192
 JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 WORK=$(mktemp -d /tmp/pylon-bench-ws.XXXXXX)
 PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
+cleanup() { # never waits on a process: what does not stop on TERM within 3 s is killed
+  for pid in "${PIDS[@]}"; do pkill -P "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+  sleep 3
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-# the whole run is bounded: it stops itself after 15 minutes
-( sleep 900; echo "bench/worker/websocket.sh: time limit reached" >&2; kill -TERM $$ ) & PIDS+=($!)
+# the whole run is bounded: it stops itself after 40 minutes
+( sleep 2400; echo "bench/worker/websocket.sh: time limit reached" >&2; kill -TERM $$ ) & PIDS+=($!)
 
 # class path: the Worker and its test dependencies (Helidon's WebSocket server for the upstream); no mvn install
 if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
@@ -91,12 +93,16 @@ done
 sleep 1
 
 echo "== idle tunnels: $COUNT through one Worker (-Xmx128m) ==" >&2
-"$JAVA_HOME/bin/java" -Xmx1g -cp "$CP" WsBench idle "ws://$ADDR:$WORKER_PORT/ws/echo" "$COUNT" 60 > "$WORK/idle.out" 2>"$WORK/idle.err" &
+"$JAVA_HOME/bin/java" -Xmx1g -cp "$CP" WsBench idle "ws://$ADDR:$WORKER_PORT/ws/echo" "$COUNT" 90 > "$WORK/idle.out" 2>"$WORK/idle.err" &
 IDLE_PID=$!
 PIDS+=($IDLE_PID)
-for i in $(seq 1 600); do grep -q '^open' "$WORK/idle.out" && break; sleep 0.5; done
+OPEN_START=$(date +%s)
+for i in $(seq 1 2400); do grep -q '^open' "$WORK/idle.out" && break; sleep 0.5; done
+OPEN_SECONDS=$(( $(date +%s) - OPEN_START ))
 cat "$WORK/idle.out" >&2
-TUNNELS=$(curl -s "http://$ADDR:$WORKER_PORT/platform/management/metrics" | awk '/^pylon_worker_websocket_tunnels /{print $2}')
+echo "opened in ${OPEN_SECONDS}s; client errors: $(grep -c 'connect failed' "$WORK/idle.err" || true)" >&2
+TUNNELS=$(curl -s --max-time 60 "http://$ADDR:$WORKER_PORT/platform/management/metrics" \
+  | awk '/^pylon_worker_websocket_tunnels /{print $2}' || true)
 "$JAVA_HOME/bin/jcmd" $WORKER_PID GC.run > /dev/null
 sleep 1
 HEAP=$("$JAVA_HOME/bin/jcmd" $WORKER_PID GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i+1); sub(/K,?/, "", v); print int(v / 1024); exit } }')

@@ -57,7 +57,7 @@ final class UpCommand implements Callable<Integer> {
 
     /** How long stopping pods may take; a pod writing its AOT cache on its first stop takes longer (JDK 25, 340 MB recorded). */
     static final long STOP_SECONDS = 25;
-    static final long STOP_RECORDING_SECONDS = 180;
+    static final long STOP_RECORDING_SECONDS = 300;
 
     /**
      * What a JVM prints while it writes its AOT cache at exit: where the recording went, the child JVM it launches (with
@@ -236,22 +236,28 @@ final class UpCommand implements Callable<Integer> {
         if (!recording.isEmpty()) {
             say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
         }
-        // SIGTERM through the process handle: Process.destroy() also closes our end of the pod's output, and a pod
-        // that writes to it afterwards dies of the broken pipe, in the middle of writing its AOT cache and before
-        // its last log lines
-        all.forEach(c -> c.process().toHandle().destroy());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
-        for (Child child : all) {
+        terminate(all.stream().map(Child::process).toList(), recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
+        say("stopped");
+    }
+
+    /**
+     * SIGTERM to every process, then waits up to {@code seconds} for all of them together before killing those left.
+     * Through the process handle: Process.destroy() also closes our end of the child's output, and a pod that writes
+     * to it afterwards dies of the broken pipe, in the middle of writing its AOT cache and before its last log lines.
+     */
+    static void terminate(List<Process> processes, long seconds) {
+        processes.forEach(p -> p.toHandle().destroy());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (Process process : processes) {
             try {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || !child.process().waitFor(left, TimeUnit.NANOSECONDS)) {
-                    child.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                if (left <= 0 || !process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
-                child.process().destroyForcibly();
+                process.destroyForcibly();
             }
         }
-        say("stopped");
     }
 
     private void pipe(InputStream stream, String prefix) {

@@ -318,8 +318,8 @@ class IntegrationPodTest {
         java.net.http.HttpResponse<String> section = TestPods.get(integration, "/platform/diagnostics/integration",
                 "Authorization", TestPods.ENVIRONMENT_ID);
         assertThat(section.statusCode()).isEqualTo(200);
-        JsonNode body = Api.JSON.readTree(section.body()).path("integration");
-        assertThat(body.path("database").asText()).isEqualTo("h2");
+        JsonNode body = Api.JSON.readTree(section.body()).path("pods").path(0).path("integration");
+        assertThat(body.path("database").asText()).as(section.body()).isEqualTo("h2");
         assertThat(body.path("flows").asInt()).isPositive();
         assertThat(body.has("due")).isTrue();
         assertThat(body.path("settings").path("allowedHosts").toString()).contains("127.0.47.0/24");

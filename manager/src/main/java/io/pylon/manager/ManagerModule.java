@@ -178,7 +178,7 @@ public final class ManagerModule implements PylonModule {
         ProxyDefinitions definitions = new ProxyDefinitions(context.segment());
         BundleWatch watch = new BundleWatch(deployments);
         Deployer deployer = new Deployer(deployments, watch, definitions, clock);
-        new ProxyEndpoints(proxies, deployments, definitions,
+        new ProxyEndpoints(proxies, deployments::deployedRevisions, definitions,
                 new OpenApiImport(context.settings().get(ProxySettings.IMPORT_URL_HOSTS)), audit, clock)
                 .register(routes, secured);
         new DeploymentEndpoints(environments, proxies, deployments, deployer, watch, audit, clock)

@@ -105,10 +105,12 @@ class CliTerminalTest {
 
     @Test
     void topFitsEightyColumnsAndANarrowerWindowCutsLinesInsteadOfWrapping() throws Exception {
+        tmux.clear();
         try {
             for (int width : List.of(80, 70)) {
                 tmux.resize(width, 40);
-                tmux.run("clear; ./pylon top --interval 1s; echo EXIT=$?");
+                tmux.clear();
+                tmux.run("./pylon top --interval 1s; echo EXIT=$?");
                 tmux.waitFor("the four pods", s -> s.contains("worker-1") && s.contains("cache-1"), START);
                 String joined = tmux.joinedScreen();
                 assertThat(joined.lines()).as("no line wrapped at %d columns:%n%s", width, joined)
@@ -122,26 +124,29 @@ class CliTerminalTest {
             }
         } finally {
             tmux.resize(160, 40);
-            tmux.run("clear");
+            tmux.clear();
         }
     }
 
     @Test
     void collectRefusesToFloodATerminalAndShowsItsRoundsWhenWritingAFile() throws Exception {
-        tmux.run("clear; ./pylon collect; echo EXIT=$?");
+        tmux.clear();
+        tmux.run("./pylon collect; echo EXIT=$?");
         String refused = tmux.waitForExit(START);
         assertThat(refused).contains("give a file with -o FILE").contains("EXIT=2").doesNotContain("collectedAt");
-        tmux.run("clear; ./pylon collect --every 1s --rounds 2 -o fleet.jsonl; echo EXIT=$?");
+        tmux.clear();
+        tmux.run("./pylon collect --every 1s --rounds 2 -o fleet.jsonl; echo EXIT=$?");
         String written = tmux.waitForExit(Duration.ofMinutes(2));
         assertThat(written).contains("EXIT=0").containsPattern("round 1 of 2: 4 pod records, \\S+ appended to fleet.jsonl; next round at")
                 .containsPattern("round 2 of 2: 4 pod records, \\S+ appended to fleet.jsonl\\s").doesNotContain("collectedAt");
         assertThat(Files.readAllLines(dir.resolve("fleet.jsonl"))).hasSize(8);
-        tmux.run("clear");
+        tmux.clear();
     }
 
     @Test
     void auditHasAHeaderAlignedColumnsAndNoNulls() throws Exception {
-        tmux.run("clear; ./pylon audit --limit 8; echo EXIT=$?");
+        tmux.clear();
+        tmux.run("./pylon audit --limit 8; echo EXIT=$?");
         String screen = tmux.waitForExit(START);
         assertThat(screen).contains("EXIT=0").doesNotContain("null");
         List<String> lines = screen.lines().toList();
@@ -167,13 +172,16 @@ class CliTerminalTest {
 
     @Test
     void diagIsIndentedOnATerminalAndOneLineWhenPiped() throws Exception {
-        tmux.run("clear; ./pylon diag jvm worker --pod worker-0; echo EXIT=$?");
-        String pretty = tmux.waitForExit(START);
+        tmux.clear();
+        tmux.run("./pylon diag jvm worker --pod worker-0; echo EXIT=$?");
+        tmux.waitForExit(START);
+        String pretty = tmux.history();
         assertThat(pretty).contains("EXIT=0").containsPattern("(?m)^  \"podName\" : \"worker-0\",?$");
-        tmux.run("clear; ./pylon diag jvm worker --pod worker-0 | wc -l; echo EXIT=$?");
+        tmux.clear();
+        tmux.run("./pylon diag jvm worker --pod worker-0 | wc -l; echo EXIT=$?");
         String piped = tmux.waitForExit(START);
         assertThat(piped).containsPattern("(?m)^1$");
-        tmux.run("clear");
+        tmux.clear();
     }
 
     @Test
@@ -189,7 +197,9 @@ class CliTerminalTest {
         // enough to be caught; a try that ends before the key arrives is repeated
         boolean interrupted = false;
         for (int attempt = 0; attempt < 4 && !interrupted; attempt++) {
-            tmux.run("clear; ./pylon dump heap cache-0 -o c0.hprof.gz; echo EXIT=$?");
+            // the screen cleared first: a '%' or an EXIT=0 of the download before must not count for this one
+            tmux.clear();
+            tmux.run("./pylon dump heap cache-0 -o c0.hprof.gz; echo EXIT=$?");
             tmux.waitFor("the progress bar", s -> s.contains("%") || TmuxSession.exited(s), Duration.ofMinutes(3));
             tmux.press("C-c");
             String screen = tmux.waitFor("the prompt", s -> TmuxSession.exited(s) || s.strip().endsWith("$"), Duration.ofSeconds(30));

@@ -44,6 +44,18 @@ final class TmuxSession implements AutoCloseable {
         return tmux("capture-pane", "-p", "-J", "-t", "t");
     }
 
+    /** The screen and what scrolled off it since the last {@link #clear}. */
+    String history() {
+        return tmux("capture-pane", "-p", "-J", "-S", "-5000", "-t", "t");
+    }
+
+    /** Clears the screen and the scrollback, and waits until only the prompt is left. */
+    void clear() throws InterruptedException {
+        run("clear");
+        waitFor("a clear screen", s -> s.strip().equals("$"), java.time.Duration.ofSeconds(20));
+        tmux("clear-history", "-t", "t");
+    }
+
     /** Gives the window another size, as an operator resizing the terminal does. */
     void resize(int width, int height) {
         tmux("resize-window", "-t", "t", "-x", String.valueOf(width), "-y", String.valueOf(height));

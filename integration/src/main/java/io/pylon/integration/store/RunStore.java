@@ -129,7 +129,8 @@ public final class RunStore {
         }
         List<String> flows = sql.query("SELECT DISTINCT flow FROM integration_run", rs -> rs.getString(1));
         for (String flow : flows) {
-            Long cut = sql.one("SELECT seq FROM integration_run WHERE flow = ? ORDER BY flow DESC, seq DESC OFFSET ? ROWS "
+            Long cut = sql.one("SELECT seq FROM integration_run WHERE flow = ? AND status NOT IN " + OPEN
+                    + " ORDER BY flow DESC, seq DESC OFFSET ? ROWS "
                     + "FETCH FIRST 1 ROWS ONLY", rs -> rs.getLong(1), flow, keep);
             if (cut == null) {
                 continue;

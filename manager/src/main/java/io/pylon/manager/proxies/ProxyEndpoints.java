@@ -15,12 +15,12 @@ import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;
-import io.pylon.manager.deployments.DeploymentStore;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * API proxies: everyone with a token reads them, operators and admins create, change (a new revision each time,
@@ -32,13 +32,14 @@ public final class ProxyEndpoints {
     private static final int MAX_COMMENT = 1000;
 
     private final ProxyStore store;
-    private final DeploymentStore deployments;
+    /** Where a proxy is deployed now, environment -> revision (the deployments package answers it). */
+    private final Function<String, Map<String, Integer>> deployments;
     private final ProxyDefinitions definitions;
     private final OpenApiImport openApi;
     private final AuditLog audit;
     private final Clock clock;
 
-    public ProxyEndpoints(ProxyStore store, DeploymentStore deployments, ProxyDefinitions definitions,
+    public ProxyEndpoints(ProxyStore store, Function<String, Map<String, Integer>> deployments, ProxyDefinitions definitions,
                           OpenApiImport openApi, AuditLog audit, Clock clock) {
         this.store = store;
         this.deployments = deployments;
@@ -86,7 +87,7 @@ public final class ProxyEndpoints {
         body.put("comment", latest.comment());
         body.put("createdAt", store.createdAt(latest.name()).map(Object::toString).orElse(null));
         body.put("hasOpenApi", latest.openapi() != null);
-        body.put("deployments", deployments.deployedRevisions(latest.name()));
+        body.put("deployments", deployments.apply(latest.name()));
         res.header(HeaderNames.ETAG, "\"" + latest.revision() + "\"");
         Json.send(res, status, body);
     }
@@ -155,7 +156,7 @@ public final class ProxyEndpoints {
     private void delete(ServerRequest req, ServerResponse res, Principal principal) {
         String name = name(req);
         require(name);
-        Map<String, Integer> deployed = deployments.deployedRevisions(name);
+        Map<String, Integer> deployed = deployments.apply(name);
         if (!deployed.isEmpty()) {
             throw ApiException.conflict("Proxy '" + name + "' is deployed to " + String.join(", ", deployed.keySet())
                     + "; undeploy it first (POST /apiops/environments/{env}/deployments with \"undeploy\").");

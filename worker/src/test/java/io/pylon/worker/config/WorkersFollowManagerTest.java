@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * when both pods applied it, served by both, shown in sync; rollback; a Worker restarted while the Manager is down
  * serves its disk copy; a Worker with neither answers 503 and stays unready.
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class WorkersFollowManagerTest {
     static ControlPlane cp;
     static TestUpstream blue;
@@ -60,6 +61,7 @@ class WorkersFollowManagerTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Order(1)
     void deployReachesEveryPodAndRollbackRestores() throws Exception {
         // before any deployment the environment serves version 0 (no proxies): the pods are ready and answer 404
         ControlPlane.await("both pods ready", () -> ready(one) && ready(two));
@@ -148,6 +150,7 @@ class WorkersFollowManagerTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Order(4)
     void aWorkerRestartedDuringAManagerOutageServesItsDiskCopy() throws Exception {
         HttpResponse<String> created = cp.post("/apiops/proxies", proxy("disk-check", "/disk", blue.url()));
         assertThat(created.statusCode()).isIn(201, 409);
@@ -187,6 +190,7 @@ class WorkersFollowManagerTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Order(2)
     void twoOperatorsEditingAtOnceOneGets412() {
         cp.post("/apiops/proxies", proxy("contested", "/contested", blue.url()));
         HttpResponse<String> first = cp.send("PUT", "/apiops/proxies/contested", cp.admin, "application/json",
@@ -200,6 +204,52 @@ class WorkersFollowManagerTest {
         assertThat(revisions).hasSize(2);
         JsonNode diff = json(cp.get("/apiops/proxies/contested/diff?from=1&to=2").body());
         assertThat(diff.path("patch").toString()).contains("\"op\":\"replace\"", "/pathPrefix", "/contested/a");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Order(3)
+    void deploysUnderLoadFailNoRequest() throws Exception {
+        assertThat(cp.post("/apiops/proxies", proxy("loaded", "/loaded", blue.url())).statusCode()).isEqualTo(201);
+        assertThat(json(cp.post("/apiops/environments/test/deployments", "{\"proxies\":[\"loaded\"],\"wait\":\"20s\"}")
+                .body()).path("deploymentResult").path("success").asBoolean()).isTrue();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger ok = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.Queue<String> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.List<Thread> clients = new java.util.ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            Pod target = c % 2 == 0 ? one : two;
+            clients.add(Thread.ofVirtual().start(() -> {
+                while (!stop.get()) {
+                    HttpResponse<String> answer = TestPods.get(target, "/loaded/x");
+                    if (answer.statusCode() == 200) {
+                        ok.incrementAndGet();
+                        seen.add(answer.body().split(" ")[0]);
+                    } else {
+                        failures.add(answer.statusCode() + " " + answer.body());
+                    }
+                }
+            }));
+        }
+        int revision = 1;
+        for (int i = 0; i < 10; i++) {
+            TestUpstream target = i % 2 == 0 ? green : blue;
+            HttpResponse<String> changed = cp.send("PUT", "/apiops/proxies/loaded", cp.admin, "application/json",
+                    proxy("loaded", "/loaded", target.url()), "If-Match", "\"" + revision++ + "\"");
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            HttpResponse<String> deployed = cp.post("/apiops/environments/test/deployments",
+                    "{\"proxies\":[\"loaded\"],\"wait\":\"20s\"}");
+            assertThat(json(deployed.body()).path("deploymentResult").path("success").asBoolean())
+                    .as(deployed.body()).isTrue();
+        }
+        stop.set(true);
+        for (Thread client : clients) {
+            client.join(30_000);
+        }
+        assertThat(failures).as("requests that failed during 10 deploys").isEmpty();
+        assertThat(ok.get()).isGreaterThan(10);
+        assertThat(seen).contains("blue", "green");
+        cp.post("/apiops/environments/test/deployments", "{\"undeploy\":[\"loaded\"],\"wait\":\"20s\"}");
     }
 
     static boolean ready(Pod pod) {

@@ -41,6 +41,7 @@ class TlsListenerTest {
     static TestCertificates.Issued ca;
     static Path secret;
     static TestUpstream echo;
+    static io.pylon.worker.testing.TestWebSocketUpstream webSockets;
     static Gateway gateway;
     static int generation;
 
@@ -51,12 +52,16 @@ class TlsListenerTest {
         mount(TestCertificates.leaf("first", ca));
         Files.writeString(secret.resolve("ca.crt"), ca.certificatePem());
         echo = TestUpstream.echo("e");
+        webSockets = new io.pylon.worker.testing.TestWebSocketUpstream();
         gateway = Gateway.start("worker-tls", """
                 routes:
                   - name: echo
                     pathPrefix: /echo
                     upstreams: [%s]
-                """.formatted(echo.url()), Map.of(
+                  - name: ws
+                    pathPrefix: /ws
+                    upstreams: [%s]
+                """.formatted(echo.url(), webSockets.url()), Map.of(
                 "pylon.worker.tls.certificate-file", secret.resolve("tls.crt").toString(),
                 "pylon.worker.tls.key-file", secret.resolve("tls.key").toString(),
                 "pylon.worker.tls.reload-interval", "200ms"));
@@ -66,6 +71,7 @@ class TlsListenerTest {
     static void stop() {
         gateway.close();
         echo.close();
+        webSockets.close();
         TestPods.deleteTree(secret);
     }
 
@@ -102,6 +108,25 @@ class TlsListenerTest {
             assertThat(response.body()).isEqualTo("e GET /echo/jdk");
             assertThat(response.headers().firstValue("x-seen-x-forwarded-proto")).hasValue("https");
         }
+    }
+
+    @Test
+    void webSocketOverTls() throws Exception {
+        java.util.concurrent.BlockingQueue<String> received = new java.util.concurrent.LinkedBlockingQueue<>();
+        HttpClient client = HttpClient.newBuilder().sslContext(TestCertificates.trusting(ca)).build();
+        java.net.http.WebSocket ws = client.newWebSocketBuilder().buildAsync(URI.create("wss://localhost:"
+                + gateway.pod.port() + "/ws/echo"), new java.net.http.WebSocket.Listener() {
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket socket,
+                                                                          CharSequence data, boolean last) {
+                        received.add(data.toString());
+                        socket.request(1);
+                        return null;
+                    }
+                }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        ws.sendText("over tls", true).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(received.poll(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("over tls");
+        ws.abort();
     }
 
     @Test

@@ -38,6 +38,7 @@ import io.pylon.manager.environments.BootstrapEnvironment;
 import io.pylon.manager.environments.BootstrapSettings;
 import io.pylon.manager.environments.EnvironmentEndpoints;
 import io.pylon.manager.environments.EnvironmentStore;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -46,15 +47,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The Manager: management API (tokens, accounts, environments) and the System / Server Management screen. */
+/**
+ * The Manager: management API (tokens, accounts, environments) and the System / Server Management screen.
+ *
+ * <p>Threading: {@code start} runs once on the starting thread and publishes the management API and its routes through
+ * volatile fields, which request threads and tests read afterwards.
+ */
 public final class ManagerModule implements PylonModule {
     public static final String NAME = "manager";
     private static final System.Logger LOG = System.getLogger(ManagerModule.class.getName());
     /** Expired and revoked tokens are kept this long (for the audit trail's sake) before they are deleted. */
     private static final Duration TOKEN_GRACE = Duration.ofDays(1);
 
-    private volatile ManagementApi api;
-    private volatile Routes routes;
+    private volatile @Nullable ManagementApi api;
+    private volatile @Nullable Routes routes;
 
     @Override
     public String name() {
@@ -86,11 +92,15 @@ public final class ManagerModule implements PylonModule {
 
     /** Every route of the started pod, extensions' included, as {@code "METHOD /path"} (see {@link Routes#registered}). */
     public List<String> registeredRoutes() {
-        return routes.registered();
+        Routes started = routes;
+        if (started == null) {
+            throw new IllegalStateException("the Manager has not started");
+        }
+        return started.registered();
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
-    public ManagementApi api() {
+    public @Nullable ManagementApi api() {
         return api;
     }
 
@@ -124,9 +134,9 @@ public final class ManagerModule implements PylonModule {
         BearerAuth auth = new BearerAuth(tokens::authenticate);
 
         FirstAdmin.ensure(accounts, settings.get(FirstAdminSettings.USERNAME),
-                settings.get(FirstAdminSettings.PASSWORD), System.out);
+                settings.find(FirstAdminSettings.PASSWORD), System.out);
         BootstrapEnvironment.ensure(environments, audit, clock, settings.get(CoreSettings.ENVIRONMENT_NAME),
-                settings.get(BootstrapSettings.ENVIRONMENT_TYPE), settings.get(CoreSettings.ENVIRONMENT_ID),
+                settings.get(BootstrapSettings.ENVIRONMENT_TYPE), settings.find(CoreSettings.ENVIRONMENT_ID),
                 settings.get(BootstrapSettings.ENVIRONMENT_URLS));
 
         Routes routes = context.routes();

@@ -28,19 +28,25 @@ import io.pylon.worker.routes.RouteFileParser;
 import io.pylon.worker.routes.RoutesMeters;
 import io.pylon.worker.routes.RoutesFile;
 import io.pylon.worker.routes.RoutesSettings;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-/** The Worker: the API gateway data plane, with diagnostics of its pods. */
+/**
+ * The Worker: the API gateway data plane, with diagnostics of its pods.
+ *
+ * <p>Threading: {@code start} runs once on the starting thread and publishes the connections section through a
+ * volatile field, which diagnostics threads read afterwards.
+ */
 public final class WorkerModule implements PylonModule {
     public static final String NAME = "worker";
 
     private static final System.Logger LOG = System.getLogger(WorkerModule.class.getName());
 
-    private volatile ConnectionsSection connections;
+    private volatile @Nullable ConnectionsSection connections;
 
     @Override
     public String name() {
@@ -86,7 +92,7 @@ public final class WorkerModule implements PylonModule {
                 settings.get(UpstreamSettings.IDLE_TIMEOUT), settings.get(UpstreamSettings.FAILURE_COOLDOWN));
         context.onStop(pools);
 
-        RoutesFile routes = new RoutesFile(settings.get(RoutesSettings.FILE),
+        RoutesFile routes = new RoutesFile(settings.find(RoutesSettings.FILE),
                 new RouteFileParser(context.segment(), settings.get(UpstreamSettings.CONNECT_TIMEOUT),
                         settings.get(UpstreamSettings.RESPONSE_TIMEOUT)), pools::sync);
         try {
@@ -129,7 +135,7 @@ public final class WorkerModule implements PylonModule {
     }
 
     /** The {@code connections} section of the running pod (null before start). */
-    public ConnectionsSection connections() {
+    public @Nullable ConnectionsSection connections() {
         return connections;
     }
 

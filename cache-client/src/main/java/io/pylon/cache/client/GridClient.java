@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * to the member owning its key) that starts without waiting for the grid, reconnects by itself forever with
  * exponential back-off, and makes every operation fail fast with {@link GridUnavailableException} while it is not
  * connected.
+ *
+ * <p>Threading: operations are called concurrently by request threads; Hazelcast's lifecycle thread writes the
+ * connection status (a volatile, immutable value that every call reads) and counts connects (atomic); {@link #close}
+ * may run on any thread.
  */
 public final class GridClient implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -43,7 +47,7 @@ public final class GridClient implements AutoCloseable {
     private GridClient(Settings settings, GridClusterName clusterName) {
         requireAddresses(settings);
         this.clusterName = clusterName;
-        this.addresses = List.copyOf(settings.get(GridClientSettings.ADDRESSES));
+        this.addresses = List.copyOf(settings.find(GridClientSettings.ADDRESSES));
         Duration timeout = settings.get(GridClientSettings.OPERATION_TIMEOUT);
         this.calls = new GridCalls(() -> status, timeout);
         this.client = HazelcastClient.newHazelcastClient(config(settings, timeout, this::onLifecycle));

@@ -4,6 +4,7 @@ import com.hazelcast.logging.AbstractLogger;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.logging.LogEvent;
 import com.hazelcast.logging.LoggerFactorySupport;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,7 +29,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
     }
 
     /** The text with every known secret cluster name replaced by its label. */
-    static String redact(String text) {
+    static @Nullable String redact(@Nullable String text) {
         if (text == null || LABELS.isEmpty()) {
             return text;
         }
@@ -41,7 +42,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
         return out;
     }
 
-    static Throwable redact(Throwable thrown) {
+    static @Nullable Throwable redact(@Nullable Throwable thrown) {
         if (thrown == null || !mentionsSecret(thrown)) {
             return thrown;
         }
@@ -76,7 +77,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
         }
 
         @Override
-        public void log(java.util.logging.Level level, String message, Throwable thrown) {
+        public void log(java.util.logging.Level level, String message, @Nullable Throwable thrown) {
             if (!logger.isLoggable(level)) {
                 return;
             }
@@ -111,7 +112,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
 
     /** An exception whose message (and its causes' messages) named a secret: same types and stack, redacted text. */
     static final class RedactedException extends Exception {
-        private RedactedException(String message, StackTraceElement[] stack, Throwable cause) {
+        private RedactedException(String message, StackTraceElement[] stack, @Nullable Throwable cause) {
             super(message, cause, false, true);
             setStackTrace(stack);
         }

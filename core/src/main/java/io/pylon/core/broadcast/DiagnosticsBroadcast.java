@@ -12,6 +12,7 @@ import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -75,12 +76,12 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
     }
 
     /** A broadcast of a read or, with another method, of a change (a log level set on every pod). */
-    public void run(String method, String name, String authorization, Map<String, List<String>> query,
+    public void run(String method, String name, @Nullable String authorization, Map<String, List<String>> query,
                     LocalDiagnostics local, AggregateOutput out) throws IOException {
         long t0 = System.nanoTime();
         Discovered found = discover(local);
         Broadcast.Call call = new Broadcast.Call(method, name, authorization,
-                pod -> PeerUri.of(pod.baseUrl(), paths, name, query, true));
+                pod -> PeerUri.of(pod.callableBaseUrl(), paths, name, query, true));
         try {
             AggregateWriter writer = new AggregateWriter(out, local.aggregations(name));
             writer.start();
@@ -111,7 +112,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
      * Each pod's element also carries its {@code podSections} (of {@link #returnableSections}), so that one call
      * gives a fleet's table and its comparison ({@code pylon pods}).
      */
-    public void compare(String authorization, LocalDiagnostics local, List<String> podSections, AggregateOutput out)
+    public void compare(@Nullable String authorization, LocalDiagnostics local, List<String> podSections, AggregateOutput out)
             throws IOException {
         long t0 = System.nanoTime();
         Discovered found = discover(local);
@@ -121,7 +122,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
                 List.of(String.join(",", COMPARED_SECTIONS.stream().filter(local::offersInAll).toList())),
                 "digest", List.of(HexFormat.of().formatHex(nonce)));
         Broadcast.Call call = new Broadcast.Call(LocalDiagnostics.GET, LocalDiagnostics.COMPARE, authorization,
-                pod -> PeerUri.of(pod.baseUrl(), paths, LocalDiagnostics.ALL, query, true));
+                pod -> PeerUri.of(pod.callableBaseUrl(), paths, LocalDiagnostics.ALL, query, true));
         try {
             FleetComparison comparison = new FleetComparison(compareOptions, podSections);
             DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
@@ -136,7 +137,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
         }
     }
 
-    private record Discovered(List<DiscoveredPod> pods, String error) {
+    private record Discovered(List<DiscoveredPod> pods, @Nullable String error) {
     }
 
     // When discovery fails the pod answers for itself alone and says why.
@@ -166,7 +167,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
     }
 
     /** A forward of a read or of a change to one named pod. */
-    public PeerClient.Response forward(String method, String target, String name, String authorization, String accept,
+    public PeerClient.Response forward(String method, String target, String name, @Nullable String authorization, @Nullable String accept,
                                        Map<String, List<String>> query, String selfName) throws PodFailedException {
         return forwarder.open(method, target, name, authorization, accept, query, selfName);
     }

@@ -7,6 +7,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.pod.PodIdentity;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,7 +51,7 @@ public final class HeapDumper {
     private final PodIdentity identity;
     private final DumpDirectory dumps;
     private final ConcurrencyLimit oneAtATime = new ConcurrencyLimit(1, "heap dump", RETRY_AFTER_SECONDS);
-    private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
+    private final @Nullable HotSpotDiagnosticMXBean hotSpot = hotSpot();
     private final Duration stallTimeout;
 
     HeapDumper(PodIdentity identity, DumpDirectory dumps, Duration stallTimeout) {
@@ -73,7 +74,8 @@ public final class HeapDumper {
             return;
         }
         boolean gzip = compress.equals("gzip");
-        if (hotSpot == null) {
+        HotSpotDiagnosticMXBean bean = hotSpot;
+        if (bean == null) {
             ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "service_unavailable", "This JVM cannot write heap dumps.");
             return;
         }
@@ -86,11 +88,11 @@ public final class HeapDumper {
             return;
         }
         try (permit) {
-            dumpAndSend(res, live.get(), gzip, permit);
+            dumpAndSend(bean, res, live.get(), gzip, permit);
         }
     }
 
-    private void dumpAndSend(ServerResponse res, boolean live, boolean gzip, ConcurrencyLimit.Permit permit) {
+    private void dumpAndSend(HotSpotDiagnosticMXBean hotSpot, ServerResponse res, boolean live, boolean gzip, ConcurrencyLimit.Permit permit) {
         long required = dumps.heapDumpRequirement();
         long free;
         try {
@@ -195,7 +197,7 @@ public final class HeapDumper {
         return bytes / (1024 * 1024);
     }
 
-    private static HotSpotDiagnosticMXBean hotSpot() {
+    private static @Nullable HotSpotDiagnosticMXBean hotSpot() {
         try {
             return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         } catch (RuntimeException | LinkageError e) {

@@ -3,6 +3,7 @@ package io.pylon.core.diagnostics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.pylon.core.http.Json;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -21,7 +22,7 @@ final class VirtualThreadDump {
     static final String FILE_PREFIX = "pylon-threads-";
 
     private final Path dir;
-    private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
+    private final @Nullable HotSpotDiagnosticMXBean hotSpot = hotSpot();
 
     VirtualThreadDump(Path dir) {
         this.dir = dir;
@@ -91,7 +92,7 @@ final class VirtualThreadDump {
         out.append('\n');
     }
 
-    private static String lock(JsonNode thread, String... fields) {
+    private static @Nullable String lock(JsonNode thread, String... fields) {
         for (String field : fields) {
             JsonNode value = thread.get(field);
             if (value != null && !value.isNull()) {
@@ -101,7 +102,7 @@ final class VirtualThreadDump {
         return null;
     }
 
-    private static HotSpotDiagnosticMXBean hotSpot() {
+    private static @Nullable HotSpotDiagnosticMXBean hotSpot() {
         try {
             return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         } catch (RuntimeException | LinkageError e) {

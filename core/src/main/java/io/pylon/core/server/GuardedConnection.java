@@ -11,6 +11,7 @@ import io.helidon.webserver.ProxyProtocolData;
 import io.helidon.webserver.Router;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.spi.ServerConnection;
+import org.jspecify.annotations.Nullable;
 
 import java.io.UncheckedIOException;
 import java.util.Optional;
@@ -33,7 +34,7 @@ final class GuardedConnection implements ConnectionContext {
     private volatile Phase phase = Phase.AWAITING_REQUEST;
     private volatile long phaseStart = System.nanoTime();
     private volatile long readStart;
-    private volatile ServerConnection connection;
+    private volatile @Nullable ServerConnection connection;
     private volatile boolean closeRequested;
     private volatile boolean closeAfterResponse;
 

@@ -2,6 +2,7 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,16 +34,16 @@ public final class CollectCommand implements Callable<Integer> {
     private final CliIo io;
 
     @Parameters(arity = "0..1", paramLabel = "MODULE", description = "worker or cache (default: both).")
-    String module;
+    @Nullable String module;
 
     @Option(names = "--every", paramLabel = "DURATION", defaultValue = "2m", description = "Time between rounds (default 2m).")
     String every;
 
     @Option(names = "--rounds", paramLabel = "N", description = "Stop after N rounds (default: until interrupted).")
-    Integer rounds;
+    @Nullable Integer rounds;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "JSONL file to append to (default: standard output).")
-    Path file;
+    @Nullable Path file;
 
     @Mixin
     ContextOptions contextOptions;

@@ -4,6 +4,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -11,13 +12,13 @@ import java.time.Duration;
 public final class ApiException extends RuntimeException {
     private final transient Status status;
     private final String error;
-    private final transient Duration retryAfter;
+    private final transient @Nullable Duration retryAfter;
 
     public ApiException(Status status, String error, String description) {
         this(status, error, description, null);
     }
 
-    private ApiException(Status status, String error, String description, Duration retryAfter) {
+    private ApiException(Status status, String error, String description, @Nullable Duration retryAfter) {
         super(description, null, false, false);
         this.status = status;
         this.error = error;
@@ -50,7 +51,7 @@ public final class ApiException extends RuntimeException {
     }
 
     /** Seconds for {@code Retry-After} (at least 1), or null when the request should not simply be repeated. */
-    public Long retryAfterSeconds() {
+    public @Nullable Long retryAfterSeconds() {
         return retryAfter == null ? null : Math.max(1, (retryAfter.toMillis() + 999) / 1000);
     }
 

@@ -4,6 +4,7 @@ import io.helidon.http.Status;
 import io.pylon.worker.ratelimit.RateLimiter;
 import io.pylon.worker.routes.RateLimit;
 import io.pylon.worker.routes.Route;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Locale;
 
@@ -22,7 +23,7 @@ final class RateLimitGate {
     }
 
     /** Null when the request may pass, else the answer that refuses it. */
-    GatewayError check(Route route, String clientIp) {
+    @Nullable GatewayError check(Route route, String clientIp) {
         RateLimit limit = route.rateLimit();
         if (limit == null) {
             return null;

@@ -7,6 +7,7 @@ import io.pylon.worker.routes.Upstream;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.util.Timeout;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -21,7 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The failover stage: opens an exchange with one of a route's upstreams. They are tried round robin from the route's
  * cursor, healthy ones first; one that refuses the connection or does not accept it in time is marked failed and the
  * next is tried, which is safe for any method because nothing was sent (unless the client's body was already being
- * read). Any other failure ends the attempt. Called concurrently by request threads: the route's cursor is atomic,
+ * read). Any other failure ends the attempt.
+ *
+ * <p>Threading: called concurrently by request threads: the route's cursor is atomic,
  * the connect timeouts are a concurrent map, the pools guard their own state.
  */
 final class UpstreamDispatch {
@@ -59,7 +62,7 @@ final class UpstreamDispatch {
      * @param body the client's body, null when the request has none
      * @throws CloseConnectionException when the client stopped sending its body: nobody is left to answer
      */
-    Result open(RouteTable.Entry entry, ClientRequestBody body, Outbound outbound) {
+    Result open(RouteTable.Entry entry, @Nullable ClientRequestBody body, Outbound outbound) {
         Route route = entry.route();
         UpstreamFailure failure = UpstreamFailure.UNREACHABLE;
         for (Upstream upstream : order(entry)) {

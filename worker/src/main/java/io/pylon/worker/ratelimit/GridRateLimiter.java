@@ -5,6 +5,7 @@ import io.pylon.cache.client.CounterWindow;
 import io.pylon.cache.client.GridClient;
 import io.pylon.worker.routes.RateLimit;
 import io.pylon.worker.routes.Route;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -20,17 +21,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Rate limits counted in the Cache data grid, so every Worker pod sees the same fixed-window count per route and key.
  * When the grid cannot answer (not connected, or slower than the rate-limit timeout) the route's
  * {@code onCacheUnavailable} decides; the switch to and from that degraded state is logged once each way.
+ *
+ * <p>Threading: called concurrently by request threads; the degraded state flips with compare-and-set, so each switch
+ * is logged once, and its start time is a volatile field.
  */
 public final class GridRateLimiter implements RateLimiter {
     private static final System.Logger LOG = System.getLogger(GridRateLimiter.class.getName());
 
-    private final GridClient grid;
+    private final @Nullable GridClient grid;
     private final long timeoutNanos;
     private final AtomicBoolean degraded = new AtomicBoolean();
-    private volatile Instant degradedSince;
+    private volatile @Nullable Instant degradedSince;
 
     /** @param grid null when no data grid is configured: every limited route runs degraded */
-    public GridRateLimiter(GridClient grid, Duration timeout) {
+    public GridRateLimiter(@Nullable GridClient grid, Duration timeout) {
         this.grid = grid;
         this.timeoutNanos = timeout.toNanos();
     }
@@ -38,6 +42,9 @@ public final class GridRateLimiter implements RateLimiter {
     @Override
     public Decision check(Route route, String clientIp) {
         RateLimit limit = route.rateLimit();
+        if (limit == null) {
+            return Decision.ALLOW;   // a route without a rate limit is never limited
+        }
         CounterWindow window = count(key(route, limit, clientIp), limit.window().length());
         if (window == null) {
             return limit.onCacheUnavailable() == RateLimit.CacheFallback.ALLOW ? Decision.ALLOW : Decision.CACHE_UNAVAILABLE;
@@ -55,7 +62,7 @@ public final class GridRateLimiter implements RateLimiter {
                 + (limit.key() == RateLimit.Key.OVERALL ? ":all" : ":ip:" + clientIp);
     }
 
-    private CounterWindow count(String key, Duration window) {
+    private @Nullable CounterWindow count(String key, Duration window) {
         if (grid == null) {
             enterDegraded("no data grid is configured (pylon.cache.addresses)");
             return null;
@@ -67,7 +74,7 @@ public final class GridRateLimiter implements RateLimiter {
         } catch (TimeoutException e) {
             enterDegraded("the data grid did not answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
         } catch (ExecutionException e) {
-            enterDegraded("the data grid is unavailable (" + e.getCause().getClass().getSimpleName() + ")");
+            enterDegraded("the data grid is unavailable (" + (e.getCause() != null ? e.getCause() : e).getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             enterDegraded("interrupted while waiting for the data grid");

@@ -1,5 +1,7 @@
 package io.pylon.worker.routes;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -13,8 +15,8 @@ import java.util.Set;
  * @param stripPrefix whether the prefix is removed from the path before it is appended to the upstream's base path
  * @param rateLimit   null when the route has no limit
  */
-public record Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
-                    boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit) {
+public record Route(String name, String pathPrefix, Set<String> methods, @Nullable String host, List<Upstream> upstreams,
+                    boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, @Nullable RateLimit rateLimit) {
 
     public Route {
         methods = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
@@ -30,7 +32,7 @@ public record Route(String name, String pathPrefix, Set<String> methods, String 
                 && (rawPath.length() == pathPrefix.length() || rawPath.charAt(pathPrefix.length()) == '/');
     }
 
-    public boolean matchesHost(String requestHost) {
+    public boolean matchesHost(@Nullable String requestHost) {
         return host == null || host.equalsIgnoreCase(requestHost);
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.pylon.core.config.SettingType;
 import io.pylon.core.http.PodPaths;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,7 +120,7 @@ public final class RouteFileParser {
         }
         ctx.refuseUnknown(node, ROUTE_FIELDS, "");
 
-        String prefix = ctx.text(node, "pathPrefix", true);
+        String prefix = ctx.requiredText(node, "pathPrefix");
         if (!PREFIX.matcher(prefix).matches() || prefix.contains("//") || hasDotSegment(prefix)) {
             throw ctx.invalid("pathPrefix", "'" + prefix + "' is not a path prefix such as /api/orders");
         }
@@ -178,7 +179,7 @@ public final class RouteFileParser {
         return new Route(name, prefix, methods, host, upstreams, strip, connect, response, limit);
     }
 
-    private static RateLimit rateLimit(JsonNode node, RouteContext ctx) throws InvalidRoutesException {
+    private static @Nullable RateLimit rateLimit(JsonNode node, RouteContext ctx) throws InvalidRoutesException {
         if (node == null || node.isNull()) {
             return null;
         }
@@ -206,14 +207,14 @@ public final class RouteFileParser {
         return false;
     }
 
-    private static String where(int index, String name) {
+    private static String where(int index, @Nullable String name) {
         return "Route routes[" + index + "]" + (name == null ? "" : " ('" + name + "')");
     }
 
     /** Builds messages that name the route and the field. */
     private record RouteContext(String where) {
 
-        InvalidRoutesException invalid(String field, String problem) {
+        InvalidRoutesException invalid(String field, @Nullable String problem) {
             return new InvalidRoutesException(where + ": field '" + field + "' " + problem + ".");
         }
 
@@ -227,7 +228,15 @@ public final class RouteFileParser {
             }
         }
 
-        String text(JsonNode node, String field, boolean required) throws InvalidRoutesException {
+        String requiredText(JsonNode node, String field) throws InvalidRoutesException {
+            String text = text(node, field, true);
+            if (text == null) {
+                throw invalid(field, "is required");
+            }
+            return text;
+        }
+
+        @Nullable String text(JsonNode node, String field, boolean required) throws InvalidRoutesException {
             JsonNode value = node.get(field);
             if (value == null || value.isNull()) {
                 if (required) {
@@ -269,7 +278,7 @@ public final class RouteFileParser {
             return parsed;
         }
 
-        <E extends Enum<E>> E choice(JsonNode node, String parent, String field, Class<E> type, E fallback)
+        <E extends Enum<E>> E choice(JsonNode node, String parent, String field, Class<E> type, @Nullable E fallback)
                 throws InvalidRoutesException {
             JsonNode value = node.get(field);
             String choices = String.join(" or ", java.util.Arrays.stream(type.getEnumConstants())

@@ -1,5 +1,7 @@
 package io.pylon.worker.routes;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -10,6 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The routes in force, immutable; a reload swaps in a new table, so a request keeps the route it matched. The most
  * specific route wins: the longest prefix, then a route bound to a host over one for any host, then a route bound to
  * methods over one for any method.
+ *
+ * <p>Threading: immutable, so any thread may match against it; only each entry's round-robin cursor changes,
+ * atomically, as request threads pick upstreams.
  */
 public final class RouteTable {
     private final List<Entry> entries;
@@ -53,7 +58,7 @@ public final class RouteTable {
     }
 
     /** @param host the request's host without port, or null when it sent none */
-    public Match match(String method, String host, String rawPath) {
+    public Match match(String method, @Nullable String host, String rawPath) {
         Set<String> allowed = null;
         for (int i = 0; i < entries.size(); i++) { // indexed: no iterator per request
             Entry entry = entries.get(i);

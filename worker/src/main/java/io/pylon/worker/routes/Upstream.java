@@ -8,15 +8,9 @@ import java.net.URI;
  */
 public record Upstream(String scheme, String host, int port, String basePath, String origin) {
 
-    /** @param origin {@code http://10.0.0.5:8080}: the pool key and the name shown in {@code connections.pools[]} */
-    public Upstream {
-        if (origin == null) {
-            origin = scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        }
-    }
-
+    /** With its origin, {@code http://10.0.0.5:8080}: the pool key and the name shown in {@code connections.pools[]}. */
     public Upstream(String scheme, String host, int port, String basePath) {
-        this(scheme, host, port, basePath, null);
+        this(scheme, host, port, basePath, scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
     }
 
     /** Parses an upstream URL; throws {@link IllegalArgumentException} with the reason when it is not one. */
@@ -27,7 +21,7 @@ public record Upstream(String scheme, String host, int port, String basePath, St
         } catch (java.net.URISyntaxException e) {
             throw new IllegalArgumentException("'" + text + "' is not a URL");
         }
-        String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
         if (!"http".equals(scheme) && !"https".equals(scheme)) {
             throw new IllegalArgumentException("'" + text + "' is not an http:// or https:// URL");
         }

@@ -6,6 +6,7 @@ import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.MemoryCheck;
 import io.pylon.core.pod.CoreSettings;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -46,7 +47,7 @@ public final class Postmortem implements AutoCloseable {
     }
 
     /** The black box of a pod, or null when {@code pylon.diagnostics.postmortem.enabled} is false. */
-    public static Postmortem install(Settings settings, Path dataDir, LocalDiagnostics local, DiagnosticsRegistry registry,
+    public static @Nullable Postmortem install(Settings settings, Path dataDir, LocalDiagnostics local, DiagnosticsRegistry registry,
                                      HealthRegistry health, ScheduledExecutorService maintenance) {
         if (!settings.get(PostmortemSettings.ENABLED)) {
             return null;

@@ -23,6 +23,7 @@ import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ public final class DiagnosticsEndpoint {
     private final LocalDiagnostics local;
     private final HeapDumper heapDumper;
     private final DiagnosticsBroadcast broadcast;
-    private final FlightRecordings recordings;
+    private final @Nullable FlightRecordings recordings;
 
     public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
                                DiagnosticsBroadcast broadcast) {
@@ -76,7 +77,7 @@ public final class DiagnosticsEndpoint {
 
     /** @param recordings the pod's flight recordings, whose downloads are streams; null when the pod has none */
     public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
-                               DiagnosticsBroadcast broadcast, FlightRecordings recordings) {
+                               DiagnosticsBroadcast broadcast, @Nullable FlightRecordings recordings) {
         this.guard = guard;
         this.local = local;
         this.heapDumper = heapDumper;
@@ -121,7 +122,7 @@ public final class DiagnosticsEndpoint {
     }
 
     /** @param item the capture id of {@code postmortem/<id>}, else null */
-    private void answer(ServerRequest req, ServerResponse res, String item) throws IOException {
+    private void answer(ServerRequest req, ServerResponse res, @Nullable String item) throws IOException {
         if (item == null && !authorised(req, res)) {
             return;
         }
@@ -283,7 +284,7 @@ public final class DiagnosticsEndpoint {
         ForwardedAnswer.relay(answer, name, target, res);
     }
 
-    private static String authorization(ServerRequest req) {
+    private static @Nullable String authorization(ServerRequest req) {
         return req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
     }
 

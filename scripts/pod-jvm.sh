@@ -4,7 +4,7 @@
 
 # Every pod's options but its collector: a small initial heap given back after full collections; freed C heap (the JIT
 # compilers' arenas) given back to the OS every 5 s, so a pod returns near its idle RSS after load (BENCHMARKS.md,
-# Memory and start-up).
+# "Start-up and memory").
 PYLON_POD_BASE_JVM_OPTS="-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:TrimNativeHeapInterval=5000"
 # A Worker's, Cache's, Integration's and Portal's (and what the Worker benchmarks start): the serial collector (small
 # pods, one or two cores: the least memory and no collector threads).
@@ -13,7 +13,7 @@ PYLON_POD_JVM_OPTS="-XX:+UseSerialGC $PYLON_POD_BASE_JVM_OPTS"
 # pylon_pod_gc_opts MODULE: the collector of a module's pod. The Manager's is G1 with a 5 ms pause goal: the serial
 # collector's young pauses copied what survived in one go, 14-42 ms under token load against the 10 ms target; G1's
 # stayed under 9 ms, with less memory than Serial and the same start-up, where ZGC's start was 1.5x (its AOT cache
-# has no linked classes) and its RSS 35% higher (BENCHMARKS.md, "Manager young pauses").
+# has no linked classes) and its RSS 35% higher (BENCHMARKS.md, "Start-up and memory").
 pylon_pod_gc_opts() {
   case "$1" in
     manager) echo "-XX:+UseG1GC -XX:MaxGCPauseMillis=5" ;;
@@ -28,6 +28,16 @@ pylon_pod_jvm_opts() {
   echo "$(pylon_pod_gc_opts "$1") $PYLON_POD_BASE_JVM_OPTS $heap"
 }
 
+# pylon_pod_quiet_opts MODULE JAVA_MAJOR: what keeps a pod's start free of warnings that need no action, even with
+# PYLON_POD_JAVA_OPTS (QuietJvm for `pylon up`): sun.misc.Unsafe's memory access allowed on JDK 23 and later (the data
+# grid's library uses it), and for a Cache pod the JDK internals its grid member reads.
+pylon_pod_quiet_opts() {
+  local opts=
+  [ "$2" -ge 23 ] && opts="--sun-misc-unsafe-memory-access=allow"
+  [ "$1" = cache ] && opts="${opts:+$opts }--add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.management/sun.management=ALL-UNNAMED --add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED"
+  echo "$opts"
+}
+
 # The operator commands of ./pylon (a JVM living well under a second): C1 only and the serial collector.
 PYLON_CLI_JVM_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1"
 
@@ -37,6 +47,7 @@ pylon_pod_heap_default() {
     manager) echo 192m ;;   # Argon2id holds 19 MiB per hashing thread (at most 4 by default)
     cache) echo 256m ;;     # the data grid's entries
     worker) echo 128m ;;
+    integration) echo 128m ;;  # runs hold step outputs (1 MiB a response by default) and their JSONata values
     *) echo 64m ;;
   esac
 }
@@ -91,8 +102,10 @@ pylon_pod_startup_opts() {
   local dir=$1 name=$2 lib=$3 major=$4 jvm=$5 cache stale
   if [ "$major" -ge 25 ]; then
     cache="$dir/$name-$(pylon_startup_key "$lib" "$jvm").aot"
-    for stale in "$dir/$name"-*.aot; do
-      [ "$stale" = "$cache" ] || rm -f "$stale"
+    # caches of other jars or options, and the recording a JVM left when it was killed while writing its cache
+    # (<cache>.config, hundreds of MB), which the JVM neither uses nor removes
+    for stale in "$dir/$name"-*.aot "$dir/$name"-*.aot.config "$dir/$name"-*.aot.ok; do
+      [ "$stale" = "$cache" ] || [ "$stale" = "$cache.ok" ] || rm -f "$stale"
     done
     if [ -s "$cache" ]; then
       echo "-XX:AOTCache=$cache -Xlog:aot*=error -Xlog:cds*=error"
@@ -101,6 +114,23 @@ pylon_pod_startup_opts() {
     fi
   else
     pylon_pod_cds_opts "$dir/$name.jsa" "$lib"
+  fi
+}
+
+# pylon_pod_check_cache DIR NAME LIB_DIR JAVA_MAJOR JVM_OPTIONS JAVA: deletes the pod's AOT cache for these jars and
+# options when the JVM cannot start from it, so that this start records a new one (StartupCache.dropIfUnusable: a
+# cache written by a JVM stopped while still starting made the next ones crash). Once per cache: NAME-<key>.aot.ok.
+pylon_pod_check_cache() {
+  local dir=$1 name=$2 lib=$3 major=$4 jvm=$5 java=$6 cache
+  [ "$major" -ge 25 ] || return 0
+  cache="$dir/$name-$(pylon_startup_key "$lib" "$jvm").aot"
+  [ -s "$cache" ] && [ ! -e "$cache.ok" ] || return 0
+  # shellcheck disable=SC2086
+  if "$java" $jvm -XX:AOTCache="$cache" -XX:AOTMode=on -Xlog:disable -Xlog:all=off -XX:ErrorFile=/dev/null \
+      -XX:-CreateCoredumpOnCrash -cp "$lib/*" -version >/dev/null 2>&1; then
+    : >"$cache.ok"
+  else
+    rm -f "$cache"
   fi
 }
 

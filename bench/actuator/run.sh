@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16, target 6: the Worker's health endpoint against Spring Boot Actuator's /actuator/health, in the same run.
+# The Worker's health endpoint against Spring Boot Actuator's /actuator/health, in the same run.
 # Builds the distribution (as `./pylon` does: package, when the sources changed) and the Actuator application beside
 # this script (its own pom.xml, not a module of the reactor), starts a Worker pod with `./pylon run worker` on
 # ADDR.1:8091 and the Actuator application on ADDR.2:8080, both with the same JVM options (JVM_OPTS, default: the ones

@@ -17,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class BroadcastPeers {
     public static final String ENVIRONMENT_ID = "0123456789abcdef01234567";
-    /** The loopback address the peers bind ({@code -Dbench.host=127.0.31.1}: each engineer has their own). */
+    /** The loopback address the peers bind ({@code -Dbench.host=127.0.31.1}: pick one no other run on the machine uses). */
     static final String HOST = System.getProperty("bench.host", "127.0.0.1");
 
     public static void main(String[] args) throws Exception {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16 benchmark: the broadcast's own cost, against peers that cost almost nothing.
+# The broadcast's own cost, against peers that cost almost nothing.
 #   bench/broadcast/canned.sh            (from the repository root; builds the core first; needs nginx, wrk, curl)
 #   ROUNDS=5 DURATION=5 PEERS="16 64" ADDR=127.0.33 PORT=18530 POD_OPTS="..." pick the run
 #   CORES="before=/path/to/old/pylon-core.jar"  adds aggregators running other builds of the core (one JVM each,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18 benchmark: `compare` against a broadcast of `all` over the same pods.
+# `compare` against a broadcast of `all` over the same pods.
 #   bench/broadcast/compare.sh            (from the repository root; compiles the core, installs nothing)
 # JVM 1 runs PEER_COUNT (15) real diagnostics pods (BroadcastPeers.java, no extra parked threads, so that `all` is as
 # cheap as it gets: the harder case for `compare`); JVM 2 runs the aggregator pod, which with itself makes 16 pods,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4 benchmark: broadcast diagnostics.
+# Broadcast diagnostics benchmark.
 #   bench/broadcast/run.sh            (from the repository root; builds the core first)
 #   HOST=127.0.33.1 MODES="heap" PORT=18400 pick the address and the part; CORE=<a core jar> runs that build instead
 # JVM 1 runs 64 real diagnostics pods on 127.0.0.1 (BroadcastPeers.java); JVM 2 runs the aggregator pods and the

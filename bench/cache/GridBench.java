@@ -22,7 +22,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Issue 6 benchmark, run by bench/cache/run.sh. Two real Cache pods (Hazelcast members on 127.6.9.1 and 127.6.9.2)
+ * The data grid benchmark, run by bench/cache/run.sh. Two real Cache pods (Hazelcast members on 127.6.9.1 and 127.6.9.2)
  * in this JVM.
  *   datagrid: 10 maps of 100k entries; latency of GET /platform/diagnostics/datagrid?internal=true over HTTP.
  *   counters: two Worker-side GridClients increment one counter, then 1,000 counters, for a fixed time each.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6 benchmark: datagrid diagnostics latency (10 maps x 100k entries) and counter increments from two
+# Data grid benchmark: datagrid diagnostics latency (10 maps x 100k entries) and counter increments from two
 # Worker-side clients, against two real Cache pods (Hazelcast members) on 127.6.9.x in one JVM.
 # Usage: bench/cache/run.sh [all|datagrid|counters]   (JAVA_HOME must be a JDK >= 21)
 set -euo pipefail

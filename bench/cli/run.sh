@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19 benchmark: `./pylon pods` end to end (launcher, JVM start, login context read, the Manager's console
+# CLI benchmark: `./pylon pods` end to end (launcher, JVM start, login context read, the Manager's console
 # broadcasting to 2 Worker and 2 Cache pods, one compare?sections=... per module, table printed), against a platform of
 # real pods started here the way `./pylon run` starts them, on 127.0.18.x (Manager .1:8080, Cache .2-.3:8090,
 # Worker .4-.5:8091). Prints wall-clock median and range and the CPU time (user+sys of launcher and JVM) of N
@@ -25,7 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-NET=${BENCH_NET:-127.0.18}   # the loopback /24 of the run (another engineer may use the default)
+NET=${BENCH_NET:-127.0.18}   # the loopback /24 of the run (another run on the machine may use the default)
 ENV_ID=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 ADMIN_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
 CACHE_PEERS="cache-0=http://$NET.2:8090,cache-1=http://$NET.3:8090"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Start-up of the image's modules with the AOT cache trained at build time against class-data sharing (issue 16
-# target 5; BENCHMARKS.md "Container image with the AOT cache"). Builds the image twice with scripts/container/image.sh
+# Start-up of the image's modules with the AOT cache trained at build time against class-data sharing
+# (BENCHMARKS.md, "Containers"). Builds the image twice with scripts/container/image.sh
 # (with the training and with PYLON_AOT_TRAINING=off: build time and image size), then for ROUNDS interleaved rounds
 # starts each module's container (podman, host network, the manifests' user, read-only root, memory and CPU limits
 # given below) and times `podman run` to the first 200 of its health endpoint, in three ways:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Figures of issue 14 (BENCHMARKS.md, "Containers and Kubernetes"): runs the deploy tests, which print "figure:"
+# The container figures (BENCHMARKS.md, "Containers"): runs the deploy tests, which print "figure:"
 # lines (image size, podman run to first health 200 per pod, RSS against the memory limit, restart with the CDS
 # archive, kube-apiserver start to /readyz), then the cached API server's build time. Usage: bench/containers/run.sh
 set -euo pipefail

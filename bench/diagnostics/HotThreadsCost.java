@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Issue 17: the process CPU of one hotthreads call in-process (no HTTP, no JSON), 500 parked platform threads,
+ * The process CPU of one hotthreads call in-process (no HTTP, no JSON), 500 parked platform threads,
  * `samples=5&interval=10ms`, CALLS calls after 20 to warm up, three times. In the core's package (the section is
  * package-private), so compiled and run on the core's class path (from the repository root):
  *   CP="core/target/classes:$(ls ~/.m2/repository/com/fasterxml/jackson/core/jackson-databind/2.20.1/*.jar)"

@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A pod for the issue 18 benchmark: `java -cp <core classes> PostmortemPod.java <address> <port> <threads> <data dir>`
+ * A pod for the black box benchmark (bench/diagnostics/postmortem.sh): `java -cp <core classes> PostmortemPod.java <address> <port> <threads> <data dir>`
  * adds that many parked platform threads, starts a pod whose black box looks every 100 ms and writes one capture per
  * trigger a second at most, prints READY, then deadlocks two new threads for each line read on standard input (each
  * new pair is a new deadlock, so a capture). Runs until killed; SIGTERM writes the sigterm capture.
@@ -23,7 +23,7 @@ public final class PostmortemPod {
                 }
             });
         }
-        // the module of the issue 17 benchmark, beside this file (a multi-file source program)
+        // the module of the SRE diagnostics benchmark (SrePod.java), beside this file (a multi-file source program)
         Pod pod = PodServer.start(new SrePod.BenchModule(), Settings.fromProcess(java.util.Map.of(
                 "pylon.server.bind", args[0],
                 "pylon.server.port", args[1],

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A pod serving the core's diagnostics for the issue 17 benchmark: `java -cp <core classes> SrePod.java <address>
+ * A pod serving the core's diagnostics for the SRE diagnostics benchmark (bench/diagnostics/sre.sh): `java -cp <core classes> SrePod.java <address>
  * <port> <threads> <objects> <bytes-per-object>` adds that many parked platform threads and retains that many byte
  * arrays, then prints READY and runs until killed.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17 benchmark: what a flight recording costs the Worker's proxied requests. One Worker pod (the JVM options a
+# What a flight recording costs the Worker's proxied requests. One Worker pod (the JVM options a
 # pod gets) proxies to nginx's small upstream; wrk loads it in rounds, and in each cycle one round per mode of MODES
 # (default "off pylon default"; the order rotates from cycle to cycle): "off" without a recording, any other word
 # with a recording of those settings started before the round by the Worker's own `POST jfr?settings=<mode>` (the

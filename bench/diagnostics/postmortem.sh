@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18 benchmark: the black box's capture of a pod with 500 parked platform threads (plus the pod's own): the time
+# The black box's capture of a pod with 500 parked platform threads (plus the pod's own): the time
 # to build, compress and write one capture, and its size on disk, ROUNDS times against one pod process; then the time
 # the SIGTERM capture adds before the graceful stop.
 #   bench/diagnostics/postmortem.sh [rounds]        (from the repository root)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 3 benchmark: single-pod diagnostics latency at rest, `all` with 500 live threads, and a heap dump of a pod
+# Single-pod diagnostics latency at rest, `all` with 500 live threads, and a heap dump of a pod
 # with a 1 GiB heap about half full (time and RSS growth of the pod while it streams the dump).
 #   bench/diagnostics/run.sh            (from the repository root; builds the core first)
 #   SCENARIOS="rest threads heap" NAMES="jvm threads health env threaddump all" pick a part

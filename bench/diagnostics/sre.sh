@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 17 benchmark: hotthreads with 500 parked platform threads (5 samples 200 ms apart) and histogram on a 1 GiB
+# Hotthreads with 500 parked platform threads (5 samples 200 ms apart) and histogram on a 1 GiB
 # heap holding 500,000 retained objects (about 600 MB live), each measured ROUNDS times against one pod process.
 #   bench/diagnostics/sre.sh [rounds]        (from the repository root)
 # BENCH_ADDR: the loopback address the pod binds (default 127.0.0.1). Prints per round the wall time of the request

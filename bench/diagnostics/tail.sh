@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Issue 16 benchmark: the tail of `jvm?internal=true` under 64 connections (wrk -t2 -c64), with the pod's GC log.
+# The tail of `jvm?internal=true` under 64 connections (wrk -t2 -c64), with the pod's GC log.
 #   bench/diagnostics/tail.sh            (from the repository root; builds the core first; needs wrk, curl)
 #   ROUNDS=3 DURATION=10 ADDR=127.0.33 PORT=18540 CONFIGS="name=opts|name=opts" NAME=jvm pick the run
 #   POD_TASKSET=0 WRK_TASKSET=1: pin the pods and wrk to those CPUs (taskset), the load generator apart from the pod
 # Each configuration is a pod (DiagnosticsPod.java, its own JVM, `-Xlog:gc,safepoint` to a file) started once; the
 # rounds are interleaved across the configurations (one wrk run each per round). Per run: requests/s, p50/p99/max
 # latency, and from the pod's logs during that run the collections (young, full), their longest pause and the
-# longest safepoint. The default configurations: `./pylon run`'s pod options before and after issue 16.
+# longest safepoint. The default configuration: the serial collector with a small,
+# quickly shrinking heap (name pylon-run); pass others in CONFIGS to compare.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * Issue 12 fuzzer: random mutations of valid management-API requests (bad request lines, bad chunking, huge,
+ * Fuzzer: random mutations of valid management-API requests (bad request lines, bad chunking, huge,
  * duplicated and control-character headers, bad bodies, HTTP/1.0, pipelining, smuggling attempts) sent on raw
  * sockets to one pod; counts the answers by status class and everything that is a failure: any response >= 500, a
  * second response to a request that carried Connection: close (a smuggled request), an answer that is not HTTP.

@@ -30,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Issue 12 benchmark (items 6 and 10), run by bench/hostile/run.sh. One real Cache pod on 127.15.0.1 in this JVM.
+ * Grid trust and heap-dump stall benchmark, run by bench/hostile/run.sh. One real Cache pod on 127.15.0.1 in this JVM.
  *   join:  what a viewer sees of the grid (the datagrid section the Manager console shows) given to a stock Hazelcast
  *          client as its cluster name, plus the name format of earlier versions and Hazelcast's default; then the
  *          Worker's own grid client. Prints joined yes/no and how long the refusal took.

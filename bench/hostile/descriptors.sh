@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 item 3: a Worker pod with 256 descriptors (prlimit) flooded with idle connections. Per case and round:
+# Descriptor exhaustion: a Worker pod with 256 descriptors (prlimit) flooded with idle connections. Per case and round:
 # open up to 1000 connections, hold them, close them, then time the first 200 on liveness; prints the descriptors
 # the pod held at the peak and after. Cases: the default connection cap (half the descriptor limit) and a cap above
 # the limit, where accept fails with EMFILE and the listener is restarted.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 benchmark (grid trust, heap-dump stalls): one real Cache pod on 127.15.0.1 in one JVM; a stock Hazelcast
+# Grid trust and heap-dump stalls: one real Cache pod on 127.15.0.1 in one JVM; a stock Hazelcast
 # client tries to join with what a viewer sees; a heap-dump reader stalls, and the time until the next dump is
 # accepted is measured. Usage: bench/hostile/grid-join.sh [stall-timeout, default 5s] [rounds, default 5]
 set -euo pipefail

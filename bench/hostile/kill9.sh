@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 item 5 benchmark: does every write the Manager acknowledged survive kill -9, and what does durability cost?
+# Durability: does every write the Manager acknowledged survive kill -9, and what does durability cost?
 #   bench/hostile/kill9.sh        (from anywhere; ./pylon builds the distribution when the sources changed)
 # RUNS (5) times per mode: start `./pylon run manager --bind 127.0.12.1 --port <free>` on a fresh data directory,
 # create users and personal tokens (every third token revoked) from THREADS (4) client threads, kill -9 the JVM a

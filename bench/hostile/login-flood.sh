@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 benchmark: a 20 s flood of wrong-password token requests from 16 clients against a real Manager pod started
+# Login flood: a 20 s flood of wrong-password token requests from 16 clients against a real Manager pod started
 # by `./pylon run manager`, with /platform/management/health/live and /apiops/test/healthcheck probed every 250 ms.
 #   bench/hostile/login-flood.sh            (from anywhere; builds the distribution through ./pylon when needed)
 # Three scenarios, ROUNDS rounds each, a fresh pod (and database) per round:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 12: every attack of the hostile-world run, one after the other, each against real pods it starts itself on its
-# own loopback addresses (127.0.11-15.x). Figures and what they mean: BENCHMARKS.md, "Hostile world".
+# Every attack of the hostile-world run, one after the other, each against real pods it starts itself on its
+# own loopback addresses (127.0.11-15.x). Figures and what they mean: BENCHMARKS.md, "Gateway", "Management API and sign-in"
+# and "Data grid".
 #   login flood   bench/hostile/login-flood.sh     probe latency of a Manager under a wrong-password flood
 #   fuzz          bench/hostile/fuzz               responses >= 500, smuggled responses, forged log lines
 #   kill -9       bench/hostile/kill9.sh           acknowledged writes lost over 5 kill -9 runs

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 item 8: SIGTERM on a Worker pod under wrk -c32 (kept-alive connections). Per shutdown delay (0s, 5s) and
+# Graceful shutdown: SIGTERM on a Worker pod under wrk -c32 (kept-alive connections). Per shutdown delay (0s, 5s) and
 # round: start `./pylon run worker` on 127.0.14.1 and a free port, run wrk on the liveness endpoint, send SIGTERM
 # 3 s in, print wrk's socket errors (connect errors after the listener closed are expected; read, write and
 # timeout errors mean a request was cut) and the pod's last log line.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 5 benchmark: token endpoint latency (dominated by Argon2id, OWASP parameters m=19 MiB, t=2, p=1) and
+# Management API benchmark: token endpoint latency (dominated by Argon2id, OWASP parameters m=19 MiB, t=2, p=1) and
 # requests/s of a Bearer-authenticated read against the same read without authentication (wrk).
 #   bench/manager/run.sh            (from the repository root; builds the manager module first; needs wrk)
 # The Manager runs in its own JVM (ManagerBenchPod.java) with benchmark-only routes added through the

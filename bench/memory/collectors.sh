@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Issue 16 target 4: the Manager's collector, compared in interleaved rounds of bench/memory/run.sh manager-tokens
+# The Manager's collector, compared in interleaved rounds of bench/memory/run.sh manager-tokens
 # (4 clients, 60 s, right password), then one wrong-password flood each (bench/hostile/login-flood.sh, no-throttle).
 # Every variant has the pod's other options and heap bound (scripts/pod-jvm.sh) and an AOT cache of its own, trained
 # by one start before the rounds, as `pylon run` would.
 #   bench/memory/collectors.sh          (from anywhere; needs wrk)
 #   VARIANTS="serial zgc shenandoah"    any of:
 #     shipped            the options `pylon run manager` gives (no PYLON_POD_JAVA_OPTS; its own AOT cache)
-#     serial             the Manager's options before the gc branch (Serial, -Xmn a quarter of the heap)
+#     serial             the Manager's earlier options (Serial, -Xmn a quarter of the heap)
 #     serial-pretenure   Serial, arrays of 4 MiB and more allocated in the old generation (-XX:PretenureSizeThreshold)
 #     serial-h2default   Serial, the Manager's H2 file database with H2's own page cache size (no CACHE_SIZE)
 #     zgc                generational ZGC, same -Xms/-Xmx (no -Xmn: ZGC sizes its young generation itself)

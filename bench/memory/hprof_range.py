@@ -2,7 +2,7 @@
 """Histogram of the objects of an HPROF heap dump whose address lies in [LO, HI), and of the java.lang.ref.Reference
 objects among them with their referents' classes: what survived a young collection when LO-HI is the survivor space.
   bench/memory/hprof_range.py DUMP LO HI      (LO, HI hexadecimal, e.g. f6b40000 f6dc2b78)
-Right after a young collection under load (issue 16, BENCHMARKS.md "Manager young pauses"):
+Right after a young collection under load (BENCHMARKS.md, "Start-up and memory"):
   jcmd PID GC.heap_info                 # the serial collector's "from space [start, top, end)"
   jcmd PID GC.heap_dump -all FILE       # -all: no collection before the dump
 HPROF object IDs are addresses; sizes are approximate (16-byte headers assumed). Needs 8-byte IDs (a 64-bit JVM)."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16 benchmark, memory under load, pods started by `./pylon run` exactly as a user starts them:
+# Memory under load, pods started by `./pylon run` exactly as a user starts them:
 #   manager-tokens  a 60 s load of 4 clients fetching tokens with the right password (wrk, keep-alive): the Manager's
 #                   RSS before, its peak (VmHWM) and after, and from the GC log of the load's seconds (start-up's
 #                   collections excluded): the collector's young pauses and all its pauses (Serial, Parallel, G1,

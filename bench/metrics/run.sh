@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Metrics benchmark (issue 15): the Worker's proxied requests/s and health requests/s with metrics on and off, and
+# Metrics benchmark: the Worker's proxied requests/s and health requests/s with metrics on and off, and
 # the cost of one scrape of a Worker with 50 routes and 10 upstreams.
 #   bench/metrics/run.sh [duration-seconds] [connections] [rounds]
 # Two Worker pods from this tree, one with pylon.metrics.enabled=true and one with false, both proxying to the same

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issues 2 and 16 benchmark: per module, the time from `./pylon run <module>` (the launcher as a user runs it: JDK
+# Start-up benchmark: per module, the time from `./pylon run <module>` (the launcher as a user runs it: JDK
 # lookup, build check, JVM options, JVM) to the first 200 on health, median of ROUNDS starts, with each start-up cache
 # the launcher knows, rounds interleaved so that the machine's noise falls on all alike:
 #   aot   the default on JDK 25: the AOT cache (trained by one earlier start, written at its exit)
-#   cds   the class-data-sharing archive (the default before JDK 25; issue 2), through PYLON_POD_JAVA_OPTS
+#   cds   the class-data-sharing archive (the default before JDK 25), through PYLON_POD_JAVA_OPTS
 #   aot-serial  an AOT cache with the serial collector and a fixed young generation (the Manager's options before it
 #         moved to ZGC; the other modules' are that already), through PYLON_POD_JAVA_OPTS
 #   aot-g1  an AOT cache with G1 (pause goal 5 ms, no fixed young generation), through PYLON_POD_JAVA_OPTS

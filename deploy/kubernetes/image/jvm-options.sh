@@ -13,7 +13,7 @@ PYLON_IMAGE_JVM_OPTS=(-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError
   "-XX:OnOutOfMemoryError=touch /var/lib/pylon/postmortem/oom-%p")
 
 # pylon_image_gc MODULE: the collector of a module's pod, as `pylon run` gives it (scripts/pod-jvm.sh): G1 with a 5 ms
-# pause goal for the Manager (BENCHMARKS.md, "Manager young pauses"); the serial one for the others, which the JVM
+# pause goal for the Manager (BENCHMARKS.md, "Start-up and memory"); the serial one for the others, which the JVM
 # would pick itself below 2 CPUs or 1792 MiB, stated for larger containers. Training and pods use the same so that a
 # pod gets all of its cache: one trained with another collector may lose its archived objects or (ZGC) not map.
 pylon_image_gc() {

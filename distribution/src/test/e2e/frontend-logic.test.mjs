@@ -139,3 +139,25 @@ test('compare: the drift banner names what differs and never a masked value', ()
   assert.deepEqual(lines, ['Versions: 1.0 on w-1, w-3; 1.1 on w-2', 'LOG_LEVEL: "INFO" on w-1, w-2; unset on w-3',
     'DB_PASSWORD (masked): value #0123456789ab on w-1, w-3; value #ba9876543210 on w-2']);
 });
+
+import { dateTime, fraction, millis } from '../../../../manager/src/main/resources/web/js/format.js';
+import { humanName, valueText } from '../../../../manager/src/main/resources/web/js/render.js';
+
+test('one date format for ISO text and epoch milliseconds', () => {
+  const iso = '2026-11-25T18:21:27.123Z';
+  assert.match(dateTime(iso), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  assert.equal(dateTime(Date.parse(iso)), dateTime(iso));
+  assert.equal(dateTime(null), 'never');
+  assert.equal(valueText('startedAt', iso), dateTime(iso));
+});
+
+test('identifiers without thousands separators, fractions as percentages, labels a person reads', () => {
+  assert.equal(valueText('pid', 123456), '123456');
+  assert.equal(valueText('port', 30080), '30080');
+  assert.equal(valueText('processCpuLoad', 0.008), '0.8 %');
+  assert.equal(fraction(0.25), '25 %');
+  assert.equal(millis(840), '840 ms');
+  assert.equal(humanName('vmName'), 'Virtual machine');
+  assert.equal(humanName('gc'), 'Garbage collectors');
+  assert.equal(humanName('heapAfterGc'), 'Heap after GC');
+});

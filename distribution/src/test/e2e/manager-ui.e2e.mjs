@@ -132,8 +132,8 @@ async function fleetPanels(page, isAdmin) {
     }
     check(await finished.count() === 2, 'both recordings finished');
     await finished.first().getByRole('button', { name: /^Summary of / }).click();
-    await page.locator('#jfr-summary-lead').waitFor({ timeout: 60_000 });
-    check(/\d+ events, \d+ execution samples/.test(await page.locator('#jfr-summary-lead').innerText()), 'the summary counts events and samples');
+    await page.locator('#jfr-summary').waitFor({ timeout: 60_000 });
+    check(/\d+ events, \d+ execution samples/.test(await page.locator('#jfr-summary').innerText()), 'the summary counts events and samples');
     await shot(page, prefix + 'e-recording-summary');
     const [jfr] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }),
       finished.first().getByRole('button', { name: /^Download / }).click()]);
@@ -206,7 +206,7 @@ async function admin(page) {
   await shot(page, '03-jvm-panel');
   await closeDialog(page);
   await page.getByRole('button', { name: `Connections of ${worker}` }).click();
-  await page.locator('dialog .lead, dialog table').first().waitFor();
+  await page.locator('dialog .intro, dialog table').first().waitFor();
   await shot(page, '04-connections-panel');
   await closeDialog(page);
   await page.getByRole('button', { name: `Data grid of ${cache}` }).click();

@@ -7,9 +7,10 @@ const views = {
   servers: () => import('./views/servers.js'),
   environments: () => import('./views/environments.js'),
   users: () => import('./views/users.js'),
+  audit: () => import('./views/audit.js'),
   profile: () => import('./views/profile.js'),
 };
-const titles = { signin: 'Sign in', servers: 'Server Management', environments: 'Environments', users: 'Users', profile: 'My profile' };
+const titles = { signin: 'Sign in', servers: 'Server Management', environments: 'Environments', users: 'Users', audit: 'Audit log', profile: 'My profile' };
 
 const session = { me: null };
 let cleanup = null;

@@ -113,7 +113,7 @@ export async function openCapture(env, module, pod, id) {
     if (!one || one.error) throw new Error(`Pod ${pod} did not answer: ${one && one.error ? one.error.message : 'no answer'}`);
     const capture = one.postmortem || {};
     clear(body);
-    put(body, h('p', { class: 'lead capture-reason' }, triggerBadge(capture.trigger), ' ', capture.reason || ''),
+    put(body, h('p', { class: 'intro capture-reason' }, triggerBadge(capture.trigger), ' ', capture.reason || ''),
       h('p', { class: 'muted' }, `Captured ${fmt.dateTime(capture.time)} on ${capture.podName} (${capture.version || 'unknown version'}), `
         + `built in ${capture.tookMillis ?? '–'} ms.`));
     if (capture.alsoTriggered && capture.alsoTriggered.length) {

@@ -1,4 +1,4 @@
-// Small helpers to build DOM without a framework. Text always goes in as text nodes, never as HTML.
+// Small functions to build DOM without a framework. Text always goes in as text nodes, never as HTML.
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);

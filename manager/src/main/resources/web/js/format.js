@@ -31,12 +31,29 @@ export function percent(used, max) {
   return Math.min(100, (used / max) * 100);
 }
 
+const pad = (n) => String(n).padStart(2, '0');
+
 export function time(date) {
-  return date.toLocaleTimeString('en-GB', { hour12: false });
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-export function dateTime(iso) {
-  if (!iso) return 'never';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleString('en-GB', { hour12: false });
+/** The one date format of every screen: 2026-11-25 18:21:27 in the browser's time zone (ISO text or epoch ms). */
+export function dateTime(value) {
+  if (value === null || value === undefined || value === '') return 'never';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return String(value);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time(d)}`;
+}
+
+/** A fraction from 0 to 1 as a percentage: 0.008 is "0.8 %". */
+export function fraction(value) {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) return '–';
+  const p = value * 100;
+  return (p < 10 ? p.toFixed(1) : p.toFixed(0)) + ' %';
+}
+
+/** A count of milliseconds: "840 ms" below ten seconds, else a duration. */
+export function millis(ms) {
+  if (typeof ms !== 'number' || Number.isNaN(ms) || ms < 0) return '–';
+  return ms < 10_000 ? Math.round(ms) + ' ms' : duration(ms);
 }

@@ -3,6 +3,7 @@ import * as api from './api.js';
 import { h, clear, put, openDialog, download } from './dom.js';
 import * as fmt from './format.js';
 import { renderValue, rawJson } from './render.js';
+import { jvmPanel, threadsPanel } from './sections.js';
 import { parseThreadDump, groupThreads } from './threaddump.js';
 
 /** The single-pod object for podName out of a broadcast or single answer. */
@@ -39,8 +40,10 @@ export async function openSection(env, module, pod, name, title) {
     const one = await fetchPod(env, module, pod, name);
     const section = one[sectionKey(name)];
     clear(body);
-    put(body, h('p', { class: 'muted' }, `${one.podName} · ${one.podIp || ''} · answered in ${typeof one.responseTime === 'number' ? Math.round(one.responseTime) : '–'} ms`));
+    put(body, h('p', { class: 'muted' }, `${one.podName} · ${one.podIp || ''} · answered in ${typeof one.responseTime === 'number' ? Math.round(one.responseTime) : '–'} ms · ${fmt.dateTime(Date.now())}`));
     if (name === 'env') put(body, envView(section));
+    else if (name === 'jvm' && section) put(body, jvmPanel(section));
+    else if (name === 'threads' && section) put(body, threadsPanel(section));
     else put(body, summaryOf(name, section), renderValue(section ?? {}, 3));
     put(body, rawJson(section));
   } catch (err) {
@@ -52,14 +55,14 @@ function summaryOf(name, section) {
   if (!section) return null;
   if (name === 'jvm' && section.memory && section.memory.heap) {
     const heap = section.memory.heap;
-    return h('p', { class: 'lead' }, `Heap ${fmt.bytes(heap.used)} of ${fmt.bytes(heap.max)}, non-heap ${fmt.bytes(section.memory.nonHeap?.used)}, up ${fmt.duration(section.uptime)}.`);
+    return h('p', { class: 'intro' }, `Heap ${fmt.bytes(heap.used)} of ${fmt.bytes(heap.max)}, non-heap ${fmt.bytes(section.memory.nonHeap?.used)}, up ${fmt.duration(section.uptime)}.`);
   }
   if (name === 'threads' && section.summary) {
     const s = section.summary;
-    return h('p', { class: 'lead' }, `${s.threadCount} threads (peak ${s.peakThreadCount}, ${s.daemonThreadCount} daemon, ${fmt.number(s.totalStartedThreadCount)} started).`);
+    return h('p', { class: 'intro' }, `${s.threadCount} threads (peak ${s.peakThreadCount}, ${s.daemonThreadCount} daemon, ${fmt.number(s.totalStartedThreadCount)} started).`);
   }
   if (name === 'connections' && typeof section.active === 'number') {
-    return h('p', { class: 'lead' }, `${section.active} active and ${section.idle} idle backend connections.`);
+    return h('p', { class: 'intro' }, `${section.active} active and ${section.idle} idle backend connections.`);
   }
   return null;
 }
@@ -113,7 +116,7 @@ export async function openThreadDump(env, module, pod) {
     download(new Blob([text], { type: 'text/plain' }), `${pod}-threaddump-${new Date().toISOString().replace(/[:.]/g, '-')}.txt`) },
   'Download as text');
   put(clear(body),
-    h('p', { class: 'lead' }, `${threads.length} threads in ${groups.length} groups with identical stacks.`),
+    h('p', { class: 'intro' }, `${threads.length} threads in ${groups.length} groups with identical stacks.`),
     deadlocked.size || groups.some((g) => g.deadlocked)
       ? h('p', { class: 'flag-banner', role: 'alert' }, `Deadlock: ${[...deadlocked].join(', ') || 'see the groups marked deadlocked'}.`) : null,
     h('div', { class: 'toolbar' }, h('label', { for: 'td-filter' }, 'Filter'), filter, count, save),

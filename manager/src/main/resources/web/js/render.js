@@ -6,19 +6,35 @@ import * as fmt from './format.js';
 const BYTE_KEYS = /^(used|max|committed|init|free|total|heapUsed|heapMax|size|ownedEntryMemoryCost|backupEntryMemoryCost|heapCost)$|Bytes$|Memory$/;
 const MS_KEYS = /^(uptime|collectionTime|responseTime)$|(Time|Millis|Ms)$/;
 
+// names a person reads where splitting camelCase gives "Vm Name" or "Gc"
+const LABELS = {
+  vmName: 'Virtual machine', vmVersion: 'VM version', vmVendor: 'VM vendor', gc: 'Garbage collectors', cpu: 'CPU',
+  pid: 'Process ID', podIp: 'Pod address', jvm: 'JVM', id: 'ID', url: 'URL', urls: 'URLs', ttl: 'TTL', ip: 'Address',
+  clusterLabel: 'Cluster', memberCount: 'Members (count)', operationTimeoutMs: 'Operation timeout',
+};
+const PLAIN_NUMBERS = /(^|[a-z])(pid|port|Port|Pid|id|Id|version|Version)$/; // identifiers: no thousands separators
+const FRACTIONS = /(Load|Ratio|Fraction)$/; // 0..1, shown as a percentage
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
+
 export function humanName(key) {
-  return String(key).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  if (LABELS[key]) return LABELS[key];
+  return String(key).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').toLowerCase()
+    .replace(/\b(gc|cpu|jvm|jit|ip|id|url|ttl|tls|http)\b/g, (w) => w.toUpperCase())
+    .replace(/^./, (c) => c.toUpperCase());
 }
 
 export function valueText(key, value) {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'number') {
+    if (PLAIN_NUMBERS.test(key)) return String(value);
+    if (FRACTIONS.test(key) && value >= 0 && value <= 1) return fmt.fraction(value);
     if (BYTE_KEYS.test(key)) return fmt.bytes(value);
     if (/time$|At$/i.test(key) && value > 1e12) return fmt.dateTime(new Date(value).toISOString());
     if (MS_KEYS.test(key)) return value >= 10_000 ? fmt.duration(value) : (Math.round(value * 10) / 10) + ' ms';
     return fmt.number(value);
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string' && ISO_INSTANT.test(value)) return fmt.dateTime(value);
   return String(value);
 }
 

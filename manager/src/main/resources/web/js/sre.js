@@ -288,7 +288,7 @@ async function recordingSummary(detail, env, module, r) {
       ? h('ol', {}, items.map((i) => h('li', {}, h('code', {}, i[label]), ` ${fmt.number(i[value])}${unit}`)))
       : h('p', { class: 'muted small' }, 'None recorded.'));
     put(clear(detail), h('h3', {}, `Summary of ${r.id} on ${r.pod}`),
-      h('p', { class: 'lead', id: 'jfr-summary-lead' }, `${fmt.number(s.events)} events, ${fmt.number(s.executionSamples)} execution samples, `
+      h('p', { class: 'intro', id: 'jfr-summary' }, `${fmt.number(s.events)} events, ${fmt.number(s.executionSamples)} execution samples, `
         + `${s.gcPauses.collections} GCs pausing ${s.gcPauses.totalPauseMillis} ms (longest ${s.gcPauses.longestPauseMillis} ms).`),
       list('Hot methods', s.hotMethods, 'method', 'samples', ' samples'),
       list('Allocation by class', s.allocationByClass, 'className', 'bytes', ' bytes'),

@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 12, item 6: what a viewer sees of the data grid does not let a stock Hazelcast client or member in, while the
+ * What a viewer sees of the data grid does not let a stock Hazelcast client or member in, while the
  * Worker's client (which holds the environment ID) still joins; no log line (INFO or WARNING, Hazelcast's or the
  * pod's) and no diagnostics answer carries the secret cluster name.
  */

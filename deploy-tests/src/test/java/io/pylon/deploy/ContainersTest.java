@@ -64,8 +64,9 @@ class ContainersTest {
 
         manager = new PodmanPod(image, Manifests.deployment(objects, "pylon-manager"), "manager-0", "127.0.21.30", base);
         for (int i = 0; i < 2; i++) {
+            // the manifest's Manager URL is the cluster's Service name; here the Manager container's address
             Map<String, String> env = with(base, Map.of("PYLON_DISCOVERY_MODE", "static", "PYLON_DISCOVERY_STATIC", workerPeers,
-                    "PYLON_CACHE_ADDRESSES", grid));
+                    "PYLON_CACHE_ADDRESSES", grid, "PYLON_WORKER_MANAGER_URL", "http://127.0.21.30:8080"));
             if (i == 1) {
                 // JVM options of the Deployment still reach the JVM, and show where its classes came from
                 env = with(env, Map.of("JAVA_TOOL_OPTIONS", CLASS_LOAD_LOG));
@@ -130,6 +131,17 @@ class ContainersTest {
             assertThat(health.statusCode()).as(pod.name + " " + health.body()).isEqualTo(200);
             assertThat(version.statusCode()).as(pod.name).isEqualTo(200);
             assertThat(Json.MAPPER.readTree(version.body()).toString()).as(pod.name).contains("0.1.0-SNAPSHOT");
+        }
+    }
+
+    @Test
+    void workersTakeTheirConfigurationFromTheManagerContainer() throws IOException {
+        for (PodmanPod worker : workers) {
+            JsonNode config = Json.MAPPER.readTree(worker.get("/platform/diagnostics/config?internal=true", AUTH).body())
+                    .path("config");
+            assertThat(config.path("configSource").asText()).as(worker.name + " " + config).isEqualTo("manager");
+            assertThat(config.path("source").asText()).as(worker.name + " " + config).isEqualTo("manager");
+            assertThat(config.path("appliedVersion").isIntegralNumber()).as(worker.name + " " + config).isTrue();
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.Map;
 final class DeployTools {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-    /** A cold build took about 8 minutes on two idle cores (issue 14); the rest is for a loaded machine. */
+    /** A cold build took about 8 minutes on two idle cores; the rest is for a loaded machine. */
     private static final long BUILD_PATIENCE_SECONDS = 3600;
 
     private static Path bin;

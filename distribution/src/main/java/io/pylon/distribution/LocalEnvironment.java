@@ -5,10 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import java.util.Set;
 
 /**
  * The environment of the local platform: its name and its 24-hex-digit ID, kept in {@code .pylon/environment-id}
@@ -42,13 +40,7 @@ record LocalEnvironment(String name, String id, String adminUsername, String adm
             }
         }
         String value = generate.get();
-        Files.writeString(file, value + "\n");
-        try {
-            Files.setPosixFilePermissions(file, Set.of(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
-                    java.nio.file.attribute.PosixFilePermission.OWNER_WRITE));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: the file keeps the default permissions
-        }
+        OwnerOnlyFiles.write(file, (value + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         return value;
     }
 

@@ -3,6 +3,7 @@ package io.pylon.distribution;
 import io.pylon.core.server.PylonModule;
 
 import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -10,9 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where the pods of {@code pylon up} listen: each on its own 127.0.0.x address with the seed's port, so that the
- * local platform looks like the cluster; where an address cannot be bound (not every system routes all of
- * 127.0.0.0/8) or the port is taken, the pod moves to a free port on 127.0.0.1 instead.
+ * Where the pods of {@code pylon up} listen: each on its own loopback address (127.0.0.1 and the next ones) with the
+ * seed's port, so that the local platform looks like the cluster; where an address cannot be bound (not every system
+ * routes all of 127.0.0.0/8) or the port is taken (another platform runs), the pod moves to a free port on the first
+ * address instead. A Cache pod's data grid port (5701) falls back the same way, on the host its pod got.
  */
 final class LocalPlan {
     /** Module and replica count, in start order: the Manager first (it hands out the environment). */
@@ -23,27 +25,70 @@ final class LocalPlan {
             new String[]{"integration", "1"},
             new String[]{"portal", "1"});
 
+    /** Data grid port of a local Cache pod when it is free on the pod's address (pylon.grid.port's default). */
+    static final int GRID_PORT = 5701;
+
+    static final String DEFAULT_FIRST_ADDRESS = "127.0.0.1";
+
     private LocalPlan() {
     }
 
     static List<LocalPod> create() {
+        return create(DEFAULT_FIRST_ADDRESS);
+    }
+
+    /** The pods on {@code firstAddress} and the addresses after it (an IPv4 loopback address, checked by {@link #checkFirstAddress}). */
+    static List<LocalPod> create(String firstAddress) {
+        int[] octets = octets(firstAddress);
         List<LocalPod> pods = new ArrayList<>();
-        int nextAddress = 1;
+        int next = octets[3];
         for (String[] entry : LAYOUT) {
             PylonModule module = Modules.named(entry[0]);
             int replicas = Integer.parseInt(entry[1]);
             for (int i = 0; i < replicas; i++) {
                 String name = replicas == 1 ? module.name() : module.name() + "-" + i;
-                String host = "127.0.0." + nextAddress++;
+                String host = octets[0] + "." + octets[1] + "." + octets[2] + "." + next++;
                 int port = module.defaultPort();
                 if (!canBind(host, port)) {
-                    host = "127.0.0.1";
-                    port = freePort();
+                    host = firstAddress;
+                    port = freePort(host);
                 }
-                pods.add(new LocalPod(module.name(), name, host, port));
+                int gridPort = 0;
+                if (module.name().equals("cache")) {
+                    gridPort = canBind(host, GRID_PORT) ? GRID_PORT : freePort(host);
+                }
+                pods.add(new LocalPod(module.name(), name, host, port, gridPort));
             }
         }
         return pods;
+    }
+
+    /** Why {@code address} cannot be the first of the local pods, or null when it can. */
+    static String checkFirstAddress(String address) {
+        int[] octets = octets(address);
+        if (octets == null || octets[0] != 127) {
+            return "--first-address must be an IPv4 loopback address such as 127.0.0.1, got '" + address + "'";
+        }
+        int pods = LAYOUT.stream().mapToInt(e -> Integer.parseInt(e[1])).sum();
+        if (octets[3] < 1 || octets[3] + pods - 1 > 254) {
+            return "--first-address leaves no room for " + pods + " consecutive addresses after it: '" + address + "'";
+        }
+        return null;
+    }
+
+    private static int[] octets(String address) {
+        if (address == null || !address.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+            return null;
+        }
+        int[] octets = new int[4];
+        String[] parts = address.split("\\.");
+        for (int i = 0; i < 4; i++) {
+            octets[i] = Integer.parseInt(parts[i]);
+            if (octets[i] > 255) {
+                return null;
+            }
+        }
+        return octets;
     }
 
     private static boolean canBind(String host, int port) {
@@ -56,11 +101,11 @@ final class LocalPlan {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+    private static int freePort(String host) {
+        try (ServerSocket socket = new ServerSocket(0, 1, Inet4Address.getByName(host))) {
             return socket.getLocalPort();
         } catch (IOException e) {
-            throw new IllegalStateException("no free port on 127.0.0.1", e);
+            throw new IllegalStateException("no free port on " + host, e);
         }
     }
 }

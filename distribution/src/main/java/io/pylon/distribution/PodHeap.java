@@ -20,7 +20,7 @@ final class PodHeap {
         return switch (module) {
             case "manager" -> 192;
             case "cache" -> 256;
-            case "worker" -> 128;
+            case "worker", "integration" -> 128;
             default -> 64;
         };
     }
@@ -29,7 +29,7 @@ final class PodHeap {
      * The collector of a module's pod: the serial one (one or two cores, the least memory, no collector threads), but
      * G1 with a 5 ms pause goal for the Manager, whose serial young pauses copied what survived (14-42 ms under token
      * load against a 10 ms target; G1's stayed under 9 ms at Serial's start-up and memory, where ZGC cost start-up
-     * and RSS: BENCHMARKS.md, "Manager young pauses").
+     * and RSS: BENCHMARKS.md, "Start-up and memory").
      */
     static String collector(String module) {
         return module.equals("manager") ? "-XX:+UseG1GC -XX:MaxGCPauseMillis=5" : "-XX:+UseSerialGC";

@@ -19,7 +19,7 @@ final class PodProcess {
      * JVM options of every local pod but its collector, unless PYLON_POD_JAVA_OPTS says otherwise: a small initial
      * heap that is given back after collections keeps an idle pod small, and freed C heap goes back to the OS every 5 s;
      * {@link PodHeap} picks the collector and bounds the heap, and {@link StartupCache} adds the start-up cache
-     * (BENCHMARKS.md, Memory and start-up).
+     * (BENCHMARKS.md, "Start-up and memory").
      */
     static final String BASE_JAVA_OPTS = "-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
             + " -XX:TrimNativeHeapInterval=5000";
@@ -27,16 +27,23 @@ final class PodProcess {
     private PodProcess() {
     }
 
-    static Process start(LocalPod pod, List<LocalPod> all, LocalEnvironment environment, PodPaths paths, Path stateDir) throws IOException {
+    /** A started pod; {@code recording}: it records its module's AOT cache, which its JVM writes when it stops. */
+    record Started(Process process, boolean recording) {
+    }
+
+    static Started start(LocalPod pod, List<LocalPod> all, LocalEnvironment environment, PodPaths paths, Path stateDir) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>();
         command.add(java);
         String opts = System.getenv("PYLON_POD_JAVA_OPTS");
         String classPath = libraryClassPath();
+        String quiet = QuietJvm.options(pod.module(), Runtime.version().feature());
         if (opts == null) {
             Path caches = Files.createDirectories(stateDir.resolve("cds").toAbsolutePath());
-            String jvm = jvmOptions(pod.module(), System.getenv());
-            opts = jvm + " " + startupCacheOptions(caches, pod.name(), classPath, jvm);
+            String jvm = quiet + " " + jvmOptions(pod.module(), System.getenv());
+            opts = jvm + " " + startupCacheOptions(caches, pod, all, classPath, jvm);
+        } else {
+            opts = quiet + " " + opts;
         }
         command.addAll(Arrays.stream(opts.split("\\s+")).filter(s -> !s.isBlank()).toList());
         command.add("-cp");
@@ -55,7 +62,7 @@ final class PodProcess {
         env.put("PYLON_PATH_SEGMENT", paths.segment());
         ignoreLocalDifferences(env);
         env.putAll(moduleEnvironment(pod, all, environment));
-        return builder.start();
+        return new Started(builder.start(), opts.contains("-XX:AOTCacheOutput="));
     }
 
     /**
@@ -81,11 +88,22 @@ final class PodProcess {
                 env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
                 // the Cache pods form one data grid; Workers connect to it as clients
                 if (pod.module().equals("cache")) {
+                    env.put("PYLON_GRID_PORT", String.valueOf(pod.gridPort()));
                     env.put("PYLON_GRID_MEMBERS", gridMembers(all));
                     env.put("PYLON_GRID_EXPECTED_MEMBERS", String.valueOf(all.stream().filter(p -> p.module().equals("cache")).count()));
                 } else {
                     env.put("PYLON_CACHE_ADDRESSES", gridMembers(all));
+                    // the Workers follow the Manager: the sample API and every deployment reach them by long-poll
+                    env.put("PYLON_WORKER_CONFIG_SOURCE", "manager");
+                    env.put("PYLON_WORKER_MANAGER_URL", all.stream().filter(p -> p.module().equals("manager"))
+                            .findFirst().map(LocalPod::url).orElseThrow());
                 }
+            }
+            case "integration" -> {
+                env.put("PYLON_DISCOVERY_STATIC", peers(pod.module(), all));
+                // the Integration API checks management tokens against the Manager, wherever it bound
+                all.stream().filter(p -> p.module().equals("manager")).findFirst()
+                        .ifPresent(manager -> env.put("PYLON_INTEGRATION_MANAGER_URL", manager.url()));
             }
             case "manager" -> {
                 // the Manager creates the admin and the local environment (with the ID its pods get) on first start
@@ -93,6 +111,9 @@ final class PodProcess {
                 env.put("PYLON_MANAGER_ADMIN_PASSWORD", environment.adminPassword());
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_TYPE", "local");
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS", moduleUrls(all));
+                // /apiops/flows forwards to the Integration pod, wherever it bound
+                all.stream().filter(p -> p.module().equals("integration")).findFirst()
+                        .ifPresent(integration -> env.put("PYLON_MANAGER_INTEGRATION_URL", integration.url()));
             }
             default -> {
             }
@@ -109,25 +130,31 @@ final class PodProcess {
         return urls.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
     }
 
-    /** Data grid port of every local Cache pod, each on its own address (pylon.grid.port's default). */
-    static final int GRID_PORT = 5701;
-
     /** {@code 127.0.0.2:5701,127.0.0.3:5701}: the data grid members of the local Cache pods. */
     static String gridMembers(List<LocalPod> all) {
         return all.stream().filter(p -> p.module().equals("cache"))
-                .map(p -> p.host() + ":" + GRID_PORT)
+                .map(LocalPod::gridAddress)
                 .collect(Collectors.joining(","));
     }
 
-    /** The start-up cache of a pod; none when the class path is not one library folder (a build's classes). */
-    private static String startupCacheOptions(Path dir, String name, String classPath, String jvm) throws IOException {
+    /**
+     * The start-up cache of a pod; none when the class path is not one library folder (a build's classes). The pods of
+     * a module run the same jars with the same options: on JDK 25 they share one AOT cache, which the module's first
+     * pod records (seven pods writing theirs at once on Ctrl-C took longer than a stop may take, and left their
+     * recordings behind); its other pods start without until it exists.
+     */
+    private static String startupCacheOptions(Path dir, LocalPod pod, List<LocalPod> all, String classPath, String jvm)
+            throws IOException {
         if (!classPath.endsWith("*") || classPath.contains(java.io.File.pathSeparator)) {
-            Path archive = dir.resolve(name + ".jsa");
+            Path archive = dir.resolve(pod.name() + ".jsa");
             ClassDataArchive.dropIfStale(archive, classPath);
             return "-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive + " -Xlog:cds*=off";
         }
         Path lib = Path.of(classPath.substring(0, classPath.length() - 1));
-        return StartupCache.options(dir, name, lib, Runtime.version().feature(), jvm);
+        StartupCache.dropIfUnusable(dir, pod.module(), lib, Runtime.version().feature(), jvm,
+                ProcessHandle.current().info().command().orElse("java"));
+        boolean recorder = all.stream().filter(p -> p.module().equals(pod.module())).findFirst().orElseThrow().equals(pod);
+        return StartupCache.options(dir, pod.module(), lib, Runtime.version().feature(), jvm, recorder);
     }
 
     /** {@code <lib>/*} when running from the distribution's lib folder (short command lines), else this JVM's class path. */

@@ -10,6 +10,8 @@ import io.pylon.distribution.cli.ConfigCommand;
 import io.pylon.distribution.cli.DiagCommand;
 import io.pylon.distribution.cli.DumpCommand;
 import io.pylon.distribution.cli.EnvironmentsCommand;
+import io.pylon.distribution.cli.FlowsCommand;
+import io.pylon.distribution.cli.RunsCommand;
 import io.pylon.distribution.cli.HealthCommand;
 import io.pylon.distribution.cli.HttpJson;
 import io.pylon.distribution.cli.LoginCommand;
@@ -41,7 +43,7 @@ public final class PylonCli {
             LoginCommand.class, LogoutCommand.class, ConfigCommand.class, PodsCommand.class, DiagCommand.class,
             HealthCommand.class, VersionCommand.class, TopCommand.class, DumpCommand.class, CollectCommand.class,
             UsersCommand.class, TokensCommand.class, EnvironmentsCommand.class, AuditCommand.class,
-            CompletionCommand.class);
+            FlowsCommand.class, RunsCommand.class, CompletionCommand.class);
 
     public static void main(String[] args) {
         StartupTrace.mark("main");
@@ -97,7 +99,7 @@ public final class PylonCli {
     /**
      * The command line for {@code args}, writing to {@code io}: what main runs, and what tests run in-process. When the
      * first argument names a subcommand, only that one is built: picocli reads the annotations of every command it is
-     * given, which cost a short-lived CLI more than a tenth of its start-up (BENCHMARKS.md, issue 19). Help, version,
+     * given, which cost a short-lived CLI more than a tenth of its start-up (BENCHMARKS.md, "CLI"). Help, version,
      * a mistyped name and {@code completion} get them all.
      */
     public static CommandLine commandLine(CliIo io, String[] args) {
@@ -107,6 +109,7 @@ public final class PylonCli {
         for (Class<?> type : only != null && only != CompletionCommand.class ? List.<Class<?>>of(only) : SUBCOMMANDS) {
             commandLine.addSubcommand(new CommandLine(type, factory));
         }
+        commandLine.getSubcommands().values().forEach(PylonCli::addHelpOption);
         commandLine.setOut(new PrintWriter(io.out(), true));
         commandLine.setErr(new PrintWriter(io.err(), true));
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -118,6 +121,19 @@ public final class PylonCli {
             return CliException.FAILED;
         });
         return commandLine;
+    }
+
+    /**
+     * {@code -h} and {@code --help} on {@code command} and every command under it: the usage, exit 0. Not picocli's
+     * standard mixin, which would give every subcommand a {@code --version} of its own beside {@code pylon version}.
+     */
+    static void addHelpOption(CommandLine command) {
+        CommandLine.Model.CommandSpec spec = command.getCommandSpec();
+        if (spec.options().stream().noneMatch(CommandLine.Model.OptionSpec::usageHelp)) {
+            spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help and exit.").build());
+        }
+        command.getSubcommands().values().forEach(PylonCli::addHelpOption);
     }
 
     /** Never a stack trace: messages of our own code carry no secrets, a library's are made printable. */

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  *
  * <p>{@link #parseSimple} reads the plain form {@code run <module> [--pod-name N] [--bind A] [--port P]} without
  * picocli, which every pod start would otherwise spend building its command model from annotations (about a tenth of
- * a Worker's start-up, BENCHMARKS.md issue 16); anything else (help, a typo, a repeated flag, an odd value) goes to
+ * a Worker's start-up, BENCHMARKS.md, "Start-up and memory"); anything else (help, a typo, a repeated flag, an odd value) goes to
  * picocli, which gives the usage errors. RunCommandParseTest keeps both readings equal.
  */
 @Command(name = "run", description = "Runs one pod of a module in the foreground until SIGTERM or Ctrl-C.")

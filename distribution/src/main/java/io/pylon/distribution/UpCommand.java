@@ -47,12 +47,30 @@ final class UpCommand implements Callable<Integer> {
     @Option(names = "--start-timeout", paramLabel = "SECONDS", description = "How long every pod may take to become ready (default 90).")
     int startTimeoutSeconds = 90;
 
+    @Option(names = "--first-address", paramLabel = "ADDR",
+            description = "Loopback address of the first pod (the Manager); the others take the next six (default 127.0.0.1).")
+    String firstAddress = LocalPlan.DEFAULT_FIRST_ADDRESS;
+
     private final PrintStream out = System.out;
     private final List<Child> children = new ArrayList<>();
     private volatile boolean stopping;
+    private volatile SampleUpstream sample;
+    private PlatformLock lock;
 
-    record Child(LocalPod pod, Process process) {
+    record Child(LocalPod pod, Process process, boolean recording) {
     }
+
+    /** How long stopping pods may take; a pod writing its AOT cache on its first stop takes longer (JDK 25, 340 MB recorded). */
+    static final long STOP_SECONDS = 25;
+    static final long STOP_RECORDING_SECONDS = 300;
+
+    /**
+     * What a JVM prints while it writes its AOT cache at exit: where the recording went, the child JVM it launches (with
+     * the whole class path, some 40 lines) and the result. {@code pylon up} says it in one line instead.
+     */
+    static final java.util.regex.Pattern AOT_NOTICES = java.util.regex.Pattern.compile("^(Picked up JAVA_TOOL_OPTIONS: "
+            + "|Temporary AOTConfiguration recorded: |Launching child process |Reading AOTConfiguration "
+            + "|AOTCache creation is complete: |Removed temporary AOT configuration file )");
 
     @Override
     public Integer call() throws Exception {
@@ -62,18 +80,29 @@ final class UpCommand implements Callable<Integer> {
             System.err.println("pylon: " + e.getMessage());
             return 2;
         }
-        Files.createDirectories(stateDir);
+        String badAddress = LocalPlan.checkFirstAddress(firstAddress);
+        if (badAddress != null) {
+            System.err.println("pylon: " + badAddress);
+            return 2;
+        }
+        OwnerOnlyFiles.folder(stateDir);
+        lock = PlatformLock.tryAcquire(stateDir);
+        if (lock == null) {
+            System.err.println(PlatformLock.alreadyRunning(stateDir));
+            return 1;
+        }
         Path cluster = stateDir.resolve("cluster.json");
         Files.deleteIfExists(cluster);
-        List<LocalPod> pods = LocalPlan.create();
+        List<LocalPod> pods = LocalPlan.create(firstAddress);
         PodPaths paths = paths(Settings.fromProcess(Map.of()));
         LocalEnvironment environment = LocalEnvironment.load(stateDir);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("pylon-up-stop").unstarted(this::stopAll));
 
         int width = pods.stream().mapToInt(p -> p.name().length()).max().orElse(8);
         for (LocalPod pod : pods) {
-            Process process = PodProcess.start(pod, pods, environment, paths, stateDir);
-            Child child = new Child(pod, process);
+            PodProcess.Started started = PodProcess.start(pod, pods, environment, paths, stateDir);
+            Process process = started.process();
+            Child child = new Child(pod, process, started.recording());
             synchronized (children) {
                 children.add(child);
             }
@@ -89,10 +118,13 @@ final class UpCommand implements Callable<Integer> {
             stopAll();
             return 1;
         }
+        sample = SampleUpstream.start(firstAddress);
+        String sampleResult = SampleProxy.ensure(urlOf(pods, "manager"), environment, sample.url());
+        say(sampleResult);
         writeCluster(cluster, environment);
         printSummary(cluster, paths);
         new CountDownLatch(1).await();
-        return 0;
+        return lock.held() ? 0 : 1;
     }
 
     private boolean awaitReady(List<LocalPod> pods, PodPaths paths) throws InterruptedException {
@@ -150,21 +182,30 @@ final class UpCommand implements Callable<Integer> {
                 entry.put("name", child.pod().name());
                 entry.put("url", child.pod().url());
                 entry.put("pid", child.process().pid());
+                if (child.pod().gridPort() != 0) {
+                    entry.put("grid", child.pod().gridAddress());
+                }
             }
         }
         environment.describe(root);
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        // the admin password and the environment ID: owner-only, like the files they come from
+        OwnerOnlyFiles.write(file, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
     }
 
     private void printSummary(Path cluster, PodPaths paths) {
         StringBuilder text = new StringBuilder("\nPylon is up. Pods:\n");
         synchronized (children) {
             for (Child child : children) {
-                text.append(String.format("  %-12s %-12s %s   (pid %d)%n", child.pod().module(), child.pod().name(),
-                        child.pod().url(), child.process().pid()));
+                text.append(String.format("  %-12s %-12s %s   (pid %d%s)%n", child.pod().module(), child.pod().name(),
+                        child.pod().url(), child.process().pid(),
+                        child.pod().gridPort() == 0 ? "" : ", data grid " + child.pod().gridAddress()));
             }
+        }
+        synchronized (children) {
+            children.stream().filter(c -> c.pod().module().equals("worker")).findFirst().ifPresent(worker -> text
+                    .append("Sample API through a Worker: curl ").append(worker.pod().url()).append(SampleProxy.PREFIX)
+                    .append("/hello   (proxy '").append(SampleProxy.NAME).append("', upstream ")
+                    .append(sample == null ? "-" : sample.url()).append(")\n"));
         }
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
         text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")
@@ -176,11 +217,18 @@ final class UpCommand implements Callable<Integer> {
         }
     }
 
+    private static String urlOf(List<LocalPod> pods, String module) {
+        return pods.stream().filter(p -> p.module().equals(module)).findFirst().map(LocalPod::url).orElseThrow();
+    }
+
     private void stopAll() {
         if (stopping) {
             return;
         }
         stopping = true;
+        if (sample != null) {
+            sample.close();
+        }
         List<Child> all;
         synchronized (children) {
             all = List.copyOf(children);
@@ -189,19 +237,32 @@ final class UpCommand implements Callable<Integer> {
             return;
         }
         say("stopping " + all.size() + " pods");
-        all.forEach(c -> c.process().destroy());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(25);
-        for (Child child : all) {
+        List<String> recording = all.stream().filter(Child::recording).map(c -> c.pod().name()).toList();
+        if (!recording.isEmpty()) {
+            say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
+        }
+        terminate(all.stream().map(Child::process).toList(), recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
+        say("stopped");
+    }
+
+    /**
+     * SIGTERM to every process, then waits up to {@code seconds} for all of them together before killing those left.
+     * Through the process handle: Process.destroy() also closes our end of the child's output, and a pod that writes
+     * to it afterwards dies of the broken pipe, in the middle of writing its AOT cache and before its last log lines.
+     */
+    static void terminate(List<Process> processes, long seconds) {
+        processes.forEach(p -> p.toHandle().destroy());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (Process process : processes) {
             try {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || !child.process().waitFor(left, TimeUnit.NANOSECONDS)) {
-                    child.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                if (left <= 0 || !process.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {
-                child.process().destroyForcibly();
+                process.destroyForcibly();
             }
         }
-        say("stopped");
     }
 
     private void pipe(InputStream stream, String prefix) {
@@ -209,6 +270,9 @@ final class UpCommand implements Callable<Integer> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
+                    if (AOT_NOTICES.matcher(line).find()) {
+                        continue;
+                    }
                     synchronized (out) {
                         out.println(prefix + line);
                     }

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,8 +28,15 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** `pylon up` as real processes: seven pods answer where cluster.json says, a dying pod is reported, SIGINT stops all. */
+/**
+ * `pylon up` as real processes: seven pods answer where cluster.json says, a data grid port taken by someone else
+ * falls back, a second `pylon up` on the same state folder says in one line who runs there, the secrets stay
+ * owner-only, a dying pod is reported, SIGINT stops all. On this checkout's own block 127.0.44.x, so that a
+ * `./pylon up` on 127.0.0.1-7 beside it is left alone.
+ */
 class LocalPlatformTest {
+    static final String FIRST_ADDRESS = "127.0.44.1";
+
     private final StringBuffer output = new StringBuffer();
     private Process up;
     private final List<Long> podPids = new ArrayList<>();
@@ -41,9 +51,13 @@ class LocalPlatformTest {
 
     @Test
     void upRunsTheWholePlatformAndCtrlCLeavesNoJvmBehind(@TempDir Path state) throws Exception {
+        // someone else's data grid member on cache-0's address: its grid port must fall back like an HTTP port
+        ServerSocket taken = new ServerSocket();
+        taken.bind(new InetSocketAddress("127.0.44.2", LocalPlan.GRID_PORT));
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                PylonCli.class.getName(), "up", "--state-dir", state.toString(), "--start-timeout", "150")
+                PylonCli.class.getName(), "up", "--state-dir", state.toString(), "--start-timeout", "150",
+                "--first-address", FIRST_ADDRESS)
                 .redirectErrorStream(true);
         // no class-data-sharing archives in a temp dir: they would only be written at exit
         builder.environment().put("PYLON_POD_JAVA_OPTS", "-XX:+UseSerialGC -Xms16m -XX:TieredStopAtLevel=1");
@@ -88,7 +102,47 @@ class LocalPlatformTest {
             }
         }
         assertThat(pods).isEqualTo(7);
+        // the sample API is deployed and answers through every Worker pod
+        assertThat(output.toString()).contains("sample API deployed as version");
+        for (JsonNode worker : root.path("modules").path("worker").path("pods")) {
+            HttpResponse<String> sample = client.send(HttpRequest.newBuilder(URI.create(worker.path("url").asText()
+                    + "/sample/hello?x=1")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(sample.statusCode()).as(sample.body()).isEqualTo(200);
+            assertThat(sample.body()).contains("\"service\":\"sample\"", "\"path\":\"/hello\"", "\"query\":\"x=1\"");
+        }
+        assertThat(urls).allMatch(url -> url.startsWith("http://127.0.44."));
+        JsonNode caches = root.path("modules").path("cache").path("pods");
+        assertThat(caches.get(0).path("grid").asText()).startsWith("127.0.44.2:").isNotEqualTo("127.0.44.2:5701");
+        assertThat(caches.get(1).path("grid").asText()).isEqualTo("127.0.44.3:5701");
+        assertThat(gridMembers(client, caches.get(1).path("url").asText(), root.path("environment").path("id").asText()))
+                .as("both Cache pods in one data grid").isEqualTo(2);
+        taken.close();
+
+        // a second `pylon up` on the same state folder: one line, at once, naming the one that runs
+        Process second = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                PylonCli.class.getName(), "up", "--state-dir", state.toString(), "--first-address", FIRST_ADDRESS)
+                .redirectErrorStream(true).start();
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).as("the second pylon up ends by itself").isTrue();
+        String refusal = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(second.exitValue()).as(refusal).isEqualTo(1);
+        assertThat(refusal.strip()).doesNotContain("\n")
+                .startsWith("pylon: a platform is already running from " + state)
+                .contains("pid " + up.pid())
+                .contains("Manager " + root.path("modules").path("manager").path("pods").get(0).path("url").asText());
+        assertThat(cluster).as("the running platform's cluster.json is kept").exists();
+
+        // the admin password and the environment ID are the owner's only
+        assertThat(Files.getPosixFilePermissions(state)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        for (String secret : List.of("cluster.json", "admin-password", "environment-id")) {
+            assertThat(Files.getPosixFilePermissions(state.resolve(secret))).as(secret)
+                    .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        }
         assertThat(output.toString()).containsPattern("(?m)^worker-0 +\\| .*Worker pod worker-0 listening").contains("Pylon is up");
+        // a quiet start: no stack traces (Workers reaching for the data grid before it is up), no SLF4J notices, no
+        // JVM warnings; the Workers say in one line that they wait when they do
+        assertThat(output.toString()).doesNotContain("SLF4J").doesNotContain("\tat ").doesNotContain("Caused by")
+                .doesNotContainPattern("(?m)^\\S+ +\\| [\\w.$]+(Exception|Error)(: |$)")
+                .doesNotContainPattern("(?m)^\\S+ +\\| WARNING: ").doesNotContain("modular environment");
 
         // a pod that dies is reported
         long victim = root.path("modules").path("portal").path("pods").get(0).path("pid").asLong();
@@ -104,6 +158,15 @@ class LocalPlatformTest {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pod pid " + pid + " is gone").isFalse();
         }
         assertThat(output.toString()).contains("stopping 7 pods").contains("stopped");
+    }
+
+    /** The member count a Cache pod's datagrid diagnostics report. */
+    private static int gridMembers(HttpClient client, String cacheUrl, String environmentId) throws Exception {
+        HttpResponse<String> datagrid = client.send(HttpRequest.newBuilder(URI.create(cacheUrl + "/platform/diagnostics/datagrid?internal=true"))
+                .header("Authorization", environmentId).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(datagrid.statusCode()).as(datagrid.body()).isEqualTo(200);
+        return Json.MAPPER.readTree(datagrid.body()).findValues("members").stream().filter(JsonNode::isArray)
+                .findFirst().map(JsonNode::size).orElse(-1);
     }
 
     private void awaitOutput(String text) throws InterruptedException {

@@ -130,6 +130,43 @@ class PodJvmOptionsTest {
     }
 
     @Test
+    void aCacheTheJvmCannotStartFromIsDroppedAndALeftRecordingToo() throws Exception {
+        Path lib = Files.createDirectories(dir.resolve("lib"));
+        jar(lib.resolve("a.jar"), 10, 1_000);
+        Path caches = Files.createDirectories(dir.resolve("cds"));
+        Path cache = caches.resolve("worker-" + StartupCache.key(lib, JVM) + ".aot");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        int major = Runtime.version().feature();
+        org.junit.jupiter.api.Assumptions.assumeTrue(major >= StartupCache.AOT_CACHE_JDK, "AOT caches need JDK 25");
+
+        // what a JVM killed while writing its cache leaves: neither used nor removed by the JVM
+        Path leftover = Files.writeString(caches.resolve(cache.getFileName() + ".config"), "half a recording");
+        Files.writeString(cache, "not a cache the JVM can map");
+        StartupCache.dropIfUnusable(caches, "worker", lib, major, JVM, java);
+        assertThat(cache).doesNotExist();
+        assertThat(StartupCache.options(caches, "worker", lib, major, JVM, true)).startsWith("-XX:AOTCacheOutput=" + cache);
+        assertThat(leftover).doesNotExist();
+        assertThat(StartupCache.options(caches, "worker", lib, major, JVM, false)).as("a second pod of the module").isEmpty();
+
+        Files.writeString(cache, "not a cache the JVM can map");
+        Result script = bash(Map.of(), "pylon_pod_check_cache " + caches + " worker " + lib + " " + major + " '" + JVM + "' " + java);
+        assertThat(script.exit).isZero();
+        assertThat(cache).doesNotExist();
+    }
+
+    @Test
+    void everyPodGetsTheQuietOptionsFromTheScriptAndFromPylonUp() throws Exception {
+        for (String module : List.of("manager", "worker", "cache", "integration", "portal")) {
+            for (int major : List.of(21, 25)) {
+                assertThat(bash(Map.of(), "pylon_pod_quiet_opts " + module + " " + major).out).as(module + " " + major)
+                        .isEqualTo(QuietJvm.options(module, major));
+            }
+        }
+        assertThat(QuietJvm.options("cache", 25)).contains("--sun-misc-unsafe-memory-access=allow", "--add-opens java.base/java.lang=ALL-UNNAMED");
+        assertThat(QuietJvm.options("worker", 21)).isEmpty();
+    }
+
+    @Test
     void cliRecordsItsAotCacheOnlyWithACommandThatReachesAManagerAndKeepsItsArchiveBeforeJdk25() throws Exception {
         Path lib = Files.createDirectories(dir.resolve("lib"));
         jar(lib.resolve("a.jar"), 10, 1_000);

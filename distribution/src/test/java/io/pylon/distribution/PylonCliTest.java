@@ -50,6 +50,25 @@ class PylonCliTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("pods", "login", "dump", "environments");
     }
 
+    @Test
+    void helpAndHOnEverySubcommandPrintTheUsageAndExitZero() {
+        java.util.List<java.util.List<String>> paths = CommandPaths.all();
+        assertThat(paths).hasSizeGreaterThan(ALL);
+        for (java.util.List<String> path : paths) {
+            for (String flag : java.util.List.of("--help", "-h")) {
+                String[] args = java.util.stream.Stream.concat(path.stream(), java.util.stream.Stream.of(flag)).toArray(String[]::new);
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                CliIo io = new CliIo(new ByteArrayInputStream(new byte[0]), new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), false);
+                int code = PylonCli.commandLine(io, args).execute(args);
+                assertThat(code).as("exit of pylon %s; stderr: %s", String.join(" ", args), err).isZero();
+                assertThat(out.toString(StandardCharsets.UTF_8)).as("pylon " + String.join(" ", args))
+                        .startsWith("Usage: pylon " + String.join(" ", path)).contains("-h, --help");
+            }
+        }
+    }
+
     private static CliIo io(ByteArrayOutputStream err) {
         return new CliIo(new ByteArrayInputStream(new byte[0]), new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err, true, StandardCharsets.UTF_8), Map.of(), false);

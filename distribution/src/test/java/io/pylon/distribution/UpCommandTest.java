@@ -28,6 +28,28 @@ class UpCommandTest {
     }
 
     @Test
+    void stoppingLeavesThePodsOutputOpenUntilItExits() throws Exception {
+        // a pod that, asked to stop, still writes (its last log lines, the JVM writing its start-up cache)
+        Process pod = new ProcessBuilder("bash", "-c", "trap 'sleep 0.5; echo last line; exit 0' TERM; echo started;"
+                + " while :; do sleep 0.1; done").start();
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(pod.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(out.readLine()).isEqualTo("started");
+        java.util.concurrent.CompletableFuture<String> rest = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (java.io.IOException e) {
+                return "closed: " + e.getMessage();
+            }
+        });
+
+        UpCommand.terminate(java.util.List.of(pod), 30);
+
+        assertThat(pod.exitValue()).as("not killed by a broken pipe (141)").isZero();
+        assertThat(rest.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("last line");
+    }
+
+    @Test
     void anInvalidSegmentIsRefusedBeforeAnyPodStarts() {
         Settings settings = Settings.of(Map.of("pylon.path.segment", "a/b"));
 

@@ -38,7 +38,19 @@ import io.pylon.manager.environments.BootstrapEnvironment;
 import io.pylon.manager.environments.BootstrapSettings;
 import io.pylon.manager.environments.EnvironmentEndpoints;
 import io.pylon.manager.environments.EnvironmentStore;
-import org.jspecify.annotations.Nullable;
+import io.pylon.manager.deployments.BundleWatch;
+import io.pylon.manager.deployments.Deployer;
+import io.pylon.manager.deployments.DeploymentEndpoints;
+import io.pylon.manager.deployments.DeploymentStore;
+import io.pylon.manager.deployments.EnvironmentConfigEndpoints;
+import io.pylon.manager.deployments.GatewayPollEndpoint;
+import io.pylon.manager.proxies.OpenApiImport;
+import io.pylon.manager.proxies.ProxyDefinitions;
+import io.pylon.manager.proxies.ProxyEndpoints;
+import io.pylon.manager.proxies.ProxySettings;
+import io.pylon.manager.proxies.ProxyStore;
+import io.pylon.manager.flows.FlowsEndpoints;
+import io.pylon.manager.flows.FlowsSettings;
 
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -58,9 +70,11 @@ public final class ManagerModule implements PylonModule {
     private static final System.Logger LOG = System.getLogger(ManagerModule.class.getName());
     /** Expired and revoked tokens are kept this long (for the audit trail's sake) before they are deleted. */
     private static final Duration TOKEN_GRACE = Duration.ofDays(1);
+    /** How often a replica looks for deployments another replica wrote. */
+    private static final Duration DEPLOYMENT_REFRESH = Duration.ofMillis(250);
 
-    private volatile @Nullable ManagementApi api;
-    private volatile @Nullable Routes routes;
+    private volatile ManagementApi api;
+    private volatile Routes routes;
 
     @Override
     public String name() {
@@ -87,20 +101,18 @@ public final class ManagerModule implements PylonModule {
         all.addAll(FirstAdminSettings.all());
         all.addAll(BootstrapSettings.all());
         all.addAll(AuditSettings.all());
+        all.addAll(ProxySettings.all());
+        all.addAll(FlowsSettings.all());
         return List.copyOf(all);
     }
 
     /** Every route of the started pod, extensions' included, as {@code "METHOD /path"} (see {@link Routes#registered}). */
     public List<String> registeredRoutes() {
-        Routes started = routes;
-        if (started == null) {
-            throw new IllegalStateException("the Manager has not started");
-        }
-        return started.registered();
+        return routes.registered();
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
-    public @Nullable ManagementApi api() {
+    public ManagementApi api() {
         return api;
     }
 
@@ -148,6 +160,8 @@ public final class ManagerModule implements PylonModule {
         new UserEndpoints(accounts, clock).register(routes, secured);
         new EnvironmentEndpoints(environments, audit, clock).register(routes, secured);
         new AuditEndpoint(audit).register(routes, secured);
+        startControlPlane(context, jdbc, environments, audit, clock, routes, secured);
+        new FlowsEndpoints(settings.get(FlowsSettings.INTEGRATION_URL), context.segment(), audit).register(routes, secured);
         new ApiDocsEndpoint().register(routes, secured);
 
         Duration retention = settings.get(AuditSettings.RETENTION);
@@ -158,6 +172,34 @@ public final class ManagerModule implements PylonModule {
             extension.start(context, api);
         }
         this.routes = routes;
+    }
+
+    // API proxies, deployments and the Workers' long-poll; a replica notices another's deployments within
+    // REFRESH (one grouped query), its own at once
+    private static void startControlPlane(ModuleContext context, Jdbc jdbc, EnvironmentStore environments,
+                                          AuditLog audit, Clock clock, Routes routes, Secured secured) {
+        ProxyStore proxies = new ProxyStore(jdbc);
+        DeploymentStore deployments = new DeploymentStore(jdbc);
+        ProxyDefinitions definitions = new ProxyDefinitions(context.segment());
+        BundleWatch watch = new BundleWatch(deployments);
+        Deployer deployer = new Deployer(deployments, watch, definitions, clock);
+        new ProxyEndpoints(proxies, deployments::deployedRevisions, definitions,
+                new OpenApiImport(context.settings().get(ProxySettings.IMPORT_URL_HOSTS)), audit, clock)
+                .register(routes, secured);
+        new DeploymentEndpoints(environments, proxies, deployments, deployer, watch, audit, clock)
+                .register(routes, secured);
+        new EnvironmentConfigEndpoints(environments, proxies, definitions, deployer, deployments, audit, clock)
+                .register(routes, secured);
+        new GatewayPollEndpoint(environments, deployments, watch, clock).register(routes);
+        context.executors().maintenance().scheduleWithFixedDelay(watch::refresh, DEPLOYMENT_REFRESH.toMillis(),
+                DEPLOYMENT_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
+        context.executors().maintenance().scheduleWithFixedDelay(() -> {
+            try {
+                deployments.forgetPods(clock.instant().minus(Duration.ofDays(1)));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Forgetting old gateway pods failed: " + e.getMessage());
+            }
+        }, 10, 60, TimeUnit.MINUTES);
     }
 
     private static void purge(TokenService tokens, AuditLog audit, Clock clock, Duration retention) {

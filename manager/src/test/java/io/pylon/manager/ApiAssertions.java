@@ -17,7 +17,19 @@ public final class ApiAssertions {
         assertThat(json(response).get("error_description").asText()).isNotBlank();
     }
 
+    /**
+     * A refused sign-in with credentials in the form body: no {@code WWW-Authenticate} (RFC 6749 5.2 asks for it only
+     * when the client used the Authorization header; a browser would raise its own login prompt).
+     */
     public static void assertBadCredentials(HttpResponse<String> response) {
+        assertError(response, 401, "unauthorized_client");
+        assertThat(json(response).get("error_description").asText()).isEqualTo("Bad credentials");
+        assertThat(response.headers().firstValue("WWW-Authenticate")).isEmpty();
+        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+    }
+
+    /** A refused sign-in with HTTP Basic credentials: the Basic challenge names the realm. */
+    public static void assertBadBasicCredentials(HttpResponse<String> response) {
         assertError(response, 401, "unauthorized_client");
         assertThat(json(response).get("error_description").asText()).isEqualTo("Bad credentials");
         assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"pylon\"");

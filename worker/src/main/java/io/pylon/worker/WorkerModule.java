@@ -9,11 +9,27 @@ import io.pylon.core.config.Settings;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
+import io.pylon.core.pod.CoreSettings;
+import io.pylon.worker.config.ConfigCheck;
+import io.pylon.worker.config.ConfigMeters;
+import io.pylon.worker.config.ConfigSection;
+import io.pylon.worker.config.ConfigSettings;
+import io.pylon.worker.config.GatewayConfig;
+import io.pylon.worker.config.LastKnownGood;
+import io.pylon.worker.config.ManagerFollower;
 import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
-import io.pylon.worker.proxy.GatewayFilter;
+import io.pylon.core.server.PodServer;
+import io.pylon.worker.listener.Http2Protocols;
+import io.pylon.worker.listener.ListenerSettings;
+import io.pylon.worker.listener.ListenerTls;
+import io.pylon.worker.listener.PemKeyPair;
+import io.pylon.worker.proxy.GatewayRoute;
+import io.pylon.worker.proxy.WebSocketSettings;
+import io.pylon.worker.proxy.WebSocketTunnels;
+import io.pylon.worker.proxy.WebSocketUpgrader;
 import io.pylon.worker.proxy.ProxyHandler;
 import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
@@ -23,15 +39,17 @@ import io.pylon.worker.proxy.UpstreamPools;
 import io.pylon.worker.proxy.UpstreamSettings;
 import io.pylon.worker.ratelimit.GridRateLimiter;
 import io.pylon.worker.ratelimit.RateLimitSettings;
-import io.pylon.worker.routes.InvalidRoutesException;
-import io.pylon.worker.routes.RouteFileParser;
+import io.pylon.gateway.model.InvalidProxyException;
+import io.pylon.gateway.model.ProxyParser;
 import io.pylon.worker.routes.RoutesMeters;
 import io.pylon.worker.routes.RoutesFile;
+import io.pylon.worker.routes.RouteTable;
 import io.pylon.worker.routes.RoutesSettings;
-import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -46,7 +64,7 @@ public final class WorkerModule implements PylonModule {
 
     private static final System.Logger LOG = System.getLogger(WorkerModule.class.getName());
 
-    private volatile @Nullable ConnectionsSection connections;
+    private volatile ConnectionsSection connections;
 
     @Override
     public String name() {
@@ -76,15 +94,18 @@ public final class WorkerModule implements PylonModule {
 
     @Override
     public List<Setting<?>> settings() {
-        List<Setting<?>> all = new ArrayList<>(RoutesSettings.all());
+        List<Setting<?>> all = new ArrayList<>(ConfigSettings.all());
+        all.addAll(RoutesSettings.all());
         all.addAll(UpstreamSettings.all());
         all.addAll(RateLimitSettings.all());
         all.addAll(GridClientSettings.all());
+        all.addAll(ListenerSettings.all());
+        all.addAll(WebSocketSettings.all());
         return all;
     }
 
     @Override
-    public void start(ModuleContext context) throws InvalidRoutesException {
+    public void start(ModuleContext context) throws InvalidProxyException {
         Settings settings = context.settings();
         UpstreamPools pools = new UpstreamPools(new UpstreamPool.PoolSettings(
                 settings.get(UpstreamSettings.MAX_TOTAL), settings.get(UpstreamSettings.MAX_PER_ROUTE),
@@ -92,14 +113,49 @@ public final class WorkerModule implements PylonModule {
                 settings.get(UpstreamSettings.IDLE_TIMEOUT), settings.get(UpstreamSettings.FAILURE_COOLDOWN));
         context.onStop(pools);
 
-        RoutesFile routes = new RoutesFile(settings.find(RoutesSettings.FILE),
-                new RouteFileParser(context.segment(), settings.get(UpstreamSettings.CONNECT_TIMEOUT),
-                        settings.get(UpstreamSettings.RESPONSE_TIMEOUT)), pools::sync);
+        ProxyParser parser = new ProxyParser(context.segment(), settings.get(UpstreamSettings.CONNECT_TIMEOUT),
+                settings.get(UpstreamSettings.RESPONSE_TIMEOUT));
+        String source = settings.get(ConfigSettings.SOURCE);
+        boolean fromManager = source.equals("manager");
+        if (!fromManager && !source.equals("file")) {
+            throw new InvalidSettingException("Setting " + ConfigSettings.SOURCE.key() + " must be 'manager' or 'file', "
+                    + "not '" + source.replaceAll("\\p{Cntrl}", "?") + "'.");
+        }
+        RoutesFile routes = new RoutesFile(fromManager ? null : settings.find(RoutesSettings.FILE), parser, pools::sync);
         try {
             routes.loadInitial();
-        } catch (InvalidRoutesException e) {
+        } catch (InvalidProxyException e) {
             throw new InvalidSettingException("Setting " + RoutesSettings.FILE.key() + ": " + e.getMessage());
         }
+        Supplier<RouteTable> table = routes::current;
+        Supplier<Map<String, Object>> configState = () -> {
+            Map<String, Object> state = new java.util.LinkedHashMap<>();
+            state.put("configSource", "file");
+            state.putAll(routes.describe());
+            return state;
+        };
+        GatewayConfig managed = null;
+        ManagerFollower follower = null;
+        if (fromManager) {
+            if (settings.find(ConfigSettings.MANAGER_URL) == null) {
+                throw new InvalidSettingException("Setting " + ConfigSettings.MANAGER_URL.key() + " is required when "
+                        + ConfigSettings.SOURCE.key() + " is 'manager'.");
+            }
+            String environmentId = settings.find(CoreSettings.ENVIRONMENT_ID);
+            if (environmentId == null || environmentId.isBlank()) {
+                throw new InvalidSettingException("Setting " + CoreSettings.ENVIRONMENT_ID.key() + " is required when "
+                        + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
+            }
+            managed = new GatewayConfig(parser, pools::sync);
+            follower = new ManagerFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId,
+                    context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
+                    settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
+                    settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
+            context.onStop(follower);
+            table = managed::current;
+            configState = follower::describe;
+        }
+        Supplier<RouteTable> inForce = table;
 
         GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
         if (grid != null) {
@@ -113,12 +169,12 @@ public final class WorkerModule implements PylonModule {
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
-        ProxyHandler proxy = new ProxyHandler(context.segment(), routes::current, pools, responseTimeouts, rateLimiter,
+        ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
                 stats);
         Handler timedProxy = context.routes().timed("gateway", proxy);
-        // after the traffic filter, which counts proxied requests too; the pod's own paths the routes do not match
-        // go on to the 404 handler, which times them as "unmatched"
-        context.routes().routing().addFilter(new GatewayFilter(PodPaths.of(context.segment()), timedProxy));
+        // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
+        // handler, which times them as "unmatched"
+        context.routes().routing().route(new GatewayRoute(PodPaths.of(context.segment()), timedProxy));
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);
@@ -127,15 +183,56 @@ public final class WorkerModule implements PylonModule {
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
                 TimeUnit.MILLISECONDS);
 
-        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes);
+        ListenerTls tls = listenerTls(settings);
+        if (tls != null) {
+            context.listener().tls(tls.tls(), tls.probeSockets());
+            long every = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
+            maintenance.scheduleWithFixedDelay(periodic("TLS reload", tls::reloadIfChanged), every, every,
+                    TimeUnit.MILLISECONDS);
+        }
+        if (settings.get(ListenerSettings.HTTP2)) {
+            Http2Protocols.install(context.listener(), settings.get(ListenerSettings.HTTP2_MAX_STREAMS),
+                    PodServer.MAX_HEADERS);
+        }
+
+        WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
+                settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
+        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, tunnels,
+                stats));
+
+        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);
         context.health().register(new ConnectionsCheck(pools, traffic));
-        context.health().register(new CacheCheck(rateLimiter,
-                () -> routes.current().routes().stream().anyMatch(r -> r.rateLimit() != null)));
+        context.health().register(new CacheCheck(rateLimiter, () -> inForce.get() != null
+                && inForce.get().routes().stream().anyMatch(r -> r.rateLimit() != null)));
+        context.diagnostics().register(new ConfigSection(configState));
+        if (follower != null) {
+            context.health().register(new ConfigCheck(managed));
+            ConfigMeters.bind(managed, follower, context.metrics());
+            follower.start();
+        }
+    }
+
+    private static ListenerTls listenerTls(Settings settings) {
+        var certificate = settings.find(ListenerSettings.TLS_CERTIFICATE);
+        var key = settings.find(ListenerSettings.TLS_KEY);
+        if (certificate == null && key == null) {
+            return null;
+        }
+        if (certificate == null || key == null) {
+            throw new InvalidSettingException("Settings " + ListenerSettings.TLS_CERTIFICATE.key() + " and "
+                    + ListenerSettings.TLS_KEY.key() + " go together: set both or neither.");
+        }
+        try {
+            return ListenerTls.load(certificate, key);
+        } catch (PemKeyPair.InvalidPemException e) {
+            throw new InvalidSettingException("Settings " + ListenerSettings.TLS_CERTIFICATE.key() + " and "
+                    + ListenerSettings.TLS_KEY.key() + ": " + e.getMessage() + ".");
+        }
     }
 
     /** The {@code connections} section of the running pod (null before start). */
-    public @Nullable ConnectionsSection connections() {
+    public ConnectionsSection connections() {
         return connections;
     }
 

@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class GridClient implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
+    private static final System.Logger LOG = System.getLogger(GridClient.class.getName());
 
     private final HazelcastInstance client;
     private final GridClusterName clusterName;
@@ -42,6 +43,9 @@ public final class GridClient implements AutoCloseable {
     private final CounterStore counters;
     private final ResponseCache responses;
     private final AtomicLong connects = new AtomicLong();
+    private final String instanceName = "pylon-grid-client-" + INSTANCES.incrementAndGet();
+    private final Instant started = Instant.now();
+    private volatile boolean waitNoticed;
     private volatile ConnectionStatus status = new ConnectionStatus(ConnectionState.CONNECTING, Instant.now());
 
     private GridClient(Settings settings, GridClusterName clusterName) {
@@ -50,6 +54,13 @@ public final class GridClient implements AutoCloseable {
         this.addresses = List.copyOf(settings.find(GridClientSettings.ADDRESSES));
         Duration timeout = settings.get(GridClientSettings.OPERATION_TIMEOUT);
         this.calls = new GridCalls(() -> status, timeout);
+        // Hazelcast logs each failed attempt with a stack trace; before the first connection that is only the Cache
+        // pods still starting: one line says so instead
+        RedactingLoggerFactory.quietUntilConnected(instanceName, () -> {
+            waitNoticed = true;
+            LOG.log(System.Logger.Level.INFO, "The data grid at " + String.join(",", addresses) + " does not answer yet (normal"
+                    + " while the Cache pods start); connecting in the background, grid operations fail fast until then");
+        });
         this.client = HazelcastClient.newHazelcastClient(config(settings, timeout, this::onLifecycle));
         this.counters = new CounterStore(client, calls);
         this.responses = new ResponseCache(client, calls);
@@ -76,7 +87,7 @@ public final class GridClient implements AutoCloseable {
     private ClientConfig config(Settings settings, Duration timeout, LifecycleListener listener) {
         ClientConfig config = new ClientConfig();
         config.setClusterName(clusterName.secret());
-        config.setInstanceName("pylon-grid-client-" + INSTANCES.incrementAndGet());
+        config.setInstanceName(instanceName);
         GridLogging.apply(clusterName, config::setProperty);
         // an operation still running inside Hazelcast after the caller gave up is abandoned soon after
         config.setProperty("hazelcast.client.invocation.timeout.seconds",
@@ -106,7 +117,11 @@ public final class GridClient implements AutoCloseable {
     private void onLifecycle(LifecycleEvent event) {
         switch (event.getState()) {
             case CLIENT_CONNECTED -> {
-                connects.incrementAndGet();
+                RedactingLoggerFactory.connected(instanceName);
+                if (connects.incrementAndGet() == 1 && waitNoticed) {
+                    LOG.log(System.Logger.Level.INFO, "Connected to the data grid after "
+                            + Duration.between(started, Instant.now()).toMillis() + " ms");
+                }
                 status = new ConnectionStatus(ConnectionState.CONNECTED, Instant.now());
             }
             case CLIENT_DISCONNECTED -> status = new ConnectionStatus(ConnectionState.DISCONNECTED, Instant.now());
@@ -175,6 +190,7 @@ public final class GridClient implements AutoCloseable {
 
     @Override
     public void close() {
+        RedactingLoggerFactory.connected(instanceName);
         status = new ConnectionStatus(ConnectionState.CLOSED, Instant.now());
         client.shutdown();
     }

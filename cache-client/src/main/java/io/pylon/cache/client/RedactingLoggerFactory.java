@@ -4,7 +4,6 @@ import com.hazelcast.logging.AbstractLogger;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.logging.LogEvent;
 import com.hazelcast.logging.LoggerFactorySupport;
-import org.jspecify.annotations.Nullable;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,19 +16,59 @@ import java.util.logging.Logger;
  * or an exception message replaced by its label. Hazelcast writes the cluster name into the prefix of every member
  * line ({@code [host]:5701 [cluster name] [5.5.0] ...}), into its start-up banner and into client lines.
  *
- * <p>Threading: {@link #hide} may be called by any thread (a pod's start-up); the secrets are kept in a concurrent
- * map that Hazelcast's threads read on every log line.
+ * <p>A client that has not reached the grid yet ({@link #quietUntilConnected}) logs none of Hazelcast's lines about
+ * its failed attempts (a stack trace each, while the Cache pods start, which is normal): its first one runs the
+ * client's own one-line notice instead.
+ *
+ * <p>Threading: {@link #hide}, {@link #quietUntilConnected} and {@link #connected} may be called by any thread (a
+ * pod's start-up, Hazelcast's lifecycle events); the secrets and the quiet clients are kept in concurrent maps that
+ * Hazelcast's threads read on every log line.
  */
 public final class RedactingLoggerFactory extends LoggerFactorySupport {
     private static final Map<String, String> LABELS = new ConcurrentHashMap<>();
+    /** Client instance name to the notice its first quieted line runs (removed once run or once connected). */
+    private static final Map<String, Runnable> QUIET = new ConcurrentHashMap<>();
+    private static final String CLIENT_LOGGERS = "com.hazelcast.client";
 
     /** Replaces the name's secret by its label in every Hazelcast log line from now on. */
     static void hide(GridClusterName name) {
         LABELS.put(name.secret(), name.label());
     }
 
+    /**
+     * Until {@link #connected}, the lines of Hazelcast's client loggers that come from client {@code instance} (they
+     * start with its name) are not logged; the first of them runs {@code notice}, once.
+     */
+    static void quietUntilConnected(String instance, Runnable notice) {
+        QUIET.put(instance, notice);
+    }
+
+    /** Client {@code instance} reached the grid (or closed): its lines are logged again. */
+    static void connected(String instance) {
+        QUIET.remove(instance);
+    }
+
+    /** Whether a line of logger {@code name} is quieted; runs the notice of its client the first time. */
+    static boolean quieted(String name, String message) {
+        if (QUIET.isEmpty() || message == null || !name.startsWith(CLIENT_LOGGERS)) {
+            return false;
+        }
+        for (Map.Entry<String, Runnable> entry : QUIET.entrySet()) {
+            if (message.startsWith(entry.getKey() + " ")) {
+                Runnable notice = entry.getValue();
+                if (notice != NOTICE_GIVEN && QUIET.replace(entry.getKey(), notice, NOTICE_GIVEN)) {
+                    notice.run();
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final Runnable NOTICE_GIVEN = () -> { };
+
     /** The text with every known secret cluster name replaced by its label. */
-    static @Nullable String redact(@Nullable String text) {
+    static String redact(String text) {
         if (text == null || LABELS.isEmpty()) {
             return text;
         }
@@ -42,7 +81,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
         return out;
     }
 
-    static @Nullable Throwable redact(@Nullable Throwable thrown) {
+    static Throwable redact(Throwable thrown) {
         if (thrown == null || !mentionsSecret(thrown)) {
             return thrown;
         }
@@ -77,8 +116,8 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
         }
 
         @Override
-        public void log(java.util.logging.Level level, String message, @Nullable Throwable thrown) {
-            if (!logger.isLoggable(level)) {
+        public void log(java.util.logging.Level level, String message, Throwable thrown) {
+            if (!logger.isLoggable(level) || quieted(logger.getName(), message)) {
                 return;
             }
             LogRecord record = new LogRecord(level, redact(message));
@@ -91,7 +130,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
         @Override
         public void log(LogEvent event) {
             LogRecord record = event.getLogRecord();
-            if (!logger.isLoggable(record.getLevel())) {
+            if (!logger.isLoggable(record.getLevel()) || quieted(logger.getName(), record.getMessage())) {
                 return;
             }
             record.setMessage(redact(record.getMessage()));
@@ -112,7 +151,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
 
     /** An exception whose message (and its causes' messages) named a secret: same types and stack, redacted text. */
     static final class RedactedException extends Exception {
-        private RedactedException(String message, StackTraceElement[] stack, @Nullable Throwable cause) {
+        private RedactedException(String message, StackTraceElement[] stack, Throwable cause) {
             super(message, cause, false, true);
             setStackTrace(stack);
         }

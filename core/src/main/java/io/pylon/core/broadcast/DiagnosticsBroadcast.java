@@ -1,18 +1,12 @@
 package io.pylon.core.broadcast;
 
-import io.pylon.core.diagnostics.DiagnosticsBusyException;
 import io.pylon.core.diagnostics.DiagnosticsQuery;
-import io.pylon.core.diagnostics.DiagnosticsRefusedException;
-import io.pylon.core.diagnostics.InvalidParameterException;
 import io.pylon.core.diagnostics.LocalDiagnostics;
-import io.pylon.core.diagnostics.SectionFailedException;
 import io.pylon.core.diagnostics.compare.CompareOptions;
 import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
-import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
-import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -20,12 +14,11 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 
 /**
  * Diagnostics across the pods of a module, free of HTTP: a broadcast asks every pod that discovery finds (this one
- * in-process, the others over HTTP with {@code internal=true} and the caller's Authorization, so a peer never
- * broadcasts again) and writes {@code {"pods":[...],"summary":{...},"responseTime":..,"discovery":{...}}} to an
+ * in-process through its {@link LocalPod}, the others over HTTP with {@code internal=true} and the caller's
+ * Authorization, so a peer never broadcasts again) and writes {@code {"pods":[...],"summary":{...},"responseTime":..,"discovery":{...}}} to an
  * output; a forward opens one named pod's answer for the caller to pass on.
  *
  * <p>Threading: one instance per pod, called concurrently by request threads; it holds no per-call state (each
@@ -65,29 +58,24 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
     }
 
     /**
-     * Asks every pod for {@code name} and writes the aggregate, sorted by podName, to {@code out}, which it closes.
-     * When discovery fails the pod answers for itself alone and says why under {@code discovery.error}.
+     * Asks every pod for {@code name} (a read, or with another method a change such as a log level set on every pod)
+     * and writes the aggregate, sorted by podName, to {@code out}, which it closes. When discovery fails the pod
+     * answers for itself alone and says why under {@code discovery.error}.
      *
      * @param query the caller's query parameters, passed on to every peer ({@code pod} and {@code internal} are not)
+     * @param self  this pod's part, read by the caller from its diagnostics for this name
      */
-    public void run(String name, String authorization, Map<String, List<String>> query, LocalDiagnostics local,
+    public void run(String method, String name, String authorization, Map<String, List<String>> query, LocalPod self,
                     AggregateOutput out) throws IOException {
-        run(LocalDiagnostics.GET, name, authorization, query, local, out);
-    }
-
-    /** A broadcast of a read or, with another method, of a change (a log level set on every pod). */
-    public void run(String method, String name, @Nullable String authorization, Map<String, List<String>> query,
-                    LocalDiagnostics local, AggregateOutput out) throws IOException {
         long t0 = System.nanoTime();
-        Discovered found = discover(local);
+        Discovered found = discover(self);
         Broadcast.Call call = new Broadcast.Call(method, name, authorization,
-                pod -> PeerUri.of(pod.callableBaseUrl(), paths, name, query, true));
+                pod -> PeerUri.of(pod.baseUrl(), paths, name, query, true));
         try {
-            AggregateWriter writer = new AggregateWriter(out, local.aggregations(name));
+            AggregateWriter writer = new AggregateWriter(out, self.aggregations());
             writer.start();
             DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
-            broadcast.run(found.pods(), local.identity().podName(), () -> answerSelf(method, name, parameters, local),
-                    call, writer);
+            broadcast.run(found.pods(), self.podName(), () -> self.answer().answer(method, name, parameters), call, writer);
             writer.finish(millisSince(t0), discovery.mode().label(), found.error());
             meters.finished(System.nanoTime() - t0);
             out.close();
@@ -101,8 +89,8 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
      * The sections a {@code compare} can hand back per pod besides the comparison ({@code compare?sections=jvm,threads}):
      * those it asks every pod for anyway, but {@code env}, whose values a comparison never shows.
      */
-    public static List<String> returnableSections(LocalDiagnostics local) {
-        return COMPARED_SECTIONS.stream().filter(s -> !s.equals("env") && local.offersInAll(s)).toList();
+    public static List<String> returnableSections(LocalPod self) {
+        return COMPARED_SECTIONS.stream().filter(s -> !s.equals("env") && self.sectionsInAll().contains(s)).toList();
     }
 
     /**
@@ -112,22 +100,22 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
      * Each pod's element also carries its {@code podSections} (of {@link #returnableSections}), so that one call
      * gives a fleet's table and its comparison ({@code pylon pods}).
      */
-    public void compare(@Nullable String authorization, LocalDiagnostics local, List<String> podSections, AggregateOutput out)
+    public void compare(String authorization, LocalPod self, List<String> podSections, AggregateOutput out)
             throws IOException {
         long t0 = System.nanoTime();
-        Discovered found = discover(local);
+        Discovered found = discover(self);
         byte[] nonce = new byte[16];
         NONCES.nextBytes(nonce);
         Map<String, List<String>> query = Map.of(LocalDiagnostics.SECTIONS,
-                List.of(String.join(",", COMPARED_SECTIONS.stream().filter(local::offersInAll).toList())),
+                List.of(String.join(",", COMPARED_SECTIONS.stream().filter(self.sectionsInAll()::contains).toList())),
                 "digest", List.of(HexFormat.of().formatHex(nonce)));
         Broadcast.Call call = new Broadcast.Call(LocalDiagnostics.GET, LocalDiagnostics.COMPARE, authorization,
-                pod -> PeerUri.of(pod.callableBaseUrl(), paths, LocalDiagnostics.ALL, query, true));
+                pod -> PeerUri.of(pod.baseUrl(), paths, LocalDiagnostics.ALL, query, true));
         try {
             FleetComparison comparison = new FleetComparison(compareOptions, podSections);
             DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
-            broadcast.run(found.pods(), local.identity().podName(),
-                    () -> answerSelf(LocalDiagnostics.GET, LocalDiagnostics.ALL, parameters, local), call, comparison);
+            broadcast.run(found.pods(), self.podName(),
+                    () -> self.answer().answer(LocalDiagnostics.GET, LocalDiagnostics.ALL, parameters), call, comparison);
             comparison.finish(out, millisSince(t0), discovery.mode().label(), found.error());
             meters.finished(System.nanoTime() - t0);
             out.close();
@@ -137,17 +125,16 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
         }
     }
 
-    private record Discovered(List<DiscoveredPod> pods, @Nullable String error) {
+    private record Discovered(List<DiscoveredPod> pods, String error) {
     }
 
     // When discovery fails the pod answers for itself alone and says why.
-    private Discovered discover(LocalDiagnostics local) {
+    private Discovered discover(LocalPod self) {
         try {
             return new Discovered(discovery.pods(), null);
         } catch (DiscoveryException e) {
             LOG.log(Level.WARNING, discovery.mode().label() + " discovery failed, answering for this pod alone: " + e.getMessage());
-            return new Discovered(List.of(DiscoveredPod.callable(local.identity().podName(), local.identity().podIp(), null)),
-                    e.getMessage());
+            return new Discovered(List.of(DiscoveredPod.callable(self.podName(), self.podIp(), null)), e.getMessage());
         }
     }
 
@@ -156,37 +143,15 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
     }
 
     /**
-     * Opens another pod's answer to {@code name} as it would answer the caller (a heap dump too), to be passed on.
+     * Opens another pod's answer to {@code name} (a read or a change; a heap dump too) as it would answer the caller,
+     * to be passed on.
      *
      * @throws PodFailedException with 404 for a pod discovery does not know, 503 for one that cannot be called or
      *                            when discovery fails, 502/504 when the pod cannot be reached in time
      */
-    public PeerClient.Response forward(String target, String name, String authorization, String accept,
-                                       Map<String, List<String>> query, String selfName) throws PodFailedException {
-        return forward(LocalDiagnostics.GET, target, name, authorization, accept, query, selfName);
-    }
-
-    /** A forward of a read or of a change to one named pod. */
-    public PeerClient.Response forward(String method, String target, String name, @Nullable String authorization, @Nullable String accept,
+    public PeerClient.Response forward(String method, String target, String name, String authorization, String accept,
                                        Map<String, List<String>> query, String selfName) throws PodFailedException {
         return forwarder.open(method, target, name, authorization, accept, query, selfName);
-    }
-
-    private static byte[] answerSelf(String method, String name, DiagnosticsQuery query, LocalDiagnostics local)
-            throws PodFailedException {
-        try {
-            return Json.bytes(local.answer(method, name, query));
-        } catch (InvalidParameterException e) {
-            throw new PodFailedException(new PodFailure(400, e.getMessage()));
-        } catch (DiagnosticsRefusedException e) {
-            throw new PodFailedException(new PodFailure(e.status(), e.getMessage()));
-        } catch (DiagnosticsBusyException e) {
-            throw new PodFailedException(new PodFailure(429, e.getMessage()));
-        } catch (SectionFailedException e) {
-            throw new PodFailedException(new PodFailure(500, e.getMessage()));
-        } catch (NoSuchElementException e) {
-            throw new PodFailedException(new PodFailure(404, e.getMessage()));
-        }
     }
 
     @Override

@@ -21,7 +21,7 @@ import java.util.Optional;
  * Calls other pods of the module with Helidon's WebClient: blocking calls on the caller's virtual thread, kept-alive
  * connections, and a body read off the socket only as the caller reads it (back-pressure: an answer not yet read
  * stays in the socket, not on the heap). It costs less than half the CPU per call of the JDK HttpClient
- * (BENCHMARKS.md, Broadcast). Its timeout is per socket read; {@link Broadcast} bounds the whole call besides. The
+ * (BENCHMARKS.md, "Broadcast"). Its timeout is per socket read; {@link Broadcast} bounds the whole call besides. The
  * client is built on first use, so a pod's start does not pay for it.
  *
  * <p>Thread-safe: the client is built once under this object's lock and read without it afterwards.

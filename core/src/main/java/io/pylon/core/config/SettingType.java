@@ -22,6 +22,7 @@ public record SettingType<T>(String expected, Function<String, T> parser) {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
     private static final Pattern HEAP = Pattern.compile("([0-9]+)([kKmMgG]?)");
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    private static final Pattern QUANTITY = Pattern.compile("([0-9]{1,15})(Ki|Mi|Gi|Ti|k|M|G|T)?");
 
     public T parse(String raw) {
         return parser.apply(raw);
@@ -138,6 +139,36 @@ public record SettingType<T>(String expected, Function<String, T> parser) {
     public static SettingType<Long> longRange(long min, long max) {
         return new SettingType<>("a whole number from " + min + " to " + max, s -> {
             long value = Long.parseLong(s);
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(s);
+            }
+            return value;
+        });
+    }
+
+    /**
+     * A size in bytes written as a Kubernetes quantity ({@code 512Mi}, {@code 4Gi}, {@code 500M} or a plain number of
+     * bytes), so that a manifest can give the same value as an emptyDir's {@code sizeLimit}; the value is in bytes.
+     */
+    public static SettingType<Long> byteSize(long min, long max) {
+        return new SettingType<>("a size in bytes from " + min + " to " + max + ", a whole number or with a suffix "
+                + "Ki, Mi, Gi, Ti (powers of 1024) or k, M, G, T (powers of 1000), such as 512Mi or 4Gi", s -> {
+            Matcher m = QUANTITY.matcher(s.strip());
+            if (!m.matches()) {
+                throw new IllegalArgumentException(s);
+            }
+            long unit = switch (m.group(2) == null ? "" : m.group(2)) {
+                case "Ki" -> 1L << 10;
+                case "Mi" -> 1L << 20;
+                case "Gi" -> 1L << 30;
+                case "Ti" -> 1L << 40;
+                case "k" -> 1_000L;
+                case "M" -> 1_000_000L;
+                case "G" -> 1_000_000_000L;
+                case "T" -> 1_000_000_000_000L;
+                default -> 1L;
+            };
+            long value = Math.multiplyExact(Long.parseLong(m.group(1)), unit);
             if (value < min || value > max) {
                 throw new IllegalArgumentException(s);
             }

@@ -6,6 +6,8 @@ import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.pod.PodExecutors;
 import io.pylon.core.pod.PodIdentity;
+import io.pylon.core.storage.DataBudget;
+import io.pylon.core.storage.StorageSettings;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,7 +35,8 @@ public final class CoreDiagnostics {
      *
      * @param settings every setting the module reads, so that the values of secret ones are masked in {@code env}
      */
-    public static PodDiagnostics install(Settings values, PodIdentity identity, Path dataDir, PodExecutors executors,
+    public static PodDiagnostics install(Settings values, PodIdentity identity, Path dataDir, DataBudget budget,
+                                         PodExecutors executors,
                                          HealthRegistry health, DiagnosticsRegistry registry, List<Setting<?>> settings) {
         Path dir = values.find(DiagnosticsSettings.DUMP_DIR);
         DumpDirectory dumps = new DumpDirectory(dir != null ? dir : dataDir.resolve("dumps"));
@@ -51,19 +54,23 @@ public final class CoreDiagnostics {
 
         registry.register(new JvmSection());
         registry.register(new ThreadsSection(executors));
-        registry.register(new ThreadDumpSection(new VirtualThreadDump(dumps.path()), masker));
+        registry.register(new ThreadDumpSection(new VirtualThreadDump(dumps.path(), budget), masker));
         registry.register(new EnvSection(masker, new EnvDigest(values.find(CoreSettings.ENVIRONMENT_ID)), System::getenv));
         registry.register(new HealthSection(health, dumps));
         registry.register(new HotThreadsSection());
         registry.register(new HistogramSection(values.get(DiagnosticsSettings.HISTOGRAM_FLAG_FACTOR)));
-        LogLevelOverrides logLevels = new LogLevelOverrides(executors.maintenance(), Clock.systemUTC());
+        LogLevelOverrides logLevels = new LogLevelOverrides(executors.maintenance(), Clock.systemUTC(),
+                values.get(DiagnosticsSettings.LOGGERS_MAX_OVERRIDES));
         registry.register(new LoggersSection(logLevels));
-        FlightRecordings recordings = new FlightRecordings(new DumpDirectory(dataDir.resolve("recordings")).path(),
-                values.get(DiagnosticsSettings.JFR_RETENTION), executors.maintenance(), Clock.systemUTC());
+        FlightRecordings recordings = new FlightRecordings(dataDir.resolve("recordings"),
+                values.get(DiagnosticsSettings.JFR_RETENTION), executors.maintenance(), Clock.systemUTC(), budget,
+                values.get(StorageSettings.RECORDINGS_MAX_COUNT), values.get(StorageSettings.RECORDINGS_MAX_BYTES));
         registry.register(new JfrSection(recordings));
         ConcurrencyLimit heavy = new ConcurrencyLimit(values.get(DiagnosticsSettings.HEAVY_CONCURRENCY),
                 "thread dumps or 'all' answers", HEAVY_RETRY_AFTER_SECONDS);
-        return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy), new HeapDumper(identity, dumps,
-                values.get(DiagnosticsSettings.HEAP_DUMP_STALL_TIMEOUT)), logLevels, recordings);
+        HeavyCallRate rate = new HeavyCallRate(values.get(DiagnosticsSettings.HEAVY_RATE_PER_POD),
+                values.get(DiagnosticsSettings.HEAVY_RATE_PER_CALLER), System::nanoTime);
+        return new PodDiagnostics(new LocalDiagnostics(identity, registry, heavy, rate), new HeapDumper(identity, dumps,
+                values.get(DiagnosticsSettings.HEAP_DUMP_STALL_TIMEOUT), budget), logLevels, recordings);
     }
 }

@@ -45,6 +45,14 @@ public interface DiagnosticSection {
         return false;
     }
 
+    /**
+     * Whether this call counts against the pod's rate of heavy calls per minute ({@code HeavyCallRate}): heavy reads,
+     * unless the section says otherwise (a histogram that collects nothing, starting a recording).
+     */
+    default boolean rateLimited(String method, DiagnosticsQuery query) {
+        return "GET".equals(method) && heavy(query);
+    }
+
     /** Whether this read is heavy: {@link #heavy()} unless its parameters decide (a recording's summary is). */
     default boolean heavy(DiagnosticsQuery query) {
         return heavy();

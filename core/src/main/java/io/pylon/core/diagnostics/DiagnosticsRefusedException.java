@@ -8,11 +8,22 @@ package io.pylon.core.diagnostics;
 public final class DiagnosticsRefusedException extends RuntimeException {
     private final int status;
     private final String error;
+    private final java.util.Map<String, Object> details;
 
     public DiagnosticsRefusedException(int status, String error, String message) {
+        this(status, error, message, null);
+    }
+
+    /** @param details what the JSON body carries under {@code details}; null for none */
+    public DiagnosticsRefusedException(int status, String error, String message, java.util.Map<String, Object> details) {
         super(message);
         this.status = status;
         this.error = error;
+        this.details = details;
+    }
+
+    public java.util.Map<String, Object> details() {
+        return details;
     }
 
     public int status() {

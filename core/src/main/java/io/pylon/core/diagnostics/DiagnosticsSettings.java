@@ -42,8 +42,21 @@ public final class DiagnosticsSettings {
             "How long a finished flight recording stays in the recordings folder of the data directory when nobody "
                     + "downloads it (a download removes it at once).", java.time.Duration.ofHours(1), SettingType.DURATION_TYPE);
 
+    public static final Setting<Integer> HEAVY_RATE_PER_POD = Setting.of("pylon.diagnostics.heavy-rate.per-pod",
+            "Heavy diagnostics calls (histogram with live=true, which forces a full collection; thread dumps; hot "
+                    + "threads; starting a recording; a heavy 'all') one pod builds per minute, from all callers; more "
+                    + "get 429 with Retry-After.", 30, SettingType.intRange(1, 100000));
+
+    public static final Setting<Integer> HEAVY_RATE_PER_CALLER = Setting.of("pylon.diagnostics.heavy-rate.per-caller",
+            "Heavy diagnostics calls one pod builds per minute for one caller (the Manager's user that asked, else the "
+                    + "calling address); more get 429 with Retry-After.", 10, SettingType.intRange(1, 100000));
+
+    public static final Setting<Integer> LOGGERS_MAX_OVERRIDES = Setting.of("pylon.diagnostics.loggers.max-overrides",
+            "Most temporary log levels ('loggers' PUT) one pod holds at once; one more is refused with 429 until one "
+                    + "reverts (DELETE loggers?all=true reverts every one).", 100, SettingType.intRange(1, 10000));
+
     public static List<Setting<?>> all() {
-        return List.of(HEAVY_CONCURRENCY, MASK_KEYS, DUMP_DIR, HEAP_DUMP_STALL_TIMEOUT, HISTOGRAM_FLAG_FACTOR, JFR_RETENTION);
+        return List.of(HEAVY_CONCURRENCY, HEAVY_RATE_PER_POD, HEAVY_RATE_PER_CALLER, LOGGERS_MAX_OVERRIDES, MASK_KEYS, DUMP_DIR, HEAP_DUMP_STALL_TIMEOUT, HISTOGRAM_FLAG_FACTOR, JFR_RETENTION);
     }
 
     private static SettingType<List<Pattern>> patterns() {

@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import io.pylon.core.storage.PrivateFiles;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -28,10 +30,10 @@ final class DumpDirectory {
 
     DumpDirectory(Path dir) {
         try {
-            this.dir = Files.createDirectories(dir.toAbsolutePath());
-        } catch (IOException e) {
+            this.dir = PrivateFiles.folder(dir);
+        } catch (UncheckedIOException e) {
             throw new UncheckedIOException("Cannot create the dump directory " + dir + " (setting "
-                    + DiagnosticsSettings.DUMP_DIR.key() + ")", e);
+                    + DiagnosticsSettings.DUMP_DIR.key() + ")", e.getCause());
         }
     }
 

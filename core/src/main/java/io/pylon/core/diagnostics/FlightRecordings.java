@@ -1,5 +1,9 @@
 package io.pylon.core.diagnostics;
 
+import io.pylon.core.storage.BudgetExceededException;
+import io.pylon.core.storage.DataBudget;
+import io.pylon.core.storage.PrivateFiles;
+import io.pylon.core.storage.StorageSettings;
 import jdk.jfr.Recording;
 
 import java.io.IOException;
@@ -28,6 +32,11 @@ import java.util.concurrent.TimeUnit;
  * file as finished. Here the recording is dumped to {@code <name>.part} and moved into place; a recording is FINISHED
  * only once its whole file is there.
  *
+ * <p>Every recording counts against the data directory's budget: a running one holds its {@code maxSizeBytes} (its
+ * chunks in the JFR repository, which lives in this directory), its copy while it is written holds its size besides,
+ * and a finished one its file's size. Finished ones may be removed, oldest first, to make room
+ * ({@link DataBudget.Reservation#evictable}). Files are 0600 in a 0700 folder: they hold what the JVM records.
+ *
  * <p>Threading: every method holds the instance lock, and an entry's phase changes only under it; the {@link Recording}
  * objects are touched under it except for the dump, which runs on the maintenance thread outside it (a delete during
  * the dump closes the recording, the dump fails or its file is removed). A finished file is read (download, summary)
@@ -43,6 +52,8 @@ public final class FlightRecordings implements AutoCloseable {
     private final ScheduledExecutorService maintenance;
     private final Clock clock;
     private final Map<String, Entry> entries = new LinkedHashMap<>();
+    private final DataBudget budget;
+    private final DataBudget.Kind kind;
 
     /** What a caller asks for. */
     public record Request(Duration duration, String settings, long maxSizeBytes) {
@@ -56,23 +67,44 @@ public final class FlightRecordings implements AutoCloseable {
         final Request request;
         final Path file;
         final Instant startedAt;
+        final DataBudget.Reservation reservation;
         Phase phase = Phase.RUNNING;
 
-        Entry(String id, Recording recording, Request request, Path file, Instant startedAt) {
+        Entry(String id, Recording recording, Request request, Path file, Instant startedAt,
+              DataBudget.Reservation reservation) {
             this.id = id;
             this.recording = recording;
             this.request = request;
             this.file = file;
             this.startedAt = startedAt;
+            this.reservation = reservation;
         }
     }
 
     public FlightRecordings(Path dir, Duration retention, ScheduledExecutorService maintenance, Clock clock) {
-        this.dir = dir;
+        this(dir, retention, maintenance, clock, new DataBudget(Long.MAX_VALUE, "none", false), 100, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param maxCount most recordings kept at once (running and finished)
+     * @param maxBytes most bytes they take together; also the largest {@code maxSizeBytes} one may ask for
+     */
+    public FlightRecordings(Path dir, Duration retention, ScheduledExecutorService maintenance, Clock clock,
+                            DataBudget budget, int maxCount, long maxBytes) {
+        this.dir = PrivateFiles.folder(dir);
         this.retention = retention;
         this.maintenance = maintenance;
         this.clock = clock;
+        this.budget = budget;
+        this.kind = budget.kind("flight recordings", maxCount, maxBytes, StorageSettings.RECORDINGS_MAX_COUNT.key()
+                + " / " + StorageSettings.RECORDINGS_MAX_BYTES.key());
         removeLeftovers();
+        JfrRepository.moveInto(this.dir.resolve(JfrRepository.FOLDER));
+    }
+
+    /** The largest size a recording may ask for: its kind's share of the budget. */
+    public long maxRecordingBytes() {
+        return kind.maxBytes();
     }
 
     /** Starts a recording; refused with 409 while another one runs, 507 when the disk cannot hold its maximum size. */
@@ -94,6 +126,12 @@ public final class FlightRecordings implements AutoCloseable {
         } catch (IOException | ParseException e) {
             throw new SectionFailedException("jfr", e);
         }
+        DataBudget.Reservation reservation;
+        try {
+            reservation = budget.reserve(kind, request.maxSizeBytes());
+        } catch (BudgetExceededException e) {
+            throw new DiagnosticsRefusedException(507, "insufficient_storage", e.getMessage(), e.details());
+        }
         String id = UUID.randomUUID().toString().substring(0, 8);
         Path file = dir.resolve(PREFIX + id + ".jfr");
         Recording recording = new Recording(settings);
@@ -104,9 +142,10 @@ public final class FlightRecordings implements AutoCloseable {
             recording.start();
         } catch (RuntimeException e) {
             recording.close();
+            reservation.close();
             throw new SectionFailedException("jfr", e);
         }
-        Entry entry = new Entry(id, recording, request, file, clock.instant());
+        Entry entry = new Entry(id, recording, request, file, clock.instant(), reservation);
         entries.put(id, entry);
         maintenance.schedule(() -> finish(id), request.duration().toMillis(), TimeUnit.MILLISECONDS);
         long removeAfter = request.duration().plus(retention).toMillis();
@@ -148,8 +187,7 @@ public final class FlightRecordings implements AutoCloseable {
             throw unknown(id);
         }
         Map<String, Object> description = describe(entry);
-        entry.recording.close();
-        deleteFile(entry.file);
+        remove(entry);
         description.put("state", "DELETED");
         return description;
     }
@@ -158,17 +196,30 @@ public final class FlightRecordings implements AutoCloseable {
     public synchronized void downloaded(String id) {
         Entry entry = entries.remove(id);
         if (entry != null) {
-            entry.recording.close();
-            deleteFile(entry.file);
+            remove(entry);
         }
+    }
+
+    /** The budget needs room: a finished recording goes before its retention ends. */
+    private synchronized void evict(String id) {
+        Entry entry = entries.remove(id);
+        if (entry != null) {
+            remove(entry);
+            LOG.log(System.Logger.Level.INFO, "Flight recording " + id + " removed to make room in the data budget");
+        }
+    }
+
+    private static void remove(Entry entry) {
+        entry.recording.close();
+        deleteFile(entry.file);
+        entry.reservation.close();
     }
 
     private synchronized void expire(String id) {
         Entry entry = entries.get(id);
         if (entry != null && !running(entry)) {
             entries.remove(id);
-            entry.recording.close();
-            deleteFile(entry.file);
+            remove(entry);
             LOG.log(System.Logger.Level.INFO, "Flight recording " + id + " removed after its retention time");
         } else if (entry != null) {
             maintenance.schedule(() -> expire(id), retention.toMillis(), TimeUnit.MILLISECONDS);
@@ -188,22 +239,37 @@ public final class FlightRecordings implements AutoCloseable {
         Path part = entry.file.resolveSibling(entry.file.getFileName() + ".part");
         Phase outcome;
         try {
+            // while the copy is written the repository's chunks are still there: both count
+            entry.reservation.resize(entry.request.maxSizeBytes() + entry.recording.getSize());
             entry.recording.dump(part);
+            PrivateFiles.restrictFile(part);
             Files.move(part, entry.file, StandardCopyOption.ATOMIC_MOVE);
             outcome = Phase.FINISHED;
         } catch (IOException | RuntimeException e) {
             deleteFile(part);
             outcome = Phase.FAILED;
             LOG.log(System.Logger.Level.WARNING, "Flight recording " + id + " could not be written: "
-                    + e.getClass().getSimpleName());
+                    + (e instanceof BudgetExceededException ? e.getMessage() : e.getClass().getSimpleName()));
         }
         synchronized (this) {
             if (entries.get(id) == entry) {
                 entry.phase = outcome;
                 entry.recording.close();
+                entry.reservation.resize(outcome == Phase.FINISHED ? fileSize(entry.file) : 0);
+                if (outcome == Phase.FINISHED) {
+                    entry.reservation.evictable(() -> evict(id));
+                }
             } else {
                 deleteFile(entry.file);
             }
+        }
+    }
+
+    private static long fileSize(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0;
         }
     }
 
@@ -266,8 +332,7 @@ public final class FlightRecordings implements AutoCloseable {
     @Override
     public synchronized void close() {
         for (Entry entry : entries.values()) {
-            entry.recording.close();
-            deleteFile(entry.file);
+            remove(entry);
         }
         entries.clear();
     }

@@ -9,6 +9,10 @@ import io.pylon.core.http.ErrorBody;
 import io.pylon.core.pod.PodIdentity;
 import org.jspecify.annotations.Nullable;
 
+import io.pylon.core.storage.BudgetExceededException;
+import io.pylon.core.storage.DataBudget;
+import io.pylon.core.storage.PrivateFiles;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -53,11 +57,15 @@ public final class HeapDumper {
     private final ConcurrencyLimit oneAtATime = new ConcurrencyLimit(1, "heap dump", RETRY_AFTER_SECONDS);
     private final @Nullable HotSpotDiagnosticMXBean hotSpot = hotSpot();
     private final Duration stallTimeout;
+    private final DataBudget budget;
+    private final DataBudget.Kind kind;
 
-    HeapDumper(PodIdentity identity, DumpDirectory dumps, Duration stallTimeout) {
+    HeapDumper(PodIdentity identity, DumpDirectory dumps, Duration stallTimeout, DataBudget budget) {
         this.identity = identity;
         this.dumps = dumps;
         this.stallTimeout = stallTimeout;
+        this.budget = budget;
+        this.kind = budget.kind("heap dumps", 1, Long.MAX_VALUE, "one heap dump at a time");
     }
 
     /** Streams this pod's heap dump (parameters {@code live}, {@code compress}) or answers the JSON error. */
@@ -106,8 +114,16 @@ public final class HeapDumper {
                     Map.of("freeBytes", free, "requiredBytes", required)).send(res, INSUFFICIENT_STORAGE);
             return;
         }
-        Path file = dumps.newFile(FILE_PREFIX, ".hprof");
+        DataBudget.Reservation reservation;
         try {
+            reservation = budget.reserve(kind, required);
+        } catch (BudgetExceededException e) {
+            new ErrorBody("insufficient_storage", e.getMessage() + " A heap dump needs about " + mib(required)
+                    + " MiB (the heap in use plus a tenth).", e.details()).send(res, INSUFFICIENT_STORAGE);
+            return;
+        }
+        Path file = dumps.newFile(FILE_PREFIX, ".hprof");
+        try (reservation) {
             long t0 = System.nanoTime();
             try {
                 hotSpot.dumpHeap(file.toString(), live);
@@ -117,10 +133,20 @@ public final class HeapDumper {
                         "The JVM could not write the heap dump (" + e.getClass().getSimpleName() + ").");
                 return;
             }
+            PrivateFiles.restrictFile(file);
             long size = Files.size(file);
+            try {
+                reservation.resize(size);
+            } catch (BudgetExceededException e) {
+                // larger than the estimate and no room left: it is sent and deleted now, not kept
+                LOG.log(Level.INFO, "The heap dump is larger than its estimate: " + e.getMessage());
+            }
             LOG.log(Level.INFO, String.format(Locale.ROOT, "Heap dump of %d MiB written in %d ms; sending it",
                     size / (1024 * 1024), (System.nanoTime() - t0) / 1_000_000));
-            stream(res, file, size, gzip, permit);
+            stream(res, file, size, gzip, () -> {
+                permit.close();
+                reservation.close(); // with the permit: the next dump may start the moment this one's last byte is read
+            });
         } catch (IOException | UncheckedIOException e) {
             // The client went away mid-download (or the file vanished): nothing to answer, only to clean up.
             LOG.log(Level.INFO, "Heap dump download ended early: " + e.getClass().getSimpleName());
@@ -129,8 +155,7 @@ public final class HeapDumper {
         }
     }
 
-    private void stream(ServerResponse res, Path file, long size, boolean gzip, ConcurrencyLimit.Permit permit)
-            throws IOException {
+    private void stream(ServerResponse res, Path file, long size, boolean gzip, Runnable release) throws IOException {
         String filename = safe(identity.podName()) + "-" + STAMP.format(Instant.now()) + (gzip ? ".hprof.gz" : ".hprof");
         res.status(Status.OK_200);
         res.header(HeaderNames.CONTENT_TYPE, "application/octet-stream");
@@ -151,14 +176,14 @@ public final class HeapDumper {
                         if (unread <= 0) {
                             // The last chunk is in memory: free the file and the permit before the client can have it.
                             delete(file);
-                            permit.close();
+                            release.run();
                         }
                         out.write(buffer, 0, read);
                         watchdog.progress();
                     }
                 }
                 delete(file);
-                permit.close();
+                release.run();
             } catch (IOException | RuntimeException e) {
                 // Helidon may wrap the interrupted write in its own runtime exception: whatever it is, it ends here.
                 if (watchdog.fired()) {

@@ -25,6 +25,12 @@ final class HistogramSection implements DiagnosticSection {
         return "histogram";
     }
 
+    /** Only a histogram of live objects forces a full collection; {@code live=false} walks the heap and collects nothing. */
+    @Override
+    public boolean rateLimited(String method, DiagnosticsQuery query) {
+        return "GET".equals(method) && query.bool("live", true);
+    }
+
     @Override
     public boolean heavy() {
         return true;

@@ -43,6 +43,12 @@ final class JfrSection implements DiagnosticSection {
         return Set.of("POST", "DELETE");
     }
 
+    /** Starting a recording (its summary is a read of a file: only the concurrency limit applies). */
+    @Override
+    public boolean rateLimited(String method, DiagnosticsQuery query) {
+        return "POST".equals(method);
+    }
+
     @Override
     public boolean heavy(DiagnosticsQuery query) {
         return query.text("view").isPresent();
@@ -92,10 +98,12 @@ final class JfrSection implements DiagnosticSection {
         return recordings.delete(requiredId(query, "id"));
     }
 
-    static FlightRecordings.Request request(DiagnosticsQuery query) {
+    /** {@code maxSizeMb} is at most 1024 and at most the recordings' share of the data directory's budget. */
+    FlightRecordings.Request request(DiagnosticsQuery query) {
         Duration duration = query.duration("duration", Duration.ofSeconds(60), MIN_DURATION, MAX_DURATION);
         String settings = query.choice("settings", RecordingSettings.PYLON, RecordingSettings.NAMES);
-        int maxSizeMb = query.integer("maxSizeMb", 100, 1, 1024);
+        int largest = (int) Math.max(1, Math.min(1024, recordings.maxRecordingBytes() / (1024 * 1024)));
+        int maxSizeMb = query.integer("maxSizeMb", Math.min(100, largest), 1, largest);
         return new FlightRecordings.Request(duration, settings, maxSizeMb * 1024L * 1024L);
     }
 

@@ -29,18 +29,29 @@ public final class LocalDiagnostics {
     /** The parameter of {@code all} that picks some of its sections ({@code sections=jvm,threads}). */
     public static final String SECTIONS = "sections";
     public static final String GET = "GET";
+    /**
+     * The query parameter naming who asked, for the rate of heavy calls: set by the endpoint (the Manager's user, else
+     * the calling address) and passed on with the other parameters to every pod of a broadcast.
+     */
+    public static final String CALLER = "caller";
 
     private static final System.Logger LOG = System.getLogger(LocalDiagnostics.class.getName());
 
     private final PodIdentity identity;
     private final DiagnosticsRegistry registry;
     private final ConcurrencyLimit heavy;
+    private final HeavyCallRate rate;
     private final List<Runnable> refusalListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     LocalDiagnostics(PodIdentity identity, DiagnosticsRegistry registry, ConcurrencyLimit heavy) {
+        this(identity, registry, heavy, new HeavyCallRate(Integer.MAX_VALUE, Integer.MAX_VALUE, System::nanoTime));
+    }
+
+    LocalDiagnostics(PodIdentity identity, DiagnosticsRegistry registry, ConcurrencyLimit heavy, HeavyCallRate rate) {
         this.identity = identity;
         this.registry = registry;
         this.heavy = heavy;
+        this.rate = rate;
     }
 
     public PodIdentity identity() {
@@ -66,9 +77,9 @@ public final class LocalDiagnostics {
         return HEAPDUMP.equals(name) || ALL.equals(name) || COMPARE.equals(name) || registry.find(name).isPresent();
     }
 
-    /** Whether this pod has a section of that name that {@code all} includes. */
-    public boolean offersInAll(String name) {
-        return registry.all().stream().anyMatch(s -> s.inAll() && s.name().equals(name));
+    /** The names of the sections that {@code all} includes on this pod. */
+    public List<String> sectionsInAll() {
+        return registry.all().stream().filter(DiagnosticSection::inAll).map(DiagnosticSection::name).toList();
     }
 
     /**
@@ -100,6 +111,9 @@ public final class LocalDiagnostics {
             List<DiagnosticSection> sections = sectionsOfAll(query);
             // 'all' counts as heavy, unless its sections=... picks only light ones (what 'compare' asks every pod)
             boolean light = query.text(SECTIONS).isPresent() && sections.stream().noneMatch(s -> s.heavy(query));
+            if (!light) {
+                rate.admit(caller(query));
+            }
             try (ConcurrencyLimit.Permit permit = light ? null : enterHeavy()) {
                 for (DiagnosticSection section : sections) {
                     node.set(section.key(), collectOrError(section, query));
@@ -114,9 +128,15 @@ public final class LocalDiagnostics {
                     throw new UnsupportedOperationException(name + " takes no " + method);
                 }
                 section.validate(method, query);
+                if (section.rateLimited(method, query)) {
+                    rate.admit(caller(query));
+                }
                 node.set(key, toJson(section, () -> section.change(method, query)));
             } else if (section.heavy(query)) {
                 section.validate(method, query);
+                if (section.rateLimited(method, query)) {
+                    rate.admit(caller(query));
+                }
                 try (ConcurrencyLimit.Permit permit = enterHeavy()) {
                     node.set(key, collect(section, query));
                 }
@@ -127,6 +147,31 @@ public final class LocalDiagnostics {
         }
         node.put("responseTime", Math.round((System.nanoTime() - t0) / 1_000.0) / 1_000.0);
         return node;
+    }
+
+    /**
+     * Refuses (429) a call that this pod would refuse for the rate of heavy calls, taking nothing: a broadcast or a
+     * forward is refused before any pod is asked. A bad name or parameter passes (the validation answers it).
+     */
+    public void checkRate(String method, String name, DiagnosticsQuery query) {
+        boolean limited;
+        if (ALL.equals(name)) {
+            try {
+                limited = GET.equals(method) && !(query.text(SECTIONS).isPresent()
+                        && sectionsOfAll(query).stream().noneMatch(s -> s.heavy(query)));
+            } catch (InvalidParameterException e) {
+                return;
+            }
+        } else {
+            limited = registry.find(name).map(s -> s.rateLimited(method, query)).orElse(false);
+        }
+        if (limited) {
+            rate.check(caller(query));
+        }
+    }
+
+    private static String caller(DiagnosticsQuery query) {
+        return query.text(CALLER).orElse("unnamed");
     }
 
     /** Calls {@code listener} (on the refused request's thread, so it must be quick) each time a heavy call gets 429. */

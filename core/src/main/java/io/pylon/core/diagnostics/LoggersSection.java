@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * {@code loggers}: {@code GET} lists the pod's java.util.logging loggers (Pylon's, Helidon's, Hazelcast's on a Cache)
  * with their levels, optionally under a {@code prefix}; {@code PUT ?logger=&level=&ttl=} changes one level until the
- * TTL ends; {@code DELETE ?logger=} reverts it at once. Levels are JUL's names or their SLF4J equivalents
+ * TTL ends; {@code DELETE ?logger=} reverts it at once, {@code DELETE ?all=true} every change of the pod. Levels are JUL's names or their SLF4J equivalents
  * (TRACE=FINEST, DEBUG=FINE, WARN=WARNING, ERROR=SEVERE). The logger {@code root} is the root logger.
  *
  * <p>Threading: stateless itself; {@link LogLevelOverrides} guards the changes, LogManager is thread-safe.
@@ -59,7 +59,14 @@ final class LoggersSection implements DiagnosticSection {
                 level(query);
                 query.duration("ttl", DEFAULT_TTL, MIN_TTL, MAX_TTL);
             }
-            case "DELETE" -> loggerName(query);
+            case "DELETE" -> {
+                if (!revertsAll(query)) {
+                    loggerName(query);
+                } else if (query.text("logger").isPresent()) {
+                    throw new InvalidParameterException("logger", "Give either the query parameter 'logger' or "
+                            + "all=true, not both.");
+                }
+            }
             default -> prefix(query);
         }
     }
@@ -88,13 +95,27 @@ final class LoggersSection implements DiagnosticSection {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("count", names.size());
         answer.put("truncated", names.size() > loggers.size());
+        answer.put("temporaryLevels", overrides.count());
+        answer.put("maxTemporaryLevels", overrides.maxOverrides());
         answer.put("levels", List.of("OFF", "SEVERE", "WARNING", "INFO", "CONFIG", "FINE", "FINER", "FINEST", "ALL"));
         answer.put("loggers", loggers);
         return answer;
     }
 
+    /** {@code DELETE ?all=true}: every temporary level of this pod goes back at once. */
+    private static boolean revertsAll(DiagnosticsQuery query) {
+        return query.bool("all", false);
+    }
+
     @Override
     public Object change(String method, DiagnosticsQuery query) {
+        if ("DELETE".equals(method) && revertsAll(query)) {
+            List<String> names = overrides.revertAll();
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("reverted", names.size());
+            answer.put("loggers", names);
+            return answer;
+        }
         String name = loggerName(query);
         if ("PUT".equals(method)) {
             Duration ttl = query.duration("ttl", DEFAULT_TTL, MIN_TTL, MAX_TTL);

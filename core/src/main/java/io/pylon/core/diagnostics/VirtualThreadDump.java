@@ -3,10 +3,13 @@ package io.pylon.core.diagnostics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.pylon.core.http.Json;
-import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import io.pylon.core.storage.BudgetExceededException;
+import io.pylon.core.storage.DataBudget;
+import io.pylon.core.storage.PrivateFiles;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -21,11 +24,22 @@ import java.util.UUID;
 final class VirtualThreadDump {
     static final String FILE_PREFIX = "pylon-threads-";
 
+    /** What one file is assumed to take until it is written (the JDK writes it; its size is known only after). */
+    static final long ESTIMATE = 8L << 20;
+
     private final Path dir;
-    private final @Nullable HotSpotDiagnosticMXBean hotSpot = hotSpot();
+    private final DataBudget budget;
+    private final DataBudget.Kind kind;
+    private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
 
     VirtualThreadDump(Path dir) {
+        this(dir, new DataBudget(Long.MAX_VALUE, "none", false));
+    }
+
+    VirtualThreadDump(Path dir, DataBudget budget) {
         this.dir = dir;
+        this.budget = budget;
+        this.kind = budget.kind("thread dump files", 64, 64 * ESTIMATE, "at most 64 thread dump files of the JDK");
     }
 
     /** Appends the virtual threads section (or why it is missing) to a thread dump text. */
@@ -36,8 +50,17 @@ final class VirtualThreadDump {
         }
         JsonNode dump;
         Path file = dir.resolve(FILE_PREFIX + UUID.randomUUID() + ".json");
+        DataBudget.Reservation reservation;
         try {
+            reservation = budget.reserve(kind, ESTIMATE);
+        } catch (BudgetExceededException e) {
+            out.append("Virtual threads: not included (").append(e.getMessage()).append(").\n");
+            return;
+        }
+        try (reservation) {
             hotSpot.dumpThreads(file.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            PrivateFiles.restrictFile(file);
+            reservation.resize(Files.size(file));
             dump = Json.MAPPER.readTree(file.toFile());
         } catch (IOException | RuntimeException e) {
             out.append("Virtual threads: not included (the JDK thread dump failed: ")
@@ -92,7 +115,7 @@ final class VirtualThreadDump {
         out.append('\n');
     }
 
-    private static @Nullable String lock(JsonNode thread, String... fields) {
+    private static String lock(JsonNode thread, String... fields) {
         for (String field : fields) {
             JsonNode value = thread.get(field);
             if (value != null && !value.isNull()) {
@@ -102,7 +125,7 @@ final class VirtualThreadDump {
         return null;
     }
 
-    private static @Nullable HotSpotDiagnosticMXBean hotSpot() {
+    private static HotSpotDiagnosticMXBean hotSpot() {
         try {
             return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         } catch (RuntimeException | LinkageError e) {

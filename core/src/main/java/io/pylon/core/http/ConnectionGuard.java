@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * The outermost filter of every pod: after the response, the connection is either at the start of the next request
- * or closed, so a body the handler never read cannot run as a second request (request smuggling).
+ * The filter that wraps every other filter and route of a pod (only the pod's request counter, which neither reads
+ * nor answers, is outside it): after the response, the connection is either at the start of the next request or
+ * closed, so a body the handler never read cannot run as a second request (request smuggling).
  *
  * <p>Helidon 4.5.0 keeps reading after a response marked {@code Connection: close}, and skips the unread body of such
  * a request, whose bytes it then parses as the next request (helidon-io/helidon#12324). So here: a body left unread
@@ -43,7 +44,8 @@ public final class ConnectionGuard implements Filter {
     }
 
     /**
-     * Must be the first filter registered, so that it wraps every other filter and route.
+     * Must be registered before any filter that reads a body or answers, so that it wraps every such filter and
+     * every route ({@code PodServer} registers it right after the request counter).
      *
      * @param chunkedAccepted the request paths whose routes take chunked bodies; elsewhere such a request gets 411
      */

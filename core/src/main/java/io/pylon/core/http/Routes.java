@@ -4,7 +4,6 @@ import io.helidon.common.uri.UriPath;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.PathMatcher;
-import io.helidon.http.PathMatchers;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
@@ -62,10 +61,11 @@ public final class Routes {
 
     public Routes route(Method method, String path, Handler plain) {
         Handler handler = timed(path, plain);
-        entries.add(new Entry(method, path, PathMatchers.create(path)));
-        routing.route(method, path, handler);
+        PathMatcher matcher = LiteralPrefixMatcher.of(path);
+        entries.add(new Entry(method, path, matcher));
+        routing.route(method, matcher, handler);
         if (method == Method.GET) {
-            routing.route(Method.HEAD, path, handler);
+            routing.route(Method.HEAD, matcher, handler);
         }
         return this;
     }

@@ -38,7 +38,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>
  * The JVM's meters are bound on a thread of their own while the pod starts: Micrometer's binders read the platform
  * MXBeans, about 30 ms of CPU taken off the main thread (on 2 busy cores the first health 200 did not move: it pays
- * where a core is free; BENCHMARKS.md, issue 16). A scrape and
+ * where a core is free; BENCHMARKS.md, "Start-up and memory"). A scrape and
  * {@link #close} wait for that binding, so no scrape ever lacks them.
  * <p>
  * Thread-safe: the registry is, the hooks are a copy-on-write list, the binding is a future; scrapes may run

@@ -76,7 +76,7 @@ public final class CoreSettings {
     public static final Setting<Long> HEAP_MAX = Setting.of("pylon.pod.heap-max",
             "Maximum heap of a pod that `pylon run` or `pylon up` starts (-Xmx; a quarter of it is the young generation). "
                     + "Only the environment variable counts: the launcher reads it before the JVM starts. Default: Manager "
-                    + "192m, Cache 256m, Worker 128m, Integration and Portal 64m. The container image takes 70% of the "
+                    + "192m, Cache 256m, Worker and Integration 128m, Portal 64m. The container image takes 70% of the "
                     + "container's memory limit instead (-XX:MaxRAMPercentage=70).",
             null, SettingType.HEAP_SIZE);
 

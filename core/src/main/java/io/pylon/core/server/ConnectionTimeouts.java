@@ -1,16 +1,17 @@
 package io.pylon.core.server;
 
 import io.helidon.common.buffers.BufferData;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.WritableHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.ConnectionContext;
-import io.helidon.webserver.ProtocolConfigs;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionListener;
-import io.helidon.webserver.http1.Http1ConnectionProvider;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
+import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
 import io.pylon.core.http.ConnectionClose;
 import io.pylon.core.http.Http10Connections;
@@ -69,9 +70,13 @@ final class ConnectionTimeouts implements AutoCloseable {
         return http1.addReceiveListener(new RequestListener()).addSendListener(new ResponseListener());
     }
 
-    /** The listener's only connection selector: Helidon's HTTP/1 one, wrapped. */
-    io.helidon.webserver.spi.ServerConnectionSelector selector(Http1Config http1) {
-        var plain = new Http1ConnectionProvider().create("@default", http1, ProtocolConfigs.create(List.of(http1)));
+    /**
+     * The listener's HTTP/1 connection selector: Helidon's, with the module's upgrades (and only those: none is
+     * discovered from the class path), wrapped.
+     */
+    io.helidon.webserver.spi.ServerConnectionSelector selector(Http1Config http1,
+                                                               java.util.Map<String, Http1Upgrader> upgraders) {
+        var plain = Http1ConnectionSelector.builder().config(http1).upgraders(upgraders).build();
         return new io.helidon.webserver.spi.ServerConnectionSelector() {
             @Override
             public int bytesToIdentifyConnection() {
@@ -251,18 +256,31 @@ final class ConnectionTimeouts implements AutoCloseable {
         }
     }
 
+    /**
+     * Notes that a response is under way (and whether it closes the connection), and takes out the
+     * {@code Content-Length: 0} Helidon 4.5 puts on every 204 and 304: RFC 9110 forbids it on a 204, and on a 304 it
+     * would claim the representation is empty. The headers are written right after this listener sees them.
+     */
     private static final class ResponseListener implements Http1ConnectionListener {
         @Override
         public void status(ConnectionContext ctx, Status status) {
             if (ctx instanceof GuardedConnection c) {
                 c.enter(Phase.AWAITING_REQUEST);
+                c.responseStatus(status.code());
             }
         }
 
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
-            if (ctx instanceof GuardedConnection c && ConnectionClose.in(headers)) {
-                c.closeAfterResponse();
+            if (ctx instanceof GuardedConnection c) {
+                if (ConnectionClose.in(headers)) {
+                    c.closeAfterResponse();
+                }
+                int status = c.responseStatus();
+                if ((status == 204 || status == 304) && headers instanceof WritableHeaders<?> writable
+                        && "0".equals(writable.first(HeaderNames.CONTENT_LENGTH).orElse(null))) {
+                    writable.remove(HeaderNames.CONTENT_LENGTH);
+                }
             }
         }
     }

@@ -37,6 +37,8 @@ final class GuardedConnection implements ConnectionContext {
     private volatile @Nullable ServerConnection connection;
     private volatile boolean closeRequested;
     private volatile boolean closeAfterResponse;
+    // the status of the response being sent, noted before its headers are written (connection thread only)
+    private int responseStatus;
 
     /** @param readThrough what Helidon reads the guarded bytes through (the HTTP/1.0 rewrite) */
     GuardedConnection(ConnectionContext delegate, UnaryOperator<DataReader> readThrough) {
@@ -52,7 +54,10 @@ final class GuardedConnection implements ConnectionContext {
         }
         readStart = System.nanoTime();
         try {
-            byte[] bytes = socket.get();
+            byte[] bytes = pending();
+            if (bytes == null) {
+                bytes = socket.get();
+            }
             if (bytes != null && phase == Phase.AWAITING_REQUEST) {
                 enter(Phase.IN_HEADERS);
             }
@@ -63,6 +68,13 @@ final class GuardedConnection implements ConnectionContext {
         } finally {
             readStart = 0;
         }
+    }
+
+    // Bytes the listener already read to tell HTTP/1 from another protocol (HTTP/2's preface): they come first.
+    private byte[] pending() {
+        DataReader identified = delegate.dataReader();
+        int available = identified.available();
+        return available == 0 ? null : identified.readBytes(available);
     }
 
     void enter(Phase next) {
@@ -86,6 +98,15 @@ final class GuardedConnection implements ConnectionContext {
     /** The request or its answer says {@code Connection: close}: the connection ends once the answer is written. */
     void closeAfterResponse() {
         closeAfterResponse = true;
+    }
+
+    /** Notes the status of the response about to be written; its headers follow. Connection thread only. */
+    void responseStatus(int status) {
+        responseStatus = status;
+    }
+
+    int responseStatus() {
+        return responseStatus;
     }
 
     Phase phase() {

@@ -5,7 +5,7 @@ import io.helidon.service.registry.GlobalServiceRegistry;
 /**
  * Helidon's global service registry, discovered while the pod does other start-up work. The discovery reads every
  * jar's {@code META-INF/helidon} descriptors and initialises each service's descriptor class: about 50 ms of CPU at
- * the first use of a Helidon builder, taken off the main thread. Measured on 2 cores (BENCHMARKS.md, issue 16), the
+ * the first use of a Helidon builder, taken off the main thread. Measured on 2 cores (BENCHMARKS.md, "Start-up and memory"), the
  * main thread's CPU fell but the first health 200 did not move: both cores are busy for the whole start, so this only
  * pays where a core is free. A registry without
  * discovery is not an option: the server's request parameters need the mapper services it finds.

@@ -7,6 +7,7 @@ import io.pylon.core.http.Routes;
 import io.pylon.core.metrics.PodMetrics;
 import io.pylon.core.pod.PodExecutors;
 import io.pylon.core.pod.PodIdentity;
+import io.pylon.core.storage.DataBudget;
 import io.pylon.core.version.BuildInfo;
 
 import java.nio.file.Path;
@@ -24,6 +25,12 @@ public interface ModuleContext {
     /** The pod's own directory for files; exists. */
     Path dataDir();
 
+    /**
+     * The budget of the data directory: reserve from it before writing a file there ({@code kind(...)} once, then
+     * {@code reserve} per file), so that every file the pod keeps counts against {@code pylon.data.budget}.
+     */
+    DataBudget dataBudget();
+
     Routes routes();
 
     HealthRegistry health();
@@ -35,6 +42,9 @@ public interface ModuleContext {
 
     /** The pod's meters: modules register theirs on {@code metrics().registry()} (no-ops when metrics are off). */
     PodMetrics metrics();
+
+    /** What the module adds to its listener (upgrades, HTTP/2, TLS); read when the server is built after start. */
+    ListenerProtocols listener();
 
     /** The build facts of this module. */
     BuildInfo buildInfo();

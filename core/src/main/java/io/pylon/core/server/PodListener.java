@@ -36,6 +36,7 @@ final class PodListener {
     private enum Probe { ANSWERED, REFUSED, SILENT, UNKNOWN }
 
     private final IntFunction<WebServer> servers;
+    private final javax.net.SocketFactory sockets; // TLS sockets when the listener is TLS
     private final String probeHost;
     private final int port;
     private final byte[] probeRequest;
@@ -46,7 +47,9 @@ final class PodListener {
     private long silentSince; // System.nanoTime() of the first unanswered probe in a row, 0 after an answer; check() only
 
     /** @param probePath a cheap GET endpoint of the pod, asked on every watch */
-    PodListener(WebServer started, IntFunction<WebServer> servers, String bind, String probePath) {
+    PodListener(WebServer started, IntFunction<WebServer> servers, String bind, String probePath,
+                javax.net.SocketFactory sockets) {
+        this.sockets = sockets;
         this.server = started;
         this.servers = servers;
         this.port = started.port();
@@ -148,7 +151,7 @@ final class PodListener {
 
     // Only a refused connect means nothing listens: a connect that cannot even get a descriptor proves nothing.
     private Probe probe() {
-        try (Socket socket = new Socket()) {
+        try (Socket socket = sockets.createSocket()) {
             try {
                 socket.connect(new InetSocketAddress(probeHost, port), SELF_CONNECT_TIMEOUT_MS);
             } catch (SocketTimeoutException e) {

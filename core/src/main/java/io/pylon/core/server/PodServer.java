@@ -11,6 +11,8 @@ import io.pylon.core.config.InvalidSettingException;
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
 import io.pylon.core.diagnostics.CoreDiagnostics;
+import io.pylon.core.storage.DataBudget;
+import io.pylon.core.storage.StorageSettings;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.diagnostics.DiagnosticsSettings;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
@@ -83,6 +85,7 @@ public final class PodServer {
         List<Setting<?>> all = new ArrayList<>(podSettings(module.defaultPort()));
         if (module.servesDiagnostics()) {
             all.addAll(DiagnosticsSettings.all());
+            all.addAll(StorageSettings.all());
             all.addAll(io.pylon.core.diagnostics.compare.CompareSettings.all());
             all.addAll(PostmortemSettings.all());
             all.addAll(DiscoverySettings.all());
@@ -131,8 +134,11 @@ public final class PodServer {
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
         new MetricsEndpoint(metrics).register(routes, segment);
 
-        Context context = new Context(settings, identity, segment, dataDir, routes, health, executors,
-                new DiagnosticsRegistry(), metrics, build, resources, listeningPort);
+        ListenerProtocols protocols = new ListenerProtocols();
+        DataBudget budget = new DataBudget(settings.get(StorageSettings.BUDGET), StorageSettings.BUDGET.key(),
+                settings.get(StorageSettings.EVICT_RECORDINGS));
+        Context context = new Context(settings, identity, segment, dataDir, budget, routes, health, executors,
+                new DiagnosticsRegistry(), metrics, protocols, build, resources, listeningPort);
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -155,7 +161,8 @@ public final class PodServer {
                         .maxPrologueLength(MAX_REQUEST_LINE)
                         .maxHeadersSize(4 * MAX_HEADERS))
                 .build();
-        java.util.function.IntFunction<WebServer> servers = listenPort -> WebServer.builder()
+        java.util.function.IntFunction<WebServer> servers = listenPort -> {
+            io.helidon.webserver.WebServerConfig.Builder builder = WebServer.builder()
                 .host(bind)
                 .port(listenPort)
                 .shutdownHook(false)
@@ -166,9 +173,14 @@ public final class PodServer {
                 .connectionOptions(options -> options.tcpNoDelay(true))
                 .maxTcpConnections(limits.maxConnections())
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(timeouts.selector(http1))
-                .routing(routing)
-                .build();
+                .addConnectionSelector(timeouts.selector(http1, protocols.upgraders()))
+                .routing(routing);
+            protocols.selectors().forEach(builder::addConnectionSelector);
+            if (protocols.secure()) {
+                builder.tls(protocols.tls());
+            }
+            return builder.build();
+        };
         WebServer server = servers.apply(port);
         try {
             server.start();
@@ -181,15 +193,17 @@ public final class PodServer {
             throw new IllegalStateException("Cannot listen on " + bind + ":" + port + " (the server did not start)");
         }
         context.listeningPort.set(server.port());
-        PodListener listener = new PodListener(server, servers, bind, PodPaths.of(segment).version());
+        PodListener listener = new PodListener(server, servers, bind, PodPaths.of(segment).version(),
+                protocols.probeSockets());
         listener.check(); // before any traffic: loads the classes of the connection path while descriptors are free
         health.register(new ListenerCheck(listener, timeouts, limits.maxConnections()));
         executors.maintenance().scheduleWithFixedDelay(listener::check, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
         Pod pod = new Pod(module, identity, listener, traffic, timeouts, health, shutdown, resources,
                 settings.get(CoreSettings.SHUTDOWN_DELAY));
         watchParent(settings, executors);
-        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on http://%s:%d%s (started in %d ms)",
-                module.displayName(), identity.podName(), hostForUrl(bind, identity), server.port(), PodPaths.of(segment).root(),
+        LOG.log(Level.INFO, String.format(Locale.ROOT, "%s pod %s listening on %s://%s:%d%s (started in %d ms)",
+                module.displayName(), identity.podName(), protocols.secure() ? "https" : "http", hostForUrl(bind, identity),
+                server.port(), PodPaths.of(segment).root(),
                 (System.nanoTime() - t0) / 1_000_000));
         LOG.log(Level.INFO, String.format(Locale.ROOT, "At most %d connections (descriptor limit %s); timeouts: "
                         + "idle %s, headers %s, body %s", limits.maxConnections(),
@@ -201,10 +215,12 @@ public final class PodServer {
     /** Worker and Cache pods: the shared sections, the heap dump, and the endpoint with its broadcast. */
     private static void installDiagnostics(ModuleContext context, List<Setting<?>> settings) {
         CoreDiagnostics.PodDiagnostics diagnostics = CoreDiagnostics.install(context.settings(), context.identity(),
-                context.dataDir(), context.executors(), context.health(), context.diagnostics(), settings);
+                context.dataDir(), context.dataBudget(), context.executors(), context.health(), context.diagnostics(),
+                settings);
         context.onStop(diagnostics.logLevels());
         context.onStop(diagnostics.recordings());
-        Postmortem postmortem = Postmortem.install(context.settings(), context.dataDir(), diagnostics.local(),
+        Postmortem postmortem = Postmortem.install(context.settings(), context.dataDir(), context.dataBudget(),
+                diagnostics.local(),
                 context.diagnostics(), context.health(), context.executors().maintenance());
         if (postmortem != null) {
             context.onStop(postmortem);
@@ -307,9 +323,11 @@ public final class PodServer {
         }
     }
 
-    private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, Routes routes,
+    private record Context(Settings settings, PodIdentity identity, String segment, Path dataDir, DataBudget dataBudget,
+                           Routes routes,
                            HealthRegistry health, PodExecutors executors,
-                           DiagnosticsRegistry diagnostics, PodMetrics metrics, BuildInfo buildInfo,
+                           DiagnosticsRegistry diagnostics, PodMetrics metrics, ListenerProtocols listener,
+                           BuildInfo buildInfo,
                            Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {

@@ -13,9 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The field lists of {@code shared/spec/compatibility.md}, read at test time so that the diagnostics contract checks
- * what the spec says rather than a copy of it. The spec lives in {@code ../shared/spec} beside the repository (CI
- * checks {@code shared/} out there too).
+ * The field lists of {@code docs/compatibility.md}, read at test time so that the diagnostics contract checks what
+ * the published page says rather than a copy of it: the page and the served JSON cannot drift apart.
  *
  * @param envelope       the top-level fields of every single-pod object (namespace and nodeName may be null)
  * @param sections       diagnostics name to the key of its section ({@code threaddump} to {@code threadDump})
@@ -54,7 +53,7 @@ public record CompatibilitySpec(List<String> envelope, Map<String, String> secti
     public record Unreachable(List<String> top, String error, List<String> errorMembers) {
     }
 
-    /** The spec beside the repository this test runs in; fails with a clear message when it is not there. */
+    /** The page in the repository this test runs in; fails with a clear message when it is not there. */
     public static CompatibilitySpec load() {
         try {
             return parse(Files.readString(path()), "platform");
@@ -63,12 +62,12 @@ public record CompatibilitySpec(List<String> envelope, Map<String, String> secti
         }
     }
 
-    /** Where the spec is: {@code ../shared/spec/compatibility.md} from the repository root; fails when missing. */
+    /** Where the page is: {@code docs/compatibility.md} under the repository root; fails when missing. */
     public static Path path() {
-        Path spec = repositoryRoot().resolveSibling("shared").resolve("spec").resolve("compatibility.md");
+        Path spec = repositoryRoot().resolve("docs").resolve("compatibility.md");
         if (!Files.isRegularFile(spec)) {
-            throw new AssertionError("The compatibility spec is missing: expected " + spec.toAbsolutePath()
-                    + " (shared/spec beside the repository, as in CI). The diagnostics contract test reads its field lists.");
+            throw new AssertionError("The compatibility page is missing: expected " + spec.toAbsolutePath()
+                    + ". The diagnostics contract test reads its field lists.");
         }
         return spec;
     }

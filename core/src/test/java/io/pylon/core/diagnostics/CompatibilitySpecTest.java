@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class CompatibilitySpecTest {
 
     @Test
-    void readsTheFieldListsOfTheSharedSpec() {
+    void readsTheFieldListsOfTheCompatibilityPage() {
         CompatibilitySpec spec = CompatibilitySpec.load();
         assertThat(spec.envelope()).contains("podName", "podIp", "namespace", "nodeName", "envName", "module",
                 "version", "responseTime");

@@ -47,7 +47,7 @@ class SelfOnlyBroadcastTest {
         });
         LocalDiagnostics local = new LocalDiagnostics(identity, registry, new ConcurrencyLimit(1, "answers", 2));
         HeapDumper heapDumper = new HeapDumper(identity, new DumpDirectory(Files.createTempDirectory("pylon-solo")),
-                java.time.Duration.ofSeconds(60));
+                java.time.Duration.ofSeconds(60), new io.pylon.core.storage.DataBudget(Long.MAX_VALUE, "none", false));
         broadcast = new DiagnosticsBroadcast(new SelfDiscovery(DiscoveredPod.callable("solo-0", "127.0.0.1", null)),
                 BroadcastLimits.from(Settings.of(Map.of())), "platform");
         HttpRouting.Builder routing = HttpRouting.builder();

@@ -3,6 +3,8 @@ package io.pylon.core.discovery;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.pylon.core.config.SettingType;
+import io.pylon.core.storage.StorageSettings;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -135,6 +137,18 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void workersFollowTheManagerOfTheirEnvironment() {
+        assertThat(env("worker").get("PYLON_WORKER_CONFIG_SOURCE").path("value").asText()).isEqualTo("manager");
+        String managerUrl = env("worker").get("PYLON_WORKER_MANAGER_URL").path("value").asText();
+        assertThat(managerUrl).isEqualTo("http://pylon-manager:8080");
+        // the Manager creates the environment whose ID the Workers present, with the same secret
+        String urls = env("manager").get("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS").path("value").asText();
+        assertThat(urls).contains("worker=", "cache=", "manager=" + managerUrl);
+        assertThat(env("manager").get("PYLON_ENVIRONMENT_ID").path("valueFrom").path("secretKeyRef").path("name").asText())
+                .isEqualTo(env("worker").get("PYLON_ENVIRONMENT_ID").path("valueFrom").path("secretKeyRef").path("name").asText());
+    }
+
+    @Test
     void theRoleOnlyReadsPodsAndIsBoundOnlyToWorkerAndCache() {
         List<JsonNode> roles = ofKind("Role");
         assertThat(roles).hasSize(1);
@@ -187,6 +201,32 @@ class KubernetesManifestsTest {
             JsonNode secret = env(module).get("PYLON_ENVIRONMENT_ID").path("valueFrom").path("secretKeyRef");
             assertThat(secret.path("name").asText()).as(module).isEqualTo("pylon-environment");
             assertThat(env(module).get("PYLON_ENVIRONMENT_ID").has("value")).isFalse();
+        }
+    }
+
+    /**
+     * The downward API cannot read an emptyDir's sizeLimit, so the data budget is given beside it: below it (the kubelet
+     * evicts the pod past it) by a headroom for the JVM's own files, and not so far below that the volume is wasted.
+     */
+    @Test
+    void podsServingDiagnosticsGiveADataBudgetThatFollowsTheDataVolumeSizeLimit() {
+        SettingType<Long> quantity = SettingType.byteSize(1, Long.MAX_VALUE);
+        for (String module : List.of("worker", "cache", "integration")) {
+            JsonNode pod = named("Deployment", "pylon-" + module).path("spec").path("template").path("spec");
+            JsonNode data = null;
+            for (JsonNode volume : pod.path("volumes")) {
+                if (volume.path("name").asText().equals("data")) {
+                    data = volume;
+                }
+            }
+            assertThat(data).as(module + " has a data volume").isNotNull();
+            long sizeLimit = quantity.parse(data.path("emptyDir").path("sizeLimit").asText());
+            JsonNode budget = env(module).get("PYLON_DATA_BUDGET");
+            assertThat(budget).as(module + " sets PYLON_DATA_BUDGET").isNotNull();
+            long value = io.pylon.core.config.Settings.of(Map.of(StorageSettings.BUDGET.key(), budget.path("value").asText()))
+                    .get(StorageSettings.BUDGET);
+            assertThat(sizeLimit - value).as(module + ": sizeLimit minus the budget")
+                    .isBetween(Math.min(256L << 20, sizeLimit / 4), sizeLimit / 4);
         }
     }
 

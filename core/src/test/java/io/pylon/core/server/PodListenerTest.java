@@ -26,11 +26,11 @@ class PodListenerTest {
                 .build();
         WebServer server = servers.apply(0).start();
         try {
-            PodListener live = new PodListener(server, servers, BIND, "/answers");
+            PodListener live = new PodListener(server, servers, BIND, "/answers", javax.net.SocketFactory.getDefault());
             live.check();
             assertThat(live.isAccepting()).isTrue();
 
-            PodListener hung = new PodListener(server, servers, BIND, "/hangs");
+            PodListener hung = new PodListener(server, servers, BIND, "/hangs", javax.net.SocketFactory.getDefault());
             hung.check();
             assertThat(hung.isAccepting()).as("one unanswered probe is not enough").isTrue();
             long t0 = System.nanoTime();
@@ -58,7 +58,7 @@ class PodListenerTest {
                 .routing(routing).build();
         WebServer server = servers.apply(0).start();
         try {
-            PodListener listener = new PodListener(server, servers, BIND, "/answers");
+            PodListener listener = new PodListener(server, servers, BIND, "/answers", javax.net.SocketFactory.getDefault());
             listener.check();
             listener.check();
             assertThat(listener.isAccepting()).isTrue();

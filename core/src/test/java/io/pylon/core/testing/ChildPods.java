@@ -23,6 +23,9 @@ public final class ChildPods implements AutoCloseable {
     private final Map<String, List<String>> commands = new LinkedHashMap<>();
     private final Map<String, Map<String, String>> environments = new LinkedHashMap<>();
     private final Map<String, Process> processes = new LinkedHashMap<>();
+    /** The last lines each pod wrote (standard output and error), newest last. */
+    private final Map<String, java.util.Deque<String>> output = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int OUTPUT_LINES = 5000;
 
     /**
      * Starts one JVM per name; {@code extra} gives a pod's additional arguments ({@code --fill-mb=100}); those
@@ -115,7 +118,12 @@ public final class ChildPods implements AutoCloseable {
         Thread.ofVirtual().start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
+                java.util.Deque<String> lines = output.computeIfAbsent(name, n -> new java.util.concurrent.ConcurrentLinkedDeque<>());
                 while ((line = reader.readLine()) != null) {
+                    lines.addLast(line);
+                    if (lines.size() > OUTPUT_LINES) {
+                        lines.pollFirst();
+                    }
                     if (line.startsWith("READY ")) {
                         up.complete(null);
                     }
@@ -126,6 +134,11 @@ public final class ChildPods implements AutoCloseable {
             up.completeExceptionally(new IllegalStateException("pod " + name + " ended before it was ready"));
         });
         return up;
+    }
+
+    /** The last lines (up to 5,000) the pod wrote to its standard output and error, oldest first. */
+    public List<String> output(String name) {
+        return List.copyOf(output.getOrDefault(name, new java.util.ArrayDeque<>()));
     }
 
     /** Whether this machine lets a test mount a tmpfs in a user namespace of its own. */

@@ -38,6 +38,9 @@ public final class TestPods {
         settings.put("pylon.environment.id", ENVIRONMENT_ID);
         settings.put("pylon.shutdown.grace", "1s");
         settings.put("pylon.health.cache-ttl", "0ms");
+        // tests call heavy diagnostics back to back from one address; HeavyRateTest checks the per-minute limits
+        settings.put("pylon.diagnostics.heavy-rate.per-pod", "100000");
+        settings.put("pylon.diagnostics.heavy-rate.per-caller", "100000");
         try {
             settings.put("pylon.data.dir", Files.createTempDirectory("pylon-" + podName).toString());
         } catch (IOException e) {

@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code pylon audit [--limit N] [--follow]}: the newest audit events, oldest of them first (as a log reads);
- * {@code --follow} then polls for newer ones until interrupted. {@code -o json} prints one event per line (JSONL).
+ * {@code pylon audit [--limit N] [--follow]}: the newest audit events, oldest of them first (as a log reads), in
+ * aligned columns under a header; {@code --follow} then polls for newer ones until interrupted, in the same columns.
+ * {@code -o json} prints one event per line (JSONL). An event without a source address (one the platform itself
+ * recorded, such as its first administrator) shows "-".
  */
 @Command(name = "audit", description = "Prints the audit log's newest events; --follow keeps printing new ones (admin role).")
 public final class AuditCommand implements Callable<Integer> {
@@ -32,6 +34,10 @@ public final class AuditCommand implements Callable<Integer> {
 
     @Mixin
     ContextOptions contextOptions;
+
+    static final List<String> HEADERS = List.of("TIME", "ACTOR", "ACTION", "TARGET", "OUTCOME", "SOURCE");
+    /** Column widths of the text output, set by the first page and kept, so that --follow's lines stay aligned. */
+    private int[] widths;
 
     public AuditCommand(CliIo io) {
         this.io = io;
@@ -83,17 +89,66 @@ public final class AuditCommand implements Callable<Integer> {
     /** Prints newest-first {@code events} oldest first; returns the highest ID seen. */
     private long print(List<JsonNode> events, long lastId) {
         long highest = lastId;
+        List<List<String>> rows = new ArrayList<>();
         for (JsonNode event : events.reversed()) {
             highest = Math.max(highest, event.path("id").asLong());
             if (format.equals("json")) {
                 io.out().println(event);
             } else {
-                io.out().println(Text.printable(event.path("time").asText()) + "  " + Text.printable(event.path("actor").asText())
-                        + "  " + Text.printable(event.path("action").asText()) + "  " + Text.printable(event.path("target").asText())
-                        + "  " + Text.printable(event.path("outcome").asText()) + "  from " + Text.printable(event.path("sourceAddress").asText()));
+                rows.add(row(event));
             }
+        }
+        if (!rows.isEmpty() || (widths == null && format.equals("text"))) {
+            printRows(rows);
         }
         io.out().flush();
         return highest;
+    }
+
+    private void printRows(List<List<String>> rows) {
+        if (widths == null) {
+            widths = new int[HEADERS.size()];
+            for (int i = 0; i < widths.length; i++) {
+                widths[i] = HEADERS.get(i).length();
+                for (List<String> row : rows) {
+                    widths[i] = Math.max(widths[i], row.get(i).length());
+                }
+            }
+            io.out().println(line(HEADERS));
+        }
+        for (List<String> row : rows) {
+            io.out().println(line(row));
+        }
+    }
+
+    private String line(List<String> cells) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < cells.size(); i++) {
+            String cell = cells.get(i);
+            out.append(cell);
+            if (i < cells.size() - 1) {
+                out.append(" ".repeat(Math.max(0, widths[i] - cell.length()) + 2));
+            }
+        }
+        return out.toString().stripTrailing();
+    }
+
+    /** An event's cells: the time to the second in UTC, the rest as recorded, "-" for what is missing. */
+    static List<String> row(JsonNode event) {
+        String time = text(event, "time");
+        try {
+            time = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
+                    .format(java.time.Instant.parse(time).atOffset(java.time.ZoneOffset.UTC));
+        } catch (java.time.format.DateTimeParseException e) {
+            // shown as recorded
+        }
+        return List.of(time, text(event, "actor"), text(event, "action"), text(event, "target"), text(event, "outcome"),
+                text(event, "sourceAddress"));
+    }
+
+    private static String text(JsonNode event, String field) {
+        JsonNode value = event.path(field);
+        String text = value.isMissingNode() || value.isNull() ? "" : Text.printable(value.asText()).strip();
+        return text.isEmpty() || text.equals("null") ? "-" : text;
     }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.ThreadFactory;
  * Threads for the CLI's parallel calls: platform threads, not virtual ones. A virtual thread's first socket call
  * starts the JDK's I/O poller threads, which then wait in {@code epoll_wait} (native code) for the rest of the process,
  * and the JVM, before it exits, waits up to 300 ms for threads in native code to stop: 0.3 s added to every command
- * that called from a virtual thread (BENCHMARKS.md, issue 19). A command runs a handful of calls at a time.
+ * that called from a virtual thread (BENCHMARKS.md, "CLI"). A command runs a handful of calls at a time.
  */
 public final class CallThreads {
     private CallThreads() {

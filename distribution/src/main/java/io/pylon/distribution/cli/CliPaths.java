@@ -1,7 +1,6 @@
 package io.pylon.distribution.cli;
 
 import io.pylon.core.http.PodPaths;
-import org.jspecify.annotations.Nullable;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -48,22 +47,39 @@ public final class CliPaths {
         return "/apiops/environments";
     }
 
-    public static String environment(String name, @Nullable String... rest) {
+    public static String environment(String name, String... rest) {
         return environments() + "/" + segment(name) + tail(rest);
     }
 
-    public static String audit(int limit, @Nullable Long before) {
+    public static String flows() {
+        return "/apiops/flows";
+    }
+
+    public static String flow(String name, String... rest) {
+        return flows() + "/" + segment(name) + tail(rest);
+    }
+
+    /** A flow's runs page (keyset: {@code before} is the previous page's {@code next}). */
+    public static String runs(String flow, int limit, Long before) {
+        return flow(flow, "runs") + "?limit=" + limit + (before == null ? "" : "&before=" + before);
+    }
+
+    public static String run(String flow, String id) {
+        return flow(flow, "runs") + "/" + segment(id);
+    }
+
+    public static String audit(int limit, Long before) {
         return "/apiops/audit?limit=" + limit + (before == null ? "" : "&before=" + before);
     }
 
     /** The console route that forwards one diagnostics call to a Worker or Cache of {@code environment}. */
-    public static String diagnostics(String environment, String module, String name, @Nullable String pod, @Nullable Boolean internal) {
+    public static String diagnostics(String environment, String module, String name, String pod, Boolean internal) {
         return diagnostics(environment, module, name, pod, internal, null);
     }
 
     /** ...with the {@code sections} of {@code all} or {@code compare} (comma-separated names), when not null. */
-    public static String diagnostics(String environment, String module, String name, @Nullable String pod, @Nullable Boolean internal,
-                                     @Nullable String sections) {
+    public static String diagnostics(String environment, String module, String name, String pod, Boolean internal,
+                                     String sections) {
         StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
         if (sections != null) {
             query.add("sections=" + URLEncoder.encode(sections, StandardCharsets.UTF_8));

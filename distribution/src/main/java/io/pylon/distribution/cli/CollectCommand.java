@@ -2,7 +2,6 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,22 +27,29 @@ import java.util.concurrent.Callable;
  * first field, what the cron collectors of compatibility.md write. A pod that did not answer gets its line too
  * ({@code podName}, {@code podIp}, {@code error}). Rounds start on a fixed schedule; a round that overruns delays the
  * next, never overlaps it. A viewer's records lack the {@code env} section (the Manager strips it).
+ *
+ * <p>The records are large (tens of KB of JSON per pod): on a terminal without {@code -o FILE} the command refuses,
+ * as curl does for binary output, unless told {@code -o -}; piped, it writes them to standard output. Writing to a
+ * file on a terminal, it says after each round what it appended and when the next round starts.
  */
 @Command(name = "collect", description = "Appends one /all?internal=true record per pod per round to a JSONL file.")
 public final class CollectCommand implements Callable<Integer> {
     private final CliIo io;
 
     @Parameters(arity = "0..1", paramLabel = "MODULE", description = "worker or cache (default: both).")
-    @Nullable String module;
+    String module;
 
     @Option(names = "--every", paramLabel = "DURATION", defaultValue = "2m", description = "Time between rounds (default 2m).")
     String every;
 
     @Option(names = "--rounds", paramLabel = "N", description = "Stop after N rounds (default: until interrupted).")
-    @Nullable Integer rounds;
+    Integer rounds;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "JSONL file to append to (default: standard output).")
-    @Nullable Path file;
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "JSONL file to append to; - for standard output (the default when it is not a terminal).")
+    String output;
+
+    private Path file;
 
     @Mixin
     ContextOptions contextOptions;
@@ -58,13 +64,18 @@ public final class CollectCommand implements Callable<Integer> {
         if (rounds != null && rounds < 1) {
             throw CliException.usage("--rounds must be at least 1.");
         }
+        if (output == null && io.terminal()) {
+            throw CliException.usage("collect writes a large JSON record per pod and round: give a file with -o FILE"
+                    + " (or -o - to print them on the terminal anyway).");
+        }
+        file = output == null || output.equals("-") ? null : Path.of(output);
         List<String> modules = ModuleNames.diagnosable(module);
         Session session = Session.open(io, contextOptions);
         String environment = session.environment();
         boolean anyFailed = false;
         long next = System.nanoTime();
         for (int round = 1; rounds == null || round <= rounds; round++) {
-            anyFailed |= round(session, environment, modules);
+            anyFailed |= round(session, environment, modules, round, interval);
             if (rounds != null && round == rounds) {
                 break;
             }
@@ -80,7 +91,8 @@ public final class CollectCommand implements Callable<Integer> {
     }
 
     /** One round; true when a pod or a module failed. */
-    private boolean round(Session session, String environment, List<String> modules) throws IOException {
+    private boolean round(Session session, String environment, List<String> modules, int round, Duration interval)
+            throws IOException {
         String collectedAt = Instant.now().toString();
         StringBuilder lines = new StringBuilder();
         boolean failed = false;
@@ -111,7 +123,15 @@ public final class CollectCommand implements Callable<Integer> {
                 lines.append(record(collectedAt, pod)).append('\n');
             }
         }
-        append(lines.toString());
+        String text = lines.toString();
+        append(text);
+        if (file != null && io.terminal()) {
+            long records = text.chars().filter(c -> c == '\n').count();
+            boolean last = rounds != null && round == rounds;
+            io.err().println("round " + round + (rounds == null ? "" : " of " + rounds) + ": " + records + " pod records, "
+                    + Units.bytes((long) text.getBytes(StandardCharsets.UTF_8).length) + " appended to " + file
+                    + (last ? "" : "; next round at " + java.time.LocalTime.now().plus(interval).withNano(0) + " (Ctrl-C stops)"));
+        }
         return failed;
     }
 

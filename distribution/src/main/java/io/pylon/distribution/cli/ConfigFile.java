@@ -25,7 +25,7 @@ import java.util.Optional;
  */
 public final class ConfigFile {
     // Read and written as a JSON tree with the CLI's one mapper: binding the records would have Jackson build their
-    // (de)serializers by reflection at every start, a noticeable part of a short command (BENCHMARKS.md, issue 19).
+    // (de)serializers by reflection at every start, a noticeable part of a short command (BENCHMARKS.md, "CLI").
     private static final String[] FIELDS = {"name", "manager", "user", "token", "expiresAt", "environment", "segment"};
 
     private final Path path;

@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code pylon diag <name> <module> [--pod P]}: one diagnostics answer through the Manager's console, printed as
- * the pods gave it (compact JSON, or YAML). Exit 1 when a pod of the broadcast failed or the call was refused.
+ * the pods gave it: JSON, indented on a terminal and one line when piped (for jq and files), or YAML. Exit 1 when a pod of the broadcast failed or the call was refused.
  */
 @Command(name = "diag", description = "Prints a diagnostics answer (jvm, threads, threaddump, env, health, all, "
         + "connections, datagrid) of a module's pods, or of one pod.")
@@ -54,7 +54,7 @@ public final class DiagCommand implements Callable<Integer> {
                     ? CliException.USAGE : CliException.FAILED;
         }
         JsonNode body = answer.body();
-        io.out().print(format.equals("yaml") ? Printer.yaml(body) : body + "\n");
+        io.out().print(format.equals("yaml") ? Printer.yaml(body) : Printer.json(io, body) + "\n");
         return body.path("summary").path("failed").asInt(0) > 0 || body.has("error") ? CliException.FAILED : CliException.OK;
     }
 }

@@ -21,7 +21,7 @@ import java.time.Duration;
 /**
  * The CLI's HTTP calls and its JSON mapper. Calls go through {@link HttpURLConnection}: for {@code http://} it loads a
  * fraction of the classes of the JDK's {@link HttpClient}, which also sets up TLS (the trust store) when it is built,
- * together about a tenth of a second of a CLI command's start-up (BENCHMARKS.md, issue 19). {@code PATCH}, which
+ * together about a tenth of a second of a CLI command's start-up (BENCHMARKS.md, "CLI"). {@code PATCH}, which
  * {@link HttpURLConnection} cannot send, goes through the JDK's client, built at its first use.
  *
  * <p>Thread-safe: each call has its own connection object (the JDK pools the sockets), the mapper is thread-safe, and
@@ -42,7 +42,7 @@ public final class HttpJson {
     /**
      * Starts the mapper's first use on a thread of its own: Jackson's static state (some 190 classes) and the JDK's
      * locale data behind its date format take about 50 ms to initialise, which then overlaps picocli building the
-     * command line on another core instead of following it (BENCHMARKS.md, issue 19). A command that reaches the
+     * command line on another core instead of following it (BENCHMARKS.md, "CLI"). A command that reaches the
      * mapper first waits for that initialisation, as for any class being initialised.
      */
     public static void warmUpInBackground() {

@@ -20,9 +20,21 @@ public final class Printer {
     /** As above, for data whose JSON costs something to build: built only for {@code -o json|yaml}. */
     public static void print(CliIo io, OutputOptions output, Supplier<JsonNode> data, Supplier<Table> table) {
         switch (output.format()) {
-            case json -> io.out().println(data.get().toString());
+            case json -> io.out().println(json(io, data.get()));
             case yaml -> io.out().print(yaml(data.get()));
             default -> table.get().print(io.out(), !output.noHeaders, io.colour());
+        }
+    }
+
+    /** JSON for a person on a terminal (indented), compact for a pipe or a file (one line, what jq and scripts read). */
+    static String json(CliIo io, JsonNode data) {
+        if (!io.terminal()) {
+            return data.toString();
+        }
+        try {
+            return HttpJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(data);
+        } catch (JsonProcessingException e) {
+            return data.toString();
         }
     }
 

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /**
  * With {@code PYLON_CLI_TRACE} set, a command prints to standard error when it reached which phase, in milliseconds
  * since its process started (the launcher's bash included: it execs the JVM in the same process): how the start-up of
- * the short-lived CLI JVM was measured (BENCHMARKS.md, issue 19). On Linux the process's age comes from
+ * the short-lived CLI JVM was measured (BENCHMARKS.md, "CLI"). On Linux the process's age comes from
  * {@code /proc/self/stat} and {@code /proc/uptime} (10 ms steps); {@link ProcessHandle}'s start instant is no use here,
  * since it adds the boot time, which Linux gives in whole seconds. Thread-safe: stateless, each line one print.
  */

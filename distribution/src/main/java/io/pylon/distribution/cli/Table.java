@@ -55,6 +55,11 @@ public final class Table {
     }
 
     public List<String> lines(boolean headerLine, boolean colour) {
+        return lines(headerLine, colour, 3);
+    }
+
+    /** The lines with {@code gap} spaces between columns (a full screen such as top's uses 2 to fit 80 columns). */
+    public List<String> lines(boolean headerLine, boolean colour, int gap) {
         int[] widths = new int[headers.size()];
         for (int i = 0; i < widths.length; i++) {
             widths[i] = headers.get(i).length();
@@ -64,20 +69,20 @@ public final class Table {
         }
         List<String> lines = new ArrayList<>();
         if (headerLine) {
-            lines.add(line(headers.stream().map(Cell::of).toList(), widths, false));
+            lines.add(line(headers.stream().map(Cell::of).toList(), widths, false, gap));
         }
         for (List<Cell> row : rows) {
-            lines.add(line(row, widths, colour));
+            lines.add(line(row, widths, colour, gap));
         }
         return lines;
     }
 
-    private static String line(List<Cell> cells, int[] widths, boolean colour) {
+    private static String line(List<Cell> cells, int[] widths, boolean colour, int gap) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < cells.size(); i++) {
             Cell cell = cells.get(i);
             boolean last = i == cells.size() - 1;
-            String padded = last ? cell.text() : cell.text() + " ".repeat(widths[i] - cell.text().length() + 3);
+            String padded = last ? cell.text() : cell.text() + " ".repeat(widths[i] - cell.text().length() + gap);
             if (colour && cell.colour() != Colour.NONE) {
                 out.append(cell.colour().code).append(cell.text()).append("\u001b[0m")
                         .append(padded.substring(cell.text().length()));

@@ -31,7 +31,7 @@ class ThreadingRuleTest {
             Pattern.MULTILINE);
     /** The javadoc right before the first top-level type declaration. */
     private static final Pattern TYPE_JAVADOC = Pattern.compile(
-            "(/\\*\\*(?:[^*]|\\*(?!/))*\\*/)\\s*(?:@[\\w.]+(?:\\([^)]*\\))?\\s*)*"
+            "(/\\*\\*(?:[^*]|\\*(?!/))*\\*/)(?:(?!/\\*\\*)[^;{])*?"
                     + "^(?:public\\s+|final\\s+|abstract\\s+|sealed\\s+|non-sealed\\s+)*(?:class|record|interface|enum)\\s",
             Pattern.MULTILINE);
     private static final Pattern RULE = Pattern.compile("Threading:|thread-safe", Pattern.CASE_INSENSITIVE);

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The CLI's calls run on platform threads: a virtual thread's socket call would leave the JDK's poller threads in
- * native code, and the JVM waits up to 300 ms for those before it exits (BENCHMARKS.md, issue 19).
+ * native code, and the JVM waits up to 300 ms for those before it exits (BENCHMARKS.md, "CLI").
  */
 class CallThreadsTest {
 

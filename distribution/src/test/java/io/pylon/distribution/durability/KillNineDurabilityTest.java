@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 item 5: every write the Manager answered with 2xx survives SIGKILL. A real Manager process on the embedded
+ * Every write the Manager answered with 2xx survives SIGKILL. A real Manager process on the embedded
  * H2 database takes user creations, personal-token creations and revocations from several client threads; it is
  * killed with SIGKILL in the middle, restarted on the same data directory, and every acknowledged user must exist,
  * every acknowledged token must still authenticate and every acknowledged revocation must still hold. Three rounds on

@@ -52,11 +52,16 @@ final class BrowserScript {
     }
 
     static Result phase(String phase, Map<String, String> environment) {
+        return script("manager-ui.e2e.mjs", phase, environment);
+    }
+
+    /** One phase of the Playwright script {@code file} of src/test/e2e. */
+    static Result script(String file, String phase, Map<String, String> environment) {
         Map<String, String> all = new java.util.HashMap<>(environment);
         all.put("PHASE", phase);
         all.put("SCREENSHOTS", SCREENSHOTS.toString());
         all.put("CHROMIUM", CHROMIUM.toString());
-        return node(all, "manager-ui.e2e.mjs");
+        return node(all, file);
     }
 
     static Result node(Map<String, String> environment, String... arguments) {

@@ -73,7 +73,7 @@ class CliTerminalTest {
     @Test
     void topRefreshesSortsOnKeysAndRestoresTheTerminal() throws Exception {
         tmux.run("clear; echo BEFORE-TOP; ./pylon top --interval 1s; echo EXIT=$?");
-        String first = tmux.waitFor("the four pods", s -> s.contains("pylon top - environment e2e") && s.contains("worker-1")
+        String first = tmux.waitFor("the four pods", s -> s.contains("pylon top - e2e") && s.contains("worker-1")
                 && s.contains("cache-1"), START);
         assertThat(first).contains("sorted by name").contains("POD").contains("HEAP%").contains("FLAGS")
                 .doesNotContain("BEFORE-TOP");
@@ -83,24 +83,105 @@ class CliTerminalTest {
 
         tmux.type("h");
         String byHeap = tmux.waitFor("sorted by heap", Duration.ofSeconds(10));
-        List<Double> heap = column(byHeap, 2);
+        List<Double> heap = column(byHeap, 1);
         assertThat(heap).hasSize(4);
         assertThat(heap).isSortedAccordingTo((a, b) -> Double.compare(b, a));
         tmux.type("t");
         String byThreads = tmux.waitFor("sorted by threads", Duration.ofSeconds(10));
-        assertThat(column(byThreads, 5)).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+        assertThat(column(byThreads, 4)).isSortedAccordingTo((a, b) -> Double.compare(b, a));
 
         tmux.type("q");
         String after = tmux.waitForExit(Duration.ofSeconds(20));
-        assertThat(after).contains("BEFORE-TOP").contains("EXIT=0").doesNotContain("pylon top - environment");
+        assertThat(after).contains("BEFORE-TOP").contains("EXIT=0").doesNotContain("pylon top - e2e");
         assertTerminalRestored();
 
         // Ctrl-C quits as cleanly as q
         tmux.run("clear; ./pylon top; echo EXIT=$?");
         tmux.waitFor("worker-0", START);
         tmux.press("C-c");
-        assertThat(tmux.waitForExit(Duration.ofSeconds(20))).contains("EXIT=0").doesNotContain("pylon top - environment");
+        assertThat(tmux.waitForExit(Duration.ofSeconds(20))).contains("EXIT=0").doesNotContain("pylon top - e2e");
         assertTerminalRestored();
+    }
+
+    @Test
+    void topFitsEightyColumnsAndANarrowerWindowCutsLinesInsteadOfWrapping() throws Exception {
+        tmux.clear();
+        try {
+            for (int width : List.of(80, 70)) {
+                tmux.resize(width, 40);
+                tmux.clear();
+                tmux.run("./pylon top --interval 1s; echo EXIT=$?");
+                tmux.waitFor("the four pods", s -> s.contains("worker-1") && s.contains("cache-1"), START);
+                String joined = tmux.joinedScreen();
+                assertThat(joined.lines()).as("no line wrapped at %d columns:%n%s", width, joined)
+                        .allMatch(line -> line.length() <= width);
+                if (width == 80) {
+                    assertThat(joined).contains("sorted by name").containsPattern("POD +HEAP% +HEAP +CPU +THREADS +BLOCKED +CONNS +PENDING +FLAGS")
+                            .containsPattern("(?m)^worker-0 .* ok$");
+                }
+                tmux.type("q");
+                assertThat(tmux.waitForExit(Duration.ofSeconds(20))).contains("EXIT=0");
+            }
+        } finally {
+            tmux.resize(160, 40);
+            tmux.clear();
+        }
+    }
+
+    @Test
+    void collectRefusesToFloodATerminalAndShowsItsRoundsWhenWritingAFile() throws Exception {
+        tmux.clear();
+        tmux.run("./pylon collect; echo EXIT=$?");
+        String refused = tmux.waitForExit(START);
+        assertThat(refused).contains("give a file with -o FILE").contains("EXIT=2").doesNotContain("collectedAt");
+        tmux.clear();
+        tmux.run("./pylon collect --every 1s --rounds 2 -o fleet.jsonl; echo EXIT=$?");
+        String written = tmux.waitForExit(Duration.ofMinutes(2));
+        assertThat(written).contains("EXIT=0").containsPattern("round 1 of 2: 4 pod records, \\S+ appended to fleet.jsonl; next round at")
+                .containsPattern("round 2 of 2: 4 pod records, \\S+ appended to fleet.jsonl\\s").doesNotContain("collectedAt");
+        assertThat(Files.readAllLines(dir.resolve("fleet.jsonl"))).hasSize(8);
+        tmux.clear();
+    }
+
+    @Test
+    void auditHasAHeaderAlignedColumnsAndNoNulls() throws Exception {
+        tmux.clear();
+        tmux.run("./pylon audit --limit 8; echo EXIT=$?");
+        String screen = tmux.waitForExit(START);
+        assertThat(screen).contains("EXIT=0").doesNotContain("null");
+        List<String> lines = screen.lines().toList();
+        int header = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).matches("TIME +ACTOR +ACTION +TARGET +OUTCOME +SOURCE")) {
+                header = i;
+            }
+        }
+        assertThat(header).as("the header line:%n%s", screen).isNotNegative();
+        String head = lines.get(header);
+        List<String> rows = lines.subList(header + 1, lines.size()).stream().filter(l -> l.matches("\\d{4}-\\d\\d-\\d\\d .*")).toList();
+        assertThat(rows).as(screen).hasSizeGreaterThanOrEqualTo(2);
+        for (String column : List.of("ACTOR", "ACTION", "TARGET", "OUTCOME", "SOURCE")) {
+            int at = head.indexOf(column);
+            for (String row : rows) {
+                assertThat(row.charAt(at - 1)).as("column %s of: %s", column, row).isEqualTo(' ');
+                assertThat(row.charAt(at)).as("column %s of: %s", column, row).isNotEqualTo(' ');
+            }
+        }
+        tmux.run("clear");
+    }
+
+    @Test
+    void diagIsIndentedOnATerminalAndOneLineWhenPiped() throws Exception {
+        tmux.clear();
+        tmux.run("./pylon diag jvm worker --pod worker-0; echo EXIT=$?");
+        tmux.waitForExit(START);
+        String pretty = tmux.history();
+        assertThat(pretty).contains("EXIT=0").containsPattern("(?m)^  \"podName\" : \"worker-0\",?$");
+        tmux.clear();
+        tmux.run("./pylon diag jvm worker --pod worker-0 | wc -l; echo EXIT=$?");
+        String piped = tmux.waitForExit(START);
+        assertThat(piped).containsPattern("(?m)^1$");
+        tmux.clear();
     }
 
     @Test
@@ -116,7 +197,9 @@ class CliTerminalTest {
         // enough to be caught; a try that ends before the key arrives is repeated
         boolean interrupted = false;
         for (int attempt = 0; attempt < 4 && !interrupted; attempt++) {
-            tmux.run("clear; ./pylon dump heap cache-0 -o c0.hprof.gz; echo EXIT=$?");
+            // the screen cleared first: a '%' or an EXIT=0 of the download before must not count for this one
+            tmux.clear();
+            tmux.run("./pylon dump heap cache-0 -o c0.hprof.gz; echo EXIT=$?");
             tmux.waitFor("the progress bar", s -> s.contains("%") || TmuxSession.exited(s), Duration.ofMinutes(3));
             tmux.press("C-c");
             String screen = tmux.waitFor("the prompt", s -> TmuxSession.exited(s) || s.strip().endsWith("$"), Duration.ofSeconds(30));

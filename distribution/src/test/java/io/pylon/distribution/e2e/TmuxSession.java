@@ -39,6 +39,28 @@ final class TmuxSession implements AutoCloseable {
         return tmux("capture-pane", "-p", "-t", "t");
     }
 
+    /** The screen with lines the terminal wrapped joined again: a line longer than the window was wrapped. */
+    String joinedScreen() {
+        return tmux("capture-pane", "-p", "-J", "-t", "t");
+    }
+
+    /** The screen and what scrolled off it since the last {@link #clear}. */
+    String history() {
+        return tmux("capture-pane", "-p", "-J", "-S", "-5000", "-t", "t");
+    }
+
+    /** Clears the screen and the scrollback, and waits until only the prompt is left. */
+    void clear() throws InterruptedException {
+        run("clear");
+        waitFor("a clear screen", s -> s.strip().equals("$"), java.time.Duration.ofSeconds(20));
+        tmux("clear-history", "-t", "t");
+    }
+
+    /** Gives the window another size, as an operator resizing the terminal does. */
+    void resize(int width, int height) {
+        tmux("resize-window", "-t", "t", "-x", String.valueOf(width), "-y", String.valueOf(height));
+    }
+
     /** Waits until the screen satisfies {@code condition}; returns that screen, or fails showing the last one. */
     String waitFor(String what, Predicate<String> condition, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

@@ -4,7 +4,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
-import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 
@@ -12,22 +11,29 @@ import java.time.Duration;
 public final class ApiException extends RuntimeException {
     private final transient Status status;
     private final String error;
-    private final transient @Nullable Duration retryAfter;
+    private final transient Duration retryAfter;
+    private final String field;
 
     public ApiException(Status status, String error, String description) {
-        this(status, error, description, null);
+        this(status, error, description, null, null);
     }
 
-    private ApiException(Status status, String error, String description, @Nullable Duration retryAfter) {
+    private ApiException(Status status, String error, String description, Duration retryAfter, String field) {
         super(description, null, false, false);
         this.status = status;
         this.error = error;
         this.retryAfter = retryAfter;
+        this.field = field;
+    }
+
+    /** 400 about one field of the body or one parameter, named in the description and in {@code details.field}. */
+    public static ApiException badField(String field, String description) {
+        return new ApiException(Status.BAD_REQUEST_400, "invalid_request", description, null, field);
     }
 
     /** A refusal that passes (overload, throttling): answered with {@code Retry-After} in whole seconds. */
     public static ApiException retryLater(Status status, String error, String description, Duration retryAfter) {
-        return new ApiException(status, error, description, retryAfter);
+        return new ApiException(status, error, description, retryAfter, null);
     }
 
     public static ApiException badRequest(String description) {
@@ -51,7 +57,7 @@ public final class ApiException extends RuntimeException {
     }
 
     /** Seconds for {@code Retry-After} (at least 1), or null when the request should not simply be repeated. */
-    public @Nullable Long retryAfterSeconds() {
+    public Long retryAfterSeconds() {
         return retryAfter == null ? null : Math.max(1, (retryAfter.toMillis() + 999) / 1000);
     }
 
@@ -61,6 +67,10 @@ public final class ApiException extends RuntimeException {
         if (seconds != null) {
             res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
         }
-        ErrorBody.send(res, status, error, getMessage());
+        if (field != null) {
+            new ErrorBody(error, getMessage(), java.util.Map.of("field", field)).send(res, status);
+        } else {
+            ErrorBody.send(res, status, error, getMessage());
+        }
     }
 }

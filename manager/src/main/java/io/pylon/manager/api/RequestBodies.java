@@ -36,17 +36,22 @@ public final class RequestBodies {
     }
 
     public static byte[] read(ServerRequest req) {
+        return read(req, MAX_BODY);
+    }
+
+    /** The body, at most {@code max} bytes (413 beyond). */
+    public static byte[] read(ServerRequest req, int max) {
         long declared = req.headers().contentLength().orElse(-1L);
-        if (declared > MAX_BODY) {
-            throw tooLarge();
+        if (declared > max) {
+            throw tooLarge(max);
         }
         if (!req.content().hasEntity()) {
             return new byte[0];
         }
         try (InputStream in = req.content().inputStream()) {
-            byte[] body = in.readNBytes(MAX_BODY + 1);
-            if (body.length > MAX_BODY) {
-                throw tooLarge();
+            byte[] body = in.readNBytes(max + 1);
+            if (body.length > max) {
+                throw tooLarge(max);
             }
             return body;
         } catch (IOException e) {
@@ -54,9 +59,35 @@ public final class RequestBodies {
         }
     }
 
-    private static ApiException tooLarge() {
+    private static ApiException tooLarge(int max) {
         return new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "invalid_request",
-                "The request body exceeds " + MAX_BODY + " bytes.");
+                "The request body exceeds " + max + " bytes.");
+    }
+
+    /** Whether the request's media type is a YAML one ({@code application/yaml}, {@code text/yaml}, ...). */
+    public static boolean isYaml(String mediaType) {
+        return mediaType.equals("application/yaml") || mediaType.equals("application/x-yaml")
+                || mediaType.equals("text/yaml") || mediaType.equals("text/x-yaml");
+    }
+
+    /**
+     * A JSON or YAML document body (by Content-Type), at most {@code max} bytes; 415 for another media type, 400
+     * naming the line and column of a syntax error.
+     */
+    public static JsonNode document(ServerRequest req, int max) {
+        String type = mediaType(req);
+        boolean yaml = isYaml(type);
+        if (!yaml && !JSON.equals(type)) {
+            throw new ApiException(Status.UNSUPPORTED_MEDIA_TYPE_415, "invalid_request",
+                    "The body must be " + JSON + " or application/yaml.");
+        }
+        byte[] body = read(req, max);
+        try {
+            JsonNode node = io.pylon.gateway.model.ProxyParser.readTree(body, !yaml);
+            return node == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : node;
+        } catch (io.pylon.gateway.model.InvalidProxyException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
     }
 
     /**

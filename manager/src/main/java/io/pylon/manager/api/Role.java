@@ -3,9 +3,13 @@ package io.pylon.manager.api;
 import java.util.Locale;
 import java.util.Optional;
 
-/** What an account may do: {@code admin} manages everything, {@code viewer} reads. */
+/**
+ * What an account may do: {@code admin} manages everything, {@code operator} also changes and deploys API proxies,
+ * {@code viewer} reads. Ordered: each role may do what the ones before it may.
+ */
 public enum Role {
     VIEWER,
+    OPERATOR,
     ADMIN;
 
     /** Whether this role may do what {@code minimum} may. */
@@ -13,7 +17,7 @@ public enum Role {
         return compareTo(minimum) >= 0;
     }
 
-    /** The wire form: {@code admin}, {@code viewer}. */
+    /** The wire form: {@code admin}, {@code operator}, {@code viewer}. */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -24,6 +24,11 @@ public final class Secured {
         return handler(Role.VIEWER, handler);
     }
 
+    /** Operators and admins: changes to API proxies and deployments. */
+    public Handler operator(ApiHandler handler) {
+        return handler(Role.OPERATOR, handler);
+    }
+
     public Handler admin(ApiHandler handler) {
         return handler(Role.ADMIN, handler);
     }

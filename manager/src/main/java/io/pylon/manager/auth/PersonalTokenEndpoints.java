@@ -25,6 +25,12 @@ import java.util.Set;
 /** Personal API Access Tokens of the caller: list (never the values), create (value shown once), revoke. */
 public final class PersonalTokenEndpoints {
     private static final int MAX_NAME = 100;
+    /**
+     * The latest expiry accepted: the last second of year 9999. Every date the API stores must fit the database
+     * (PostgreSQL's timestamptz ends in year 294276, java.time's OffsetDateTime at year 999999999) and the clients
+     * that read it back (ISO 8601's four-digit years, JavaScript's Date up to 275760).
+     */
+    static final Instant LATEST_EXPIRY = Instant.parse("9999-12-31T23:59:59Z");
 
     private final TokenService tokens;
     private final AuditLog audit;
@@ -72,18 +78,22 @@ public final class PersonalTokenEndpoints {
             return null;
         }
         if (!node.isTextual()) {
-            throw ApiException.badRequest("The field 'expiresAt' must be an ISO-8601 instant such as "
+            throw ApiException.badField("expiresAt", "The field 'expiresAt' must be an ISO-8601 instant such as "
                     + "2030-01-31T00:00:00Z, or null for no expiry.");
         }
         Instant instant;
         try {
             instant = Instant.parse(node.asText());
         } catch (DateTimeParseException e) {
-            throw ApiException.badRequest("The field 'expiresAt' must be an ISO-8601 instant such as "
+            throw ApiException.badField("expiresAt", "The field 'expiresAt' must be an ISO-8601 instant such as "
                     + "2030-01-31T00:00:00Z, or null for no expiry.");
         }
         if (!instant.isAfter(clock.instant())) {
-            throw ApiException.badRequest("The field 'expiresAt' must lie in the future.");
+            throw ApiException.badField("expiresAt", "The field 'expiresAt' must lie in the future.");
+        }
+        if (instant.isAfter(LATEST_EXPIRY)) {
+            throw ApiException.badField("expiresAt", "The field 'expiresAt' must be at most " + LATEST_EXPIRY
+                    + " (or null for no expiry).");
         }
         return instant;
     }

@@ -45,7 +45,8 @@ public final class TokenEndpoint {
         routes.post("/apiops/auth/token", this::token);
     }
 
-    private record Credentials(String username, String password) {
+    /** {@code basic}: they came in the Authorization header (client_secret_basic), not in the form body. */
+    private record Credentials(String username, String password, boolean basic) {
     }
 
     void token(ServerRequest req, ServerResponse res) {
@@ -65,7 +66,11 @@ public final class TokenEndpoint {
             String source = SourceAddress.of(req);
             Optional<User> user = accounts.login(credentials.username(), credentials.password(), source);
             if (user.isEmpty()) {
-                res.header(HeaderNames.WWW_AUTHENTICATE, "Basic realm=\"" + BearerAuth.REALM + "\"");
+                // RFC 6749 5.2: the challenge only answers a client that authenticated with the Authorization header;
+                // sent to a form's fetch it makes a browser raise its own Basic login prompt over the page
+                if (credentials.basic()) {
+                    res.header(HeaderNames.WWW_AUTHENTICATE, "Basic realm=\"" + BearerAuth.REALM + "\"");
+                }
                 ErrorBody.send(res, Status.UNAUTHORIZED_401, "unauthorized_client", "Bad credentials");
                 return;
             }
@@ -105,7 +110,7 @@ public final class TokenEndpoint {
         if (secret == null || secret.isEmpty()) {
             throw ApiException.badRequest("Missing form field 'client_secret' (the password).");
         }
-        return new Credentials(id, secret);
+        return new Credentials(id, secret, false);
     }
 
     private static Optional<Credentials> basic(ServerRequest req) {
@@ -129,7 +134,7 @@ public final class TokenEndpoint {
         }
         try {
             return Optional.of(new Credentials(URLDecoder.decode(decoded.substring(0, colon), StandardCharsets.UTF_8),
-                    URLDecoder.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8)));
+                    URLDecoder.decode(decoded.substring(colon + 1), StandardCharsets.UTF_8), true));
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest("The Basic credentials are not valid URL encoding.");
         }

@@ -102,6 +102,6 @@ public final class UserEndpoints {
     }
 
     private static Role role(String text) {
-        return Role.parse(text).orElseThrow(() -> ApiException.badRequest("The field 'role' must be admin or viewer."));
+        return Role.parse(text).orElseThrow(() -> ApiException.badRequest("The field 'role' must be admin, operator or viewer."));
     }
 }

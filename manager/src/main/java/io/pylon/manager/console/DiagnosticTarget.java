@@ -18,7 +18,7 @@ record DiagnosticTarget(String module, String name, String pod, @Nullable Boolea
             "hotthreads", "histogram", "loggers", "jfr", "compare", "postmortem");
     /** The query parameters of the names that take them, passed on to the pods, which check their bounds. */
     private static final Set<String> PARAMETERS = Set.of("interval", "samples", "top", "live", "prefix", "logger",
-            "level", "ttl", "duration", "settings", "maxSizeMb", "id", "download", "compress", "view", "sections");
+            "level", "ttl", "duration", "settings", "maxSizeMb", "id", "download", "compress", "view", "sections", "all");
     private static final Pattern PARAMETER_VALUE = Pattern.compile("[A-Za-z0-9._$:-]{0,200}");
     /** {@code sections} of {@code all} and {@code compare}: section names, comma-separated. */
     private static final Pattern SECTIONS_VALUE = Pattern.compile("[a-z]{1,40}(,[a-z]{1,40}){0,15}");
@@ -109,7 +109,17 @@ record DiagnosticTarget(String module, String name, String pod, @Nullable Boolea
      */
     boolean audited() {
         return name.equals("heapdump") || name.equals("env") || name.equals("all") || name.equals("jfr")
-                || readsCapture() || isChange();
+                || readsCapture() || isChange() || weighsOnThePods();
+    }
+
+    /**
+     * Reads that cost every pod real work and that viewers may ask: a thread dump, hot threads (stacks sampled for up to
+     * 10 s), a histogram of live objects (a full collection on every pod). Audited with the caller's name, and rate-
+     * limited by the pods per caller, whom the console names to them.
+     */
+    boolean weighsOnThePods() {
+        return name.equals("threaddump") || name.equals("hotthreads")
+                || name.equals("histogram") && !"false".equalsIgnoreCase(parameters.getOrDefault("live", "true"));
     }
 
     /** {@code postmortem?id=}: one capture of the black box (listing the captures is not). */
@@ -137,7 +147,7 @@ record DiagnosticTarget(String module, String name, String pod, @Nullable Boolea
         if (readsCapture()) {
             return where + " id=" + parameters.get("id");
         }
-        if (!isChange() || parameters.isEmpty()) {
+        if (!isChange() && !weighsOnThePods() || parameters.isEmpty()) {
             return where;
         }
         StringBuilder what = new StringBuilder(where).append(' ');

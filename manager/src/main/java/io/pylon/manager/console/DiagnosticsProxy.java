@@ -66,6 +66,8 @@ final class DiagnosticsProxy {
             query.put("internal", target.internal().toString());
         }
         query.putAll(target.parameters());
+        // the pods count heavy calls per caller: each user of the console is one, whatever address it comes from
+        query.put("caller", caller.username());
         String what = "the " + target.module() + " of environment " + environment.name();
         Duration timeout = target.isHeapDump() ? heapDumpTimeout : readTimeout;
         try (HttpClientResponse response = upstream.send(target.method(), url, query, environment.environmentId(), null,

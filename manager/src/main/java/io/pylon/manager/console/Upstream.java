@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
 final class Upstream {
     /**
      * Built on a thread of its own: the client's default TLS context reads the JDK's trust store, about 80 ms that
-     * were a tenth of the Manager's start (BENCHMARKS.md, issue 16 target 5). The first call waits for it.
+     * were a tenth of the Manager's start (BENCHMARKS.md, "Start-up and memory"). The first call waits for it.
      */
     private final CompletableFuture<WebClient> client;
 

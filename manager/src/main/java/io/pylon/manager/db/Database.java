@@ -40,9 +40,31 @@ public final class Database implements AutoCloseable {
             url = h2Url(dataDir);
             user = user == null ? "pylon" : user;
             password = password == null ? "" : password;
+            restrictH2Files(dataDir); // a database an earlier version created 0644
+            Database database = open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE),
+                    settings.get(DatabaseSettings.H2_SYNC), meters);
+            restrictH2Files(dataDir); // H2 creates its files with the process's umask
+            return database;
         }
         return open(url, user, password, settings.get(DatabaseSettings.POOL_SIZE),
                 settings.get(DatabaseSettings.H2_SYNC), meters);
+    }
+
+    /**
+     * The embedded database's files ({@code manager.mv.db}, its lock and trace files) hold password hashes, token hashes
+     * and the environment IDs: owner-only (0600). They lie in the data directory itself (moving them would lose an
+     * existing database), so the folder is left as the volume gives it.
+     */
+    static void restrictH2Files(Path dataDir) {
+        try (java.nio.file.DirectoryStream<Path> files = java.nio.file.Files.newDirectoryStream(dataDir, "manager.*")) {
+            for (Path file : files) {
+                if (java.nio.file.Files.isRegularFile(file)) {
+                    io.pylon.core.storage.PrivateFiles.restrictFile(file);
+                }
+            }
+        } catch (java.io.IOException e) {
+            // no data directory yet: nothing to restrict
+        }
     }
 
     /**
@@ -51,7 +73,7 @@ public final class Database implements AutoCloseable {
      * every page written in the last minute and each young collection copied 2-4 MB of them (and 6,000-9,000 weak
      * references of its non-resident entries) into the survivor space. 1 MiB holds the tables' inner pages and the
      * recent leaves; a page evicted early is read back from the file (the OS page cache) when needed. See
-     * BENCHMARKS.md, "Manager young pauses".
+     * BENCHMARKS.md, "Start-up and memory".
      */
     static final int H2_CACHE_KIB = 1024;
 

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12: every error answer of the management API carries {@code Cache-Control: no-store}, also those Helidon
+ * Every error answer of the management API carries {@code Cache-Control: no-store}, also those Helidon
  * writes before any route runs. Raw sockets, so that what is checked is what goes over the wire.
  */
 class ErrorAnswersNoStoreTest {

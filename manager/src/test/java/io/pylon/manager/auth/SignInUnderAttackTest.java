@@ -27,7 +27,7 @@ import static io.pylon.manager.ManagerClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 12 on a real Manager pod: a bounded hashing pool answering 429 when full, throttling per source address and
+ * Sign-in under attack, on a real Manager pod: a bounded hashing pool answering 429 when full, throttling per source address and
  * per account and address, a lock that leaves tokens alone, and failures counted exactly under concurrency. Other
  * source addresses are real: raw sockets bound to 127.0.11.x.
  */

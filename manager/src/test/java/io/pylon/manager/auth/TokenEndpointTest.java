@@ -18,6 +18,7 @@ import java.util.Map;
 
 import static io.pylon.manager.ManagerClient.ADMIN;
 import static io.pylon.manager.ManagerClient.ADMIN_PASSWORD;
+import static io.pylon.manager.ApiAssertions.assertBadBasicCredentials;
 import static io.pylon.manager.ApiAssertions.assertBadCredentials;
 import static io.pylon.manager.ApiAssertions.assertError;
 import static io.pylon.manager.ManagerClient.json;
@@ -64,6 +65,13 @@ class TokenEndpointTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(json(response).get("access_token").asText()).startsWith("pylon_at_");
+    }
+
+    @Test
+    void wrongBasicCredentialsGetTheBasicChallengeAndWrongFormCredentialsDoNot() {
+        assertBadBasicCredentials(manager.tokenRequest(Map.of("grant_type", "client_credentials"),
+                "Authorization", ManagerClient.basic(ADMIN, "wrong-password")));
+        assertBadCredentials(manager.login(ADMIN, "wrong-password"));
     }
 
     @Test

@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-/** A real Manager pod on loopback (H2 database in a temp folder) with an admin account, and HTTP helpers. */
+/** A real Manager pod on loopback (H2 database in a temp folder) with an admin account, and HTTP calls to it. */
 final class ManagerUnderTest implements AutoCloseable {
     static final String ADMIN_PASSWORD = "admin-Passw0rd!";
 

@@ -71,7 +71,7 @@ class WebUiTest {
         WebAssets assets = WebAssets.load();
         int checked = 0;
         for (String file : new String[]{"js/app.js", "js/views/servers.js", "js/views/profile.js", "js/views/users.js",
-                "js/views/environments.js", "js/views/signin.js", "js/panels.js", "js/render.js", "js/pods.js"}) {
+                "js/views/environments.js", "js/views/signin.js", "js/views/audit.js", "js/panels.js", "js/render.js", "js/pods.js"}) {
             String source = new String(assets.file(file), StandardCharsets.UTF_8);
             Matcher imports = IMPORT.matcher(source);
             while (imports.find()) {

@@ -67,8 +67,12 @@ public final class TestPostgres implements AutoCloseable {
         return jdbcUrl;
     }
 
-    /** A new empty database on this server, for a test that needs its own. */
-    public String createDatabase(String name) throws Exception {
+    /**
+     * A new empty database on this server, for a test that needs its own: the name gets a unique suffix, since the
+     * shared server outlives each test class and two classes may ask for the same name.
+     */
+    public String createDatabase(String prefix) throws Exception {
+        String name = prefix + "_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (var connection = java.sql.DriverManager.getConnection(jdbcUrl, USER, PASSWORD);
              var statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE " + name);

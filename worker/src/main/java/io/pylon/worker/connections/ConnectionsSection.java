@@ -2,9 +2,11 @@ package io.pylon.worker.connections;
 
 import io.pylon.core.diagnostics.DiagnosticSection;
 import io.pylon.core.http.OpenClientConnections;
+import io.pylon.worker.listener.ListenerTls;
 import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.UpstreamPool;
 import io.pylon.worker.proxy.UpstreamPools;
+import io.pylon.worker.proxy.WebSocketTunnels;
 import io.pylon.worker.ratelimit.GridRateLimiter;
 import io.pylon.worker.routes.RoutesFile;
 import org.apache.hc.core5.pool.PoolStats;
@@ -25,9 +27,14 @@ public final class ConnectionsSection implements DiagnosticSection {
     private final ProxyStats proxy;
     private final GridRateLimiter rateLimiter;
     private final RoutesFile routes;
+    private final ListenerTls tls;
+    private final WebSocketTunnels tunnels;
 
+    /** @param tls the listener's TLS, null when it is plain */
     public ConnectionsSection(UpstreamPools pools, ServerTraffic server, ProxyStats proxy, GridRateLimiter rateLimiter,
-                              RoutesFile routes) {
+                              RoutesFile routes, ListenerTls tls, WebSocketTunnels tunnels) {
+        this.tls = tls;
+        this.tunnels = tunnels;
         this.pools = pools;
         this.server = server;
         this.proxy = proxy;
@@ -66,9 +73,11 @@ public final class ConnectionsSection implements DiagnosticSection {
         map.put("pending", totals.pending());
         map.put("pools", poolList);
         map.put("server", server());
+        map.put("websockets", tunnels.describe());
         map.put("proxy", proxy.describe());
         map.put("cache", rateLimiter.describe());
         map.put("routes", routes.describe());
+        map.put("tls", tls == null ? null : tls.describe());
         return map;
     }
 

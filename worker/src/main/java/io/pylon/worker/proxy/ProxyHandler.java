@@ -13,9 +13,10 @@ import io.pylon.worker.routes.RouteTable;
 import java.util.function.Supplier;
 
 /**
- * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayFilter}) is
+ * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
- * route matching (404, 405 with {@code Allow}), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
+ * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
+ * (IP rules, CORS preflight, key auth), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
  * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer
  * back. Called concurrently by the server's request threads (virtual threads); it holds no state of its own beyond
  * the stages.
@@ -40,31 +41,77 @@ public final class ProxyHandler implements Handler {
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
-        if (paths.isReserved(req.path().path())) {
+        if (paths.isReserved(req.path().rawPath())) {
             res.next();
             return;
         }
         String method = req.prologue().method().text();
-        String rawPath = req.path().rawPath();
+        if (!isToken(method)) {
+            stats.badRequest.increment();
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The request line has no valid method");
+            return;
+        }
+        String path;
+        try {
+            path = RequestPath.normalize(req.path().rawPath());
+        } catch (RequestPath.InvalidPathException e) {
+            stats.badRequest.increment();
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", e.getMessage());
+            return;
+        }
+        if (paths.isReserved(path)) {
+            // the pod's own paths are never an upstream's, however they were spelt
+            stats.badRequest.increment();
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The path names the platform's own paths");
+            return;
+        }
         String host = ClientAddress.hostWithoutPort(req.headers().first(HeaderNames.HOST).orElse(null));
-        switch (routes.get().match(method, host, rawPath)) {
+        RouteTable table = routes.get();
+        if (table == null) { // no configuration yet (manager mode, first start): never a 404 for a path it may serve
+            stats.noRoute.increment();
+            res.header(HeaderNames.RETRY_AFTER, "1");
+            ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "not_configured",
+                    "This gateway pod has not loaded its configuration yet.");
+            return;
+        }
+        switch (table.match(method, host, path)) {
             case RouteTable.NoRoute ignored -> {
                 stats.noRoute.increment();
-                ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + rawPath);
+                ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + path);
             }
             case RouteTable.MethodNotAllowed notAllowed -> {
                 String allow = String.join(", ", notAllowed.allowed());
                 res.header(HeaderNames.ALLOW, allow);
                 ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
-                        "Method " + method + " is not allowed on " + rawPath + "; allowed: " + allow);
+                        "Method " + method + " is not allowed on " + path + "; allowed: " + allow);
             }
-            case RouteTable.Found found -> forward(found.entry(), method, rawPath, req, res);
+            case RouteTable.Found found -> forward(found.entry(), method, path, req, res);
         }
     }
 
-    private void forward(RouteTable.Entry entry, String method, String rawPath, ServerRequest req, ServerResponse res)
+    // RFC 9110 section 5.6.2: a method is a token
+    private static boolean isToken(String method) {
+        if (method.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < method.length(); i++) {
+            char c = method.charAt(i);
+            boolean alphanumeric = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+            if (!alphanumeric && "!#$%&'*+-.^_`|~".indexOf(c) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
+    private void forward(RouteTable.Entry entry, String method, String path, ServerRequest req, ServerResponse res)
             throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
+        var policies = entry.route().policies();
+        if (AccessPolicies.answer(policies, method, req, res)) {
+            return;
+        }
         GatewayError refusal = rateLimits.check(entry.route(), clientIp);
         if (refusal != null) {
             refusal.send(res);
@@ -75,15 +122,18 @@ public final class ProxyHandler implements Handler {
         String query = req.query().rawValue();
         UpstreamDispatch.Result result = dispatch.open(entry, body, (upstream, pool, responseTimeout) -> {
             var outbound = OutboundRequest.create(method, pool.target(),
-                    OutboundRequest.target(entry.route().upstreamPath(upstream, rawPath), query),
+                    OutboundRequest.target(entry.route().upstreamPath(upstream, path), query),
                     req.headers(), clientIp, req.isSecure());
+            HeaderTransforms.request(policies.requestHeaders(), outbound);
             if (body != null) {
                 outbound.setEntity(new UpstreamRequestBody(body, length, responseTimeout));
             }
             return outbound;
         });
         switch (result) {
-            case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res);
+            case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res,
+                    headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
+                            headers));
             case UpstreamDispatch.Failed failed -> {
                 GatewayError answer = failed.failure().answer(stats);
                 stats.meters.unanswered(entry.route(), answer.status().code());

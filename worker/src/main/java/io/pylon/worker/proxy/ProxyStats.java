@@ -17,6 +17,7 @@ public final class ProxyStats {
     final LongAdder rateLimited = new LongAdder();
     final LongAdder rateLimitUnavailable = new LongAdder();
     final LongAdder noRoute = new LongAdder();
+    final LongAdder badRequest = new LongAdder();
     final LongAdder clientAborted = new LongAdder();
     final LongAdder upstreamAborted = new LongAdder();
 
@@ -39,6 +40,7 @@ public final class ProxyStats {
         map.put("rateLimited", rateLimited.sum());
         map.put("rateLimitUnavailable", rateLimitUnavailable.sum());
         map.put("noRoute", noRoute.sum());
+        map.put("badRequest", badRequest.sum());
         map.put("clientAborted", clientAborted.sum());
         map.put("upstreamAborted", upstreamAborted.sum());
         return map;

@@ -2,9 +2,8 @@ package io.pylon.worker.proxy;
 
 import io.helidon.http.Status;
 import io.pylon.worker.ratelimit.RateLimiter;
-import io.pylon.worker.routes.RateLimit;
-import io.pylon.worker.routes.Route;
-import org.jspecify.annotations.Nullable;
+import io.pylon.gateway.model.RateLimit;
+import io.pylon.gateway.model.Route;
 
 import java.util.Locale;
 
@@ -23,7 +22,7 @@ final class RateLimitGate {
     }
 
     /** Null when the request may pass, else the answer that refuses it. */
-    @Nullable GatewayError check(Route route, String clientIp) {
+    GatewayError check(Route route, String clientIp) {
         RateLimit limit = route.rateLimit();
         if (limit == null) {
             return null;

@@ -36,6 +36,12 @@ final class ResponseRelay {
     }
 
     void relay(UpstreamExchange exchange, ServerResponse res) throws IOException {
+        relay(exchange, res, headers -> { });
+    }
+
+    /** @param edit the route's header rules, applied to the copied headers before anything is sent */
+    void relay(UpstreamExchange exchange, ServerResponse res,
+               java.util.function.Consumer<io.helidon.http.ServerResponseHeaders> edit) throws IOException {
         ClassicHttpResponse response = exchange.response();
         boolean completed = false;
         try {
@@ -49,6 +55,7 @@ final class ResponseRelay {
                 }
                 res.headers().add(HeaderValues.create(header.getName(), header.getValue()));
             }
+            edit.accept(res.headers());
             if (entity == null) {
                 exchange.complete();
                 res.send();

@@ -1,13 +1,12 @@
 package io.pylon.worker.proxy;
 
 import io.helidon.webserver.CloseConnectionException;
-import io.pylon.worker.routes.Route;
+import io.pylon.gateway.model.Route;
 import io.pylon.worker.routes.RouteTable;
-import io.pylon.worker.routes.Upstream;
+import io.pylon.gateway.model.Upstream;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.util.Timeout;
-import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -22,7 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The failover stage: opens an exchange with one of a route's upstreams. They are tried round robin from the route's
  * cursor, healthy ones first; one that refuses the connection or does not accept it in time is marked failed and the
  * next is tried, which is safe for any method because nothing was sent (unless the client's body was already being
- * read). Any other failure ends the attempt.
+ * read). A reused connection that fails before any of the response arrived (closed by the upstream while idle, or
+ * left with bytes past a response) is retried once on another connection of the same upstream while none of the
+ * client's body was consumed. Any other failure ends the attempt.
  *
  * <p>Threading: called concurrently by request threads: the route's cursor is atomic,
  * the connect timeouts are a concurrent map, the pools guard their own state.
@@ -62,36 +63,50 @@ final class UpstreamDispatch {
      * @param body the client's body, null when the request has none
      * @throws CloseConnectionException when the client stopped sending its body: nobody is left to answer
      */
-    Result open(RouteTable.Entry entry, @Nullable ClientRequestBody body, Outbound outbound) {
+    Result open(RouteTable.Entry entry, ClientRequestBody body, Outbound outbound) {
         Route route = entry.route();
         UpstreamFailure failure = UpstreamFailure.UNREACHABLE;
         for (Upstream upstream : order(entry)) {
             UpstreamPool pool = pools.pool(upstream);
-            ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
-            ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
-            try {
-                long t0 = System.nanoTime();
-                UpstreamExchange exchange = pool.open(request, connectTimeout(route), responseTimeout);
-                stats.meters.answered(route, upstream, exchange.response().getCode(), System.nanoTime() - t0);
-                return new Opened(exchange);
-            } catch (ConnectTimeoutException | ConnectException e) {
-                pools.failed(pool);
-                failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
-                log(route, pool, e);
-                if (body != null && body.started()) {
-                    break;
-                }
-            } catch (IOException e) {
-                if (body != null && body.clientFailed()) {
-                    stats.clientAborted.increment();
-                    throw new CloseConnectionException("client went away while sending the request body", e);
-                }
-                failure = responseTimeout.expired() ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(e);
-                if (failure == UpstreamFailure.UNREACHABLE) {
+            for (int attempt = 0; ; attempt++) {
+                ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
+                ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
+                try {
+                    long t0 = System.nanoTime();
+                    UpstreamExchange exchange = pool.open(request, connectTimeout(route), responseTimeout);
+                    stats.meters.answered(route, upstream, exchange.response().getCode(), System.nanoTime() - t0);
+                    return new Opened(exchange);
+                } catch (UpstreamExchange.ReusedConnectionFailedException e) {
+                    if (body != null && body.clientFailed()) {
+                        stats.clientAborted.increment();
+                        throw new CloseConnectionException("client went away while sending the request body", e);
+                    }
+                    // the upstream closed an idle connection, or spoiled it: once more, on another connection
+                    log(route, pool, e);
+                    if (attempt == 0 && (body == null || !body.started())) {
+                        continue;
+                    }
+                    return new Failed(UpstreamFailure.UNREACHABLE);
+                } catch (ConnectTimeoutException | ConnectException e) {
                     pools.failed(pool);
+                    failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
+                    log(route, pool, e);
+                    if (body != null && body.started()) {
+                        return new Failed(failure);
+                    }
+                    break;
+                } catch (IOException e) {
+                    if (body != null && body.clientFailed()) {
+                        stats.clientAborted.increment();
+                        throw new CloseConnectionException("client went away while sending the request body", e);
+                    }
+                    failure = responseTimeout.expired() ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(e);
+                    if (failure == UpstreamFailure.UNREACHABLE) {
+                        pools.failed(pool);
+                    }
+                    log(route, pool, e);
+                    return new Failed(failure);
                 }
-                log(route, pool, e);
-                break;
             }
         }
         return new Failed(failure);

@@ -71,6 +71,17 @@ final class UpstreamExchange {
     }
 
     /**
+     * A pooled connection, already used, failed before any of the response arrived: the upstream had closed it while
+     * it idled, or left bytes on it after a response (more than its Content-Length). The request may go again on
+     * another connection as long as none of the client's body was consumed.
+     */
+    static final class ReusedConnectionFailedException extends IOException {
+        ReusedConnectionFailedException(Exception cause) {
+            super("a reused upstream connection failed before the response: " + cause.getClass().getSimpleName(), cause);
+        }
+    }
+
+    /**
      * Leases (connecting when needed), sends the request and reads the response head. Pooled connections read
      * without a socket timeout; {@code timeout} watches the exchange instead (see {@link ResponseTimeouts}).
      */
@@ -84,24 +95,33 @@ final class UpstreamExchange {
             timeout.finish();
             throw e;
         }
+        boolean reused = endpoint.isConnected();
+        boolean responded = false;
         try {
             HttpClientContext context = HttpClientContext.create();
-            if (!endpoint.isConnected()) {
+            if (!reused) {
                 manager.connect(endpoint, connectTimeout, context);
             }
             FRAMING.process(request, request.getEntity(), context);
             timeout.watch(endpoint);
             ClassicHttpResponse response = endpoint.execute(EXCHANGE_ID, request, EXECUTOR, context);
+            responded = true;
             boolean reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(request, response, context);
             TimeValue keepAlive = keepAlive(response, context);
             return new UpstreamExchange(manager, endpoint, response, reusable, keepAlive, timeout);
         } catch (IOException | RuntimeException e) {
-            timeout.finish();
+            boolean inTime = timeout.finish();
             discard(manager, endpoint);
+            if (reused && !responded && inTime && e instanceof IOException) {
+                throw new ReusedConnectionFailedException(e);
+            }
             throw e;
         } catch (HttpException e) {
-            timeout.finish();
+            boolean inTime = timeout.finish();
             discard(manager, endpoint);
+            if (reused && inTime) {
+                throw new ReusedConnectionFailedException(e);
+            }
             throw new IOException("the upstream broke the HTTP protocol", e);
         }
     }

@@ -1,6 +1,6 @@
 package io.pylon.worker.proxy;
 
-import io.pylon.worker.routes.Upstream;
+import io.pylon.gateway.model.Upstream;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.TlsConfig;

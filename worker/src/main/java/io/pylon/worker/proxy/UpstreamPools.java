@@ -1,8 +1,8 @@
 package io.pylon.worker.proxy;
 
-import io.pylon.worker.routes.Route;
+import io.pylon.gateway.model.Route;
 import io.pylon.worker.routes.RouteTable;
-import io.pylon.worker.routes.Upstream;
+import io.pylon.gateway.model.Upstream;
 import org.apache.hc.core5.pool.PoolStats;
 import org.jspecify.annotations.Nullable;
 

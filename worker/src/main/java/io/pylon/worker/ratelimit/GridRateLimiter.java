@@ -3,9 +3,8 @@ package io.pylon.worker.ratelimit;
 import io.pylon.cache.client.CounterStore;
 import io.pylon.cache.client.CounterWindow;
 import io.pylon.cache.client.GridClient;
-import io.pylon.worker.routes.RateLimit;
-import io.pylon.worker.routes.Route;
-import org.jspecify.annotations.Nullable;
+import io.pylon.gateway.model.RateLimit;
+import io.pylon.gateway.model.Route;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -28,13 +27,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class GridRateLimiter implements RateLimiter {
     private static final System.Logger LOG = System.getLogger(GridRateLimiter.class.getName());
 
-    private final @Nullable GridClient grid;
+    private final GridClient grid;
     private final long timeoutNanos;
     private final AtomicBoolean degraded = new AtomicBoolean();
-    private volatile @Nullable Instant degradedSince;
+    private volatile Instant degradedSince;
 
     /** @param grid null when no data grid is configured: every limited route runs degraded */
-    public GridRateLimiter(@Nullable GridClient grid, Duration timeout) {
+    public GridRateLimiter(GridClient grid, Duration timeout) {
         this.grid = grid;
         this.timeoutNanos = timeout.toNanos();
     }
@@ -42,9 +41,6 @@ public final class GridRateLimiter implements RateLimiter {
     @Override
     public Decision check(Route route, String clientIp) {
         RateLimit limit = route.rateLimit();
-        if (limit == null) {
-            return Decision.ALLOW;   // a route without a rate limit is never limited
-        }
         CounterWindow window = count(key(route, limit, clientIp), limit.window().length());
         if (window == null) {
             return limit.onCacheUnavailable() == RateLimit.CacheFallback.ALLOW ? Decision.ALLOW : Decision.CACHE_UNAVAILABLE;
@@ -62,7 +58,7 @@ public final class GridRateLimiter implements RateLimiter {
                 + (limit.key() == RateLimit.Key.OVERALL ? ":all" : ":ip:" + clientIp);
     }
 
-    private @Nullable CounterWindow count(String key, Duration window) {
+    private CounterWindow count(String key, Duration window) {
         if (grid == null) {
             enterDegraded("no data grid is configured (pylon.cache.addresses)");
             return null;
@@ -74,7 +70,7 @@ public final class GridRateLimiter implements RateLimiter {
         } catch (TimeoutException e) {
             enterDegraded("the data grid did not answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
         } catch (ExecutionException e) {
-            enterDegraded("the data grid is unavailable (" + (e.getCause() != null ? e.getCause() : e).getClass().getSimpleName() + ")");
+            enterDegraded("the data grid is unavailable (" + e.getCause().getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             enterDegraded("interrupted while waiting for the data grid");

@@ -1,6 +1,6 @@
 package io.pylon.worker.ratelimit;
 
-import io.pylon.worker.routes.Route;
+import io.pylon.gateway.model.Route;
 
 /** Decides whether one more request on a rate-limited route may pass, counting across every Worker pod. */
 public interface RateLimiter {

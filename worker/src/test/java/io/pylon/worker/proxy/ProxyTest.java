@@ -117,7 +117,7 @@ class ProxyTest {
                 Keep-Alive: timeout=5\r
                 TE: trailers\r
                 Proxy-Authorization: Basic Zm9vOmJhcg==\r
-                Upgrade: websocket\r
+                Upgrade: example/1\r
                 X-Forwarded-For: 203.0.113.9\r
                 X-Forwarded-Proto: https\r
                 X-End-To-End: kept\r

@@ -2,9 +2,9 @@ package io.pylon.worker.proxy;
 
 import io.helidon.http.Status;
 import io.pylon.worker.ratelimit.RateLimiter;
-import io.pylon.worker.routes.RateLimit;
-import io.pylon.worker.routes.Route;
-import io.pylon.worker.routes.Upstream;
+import io.pylon.gateway.model.RateLimit;
+import io.pylon.gateway.model.Route;
+import io.pylon.gateway.model.Upstream;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

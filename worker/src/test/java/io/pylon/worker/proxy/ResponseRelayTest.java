@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.pylon.core.http.Json;
-import io.pylon.worker.routes.Upstream;
+import io.pylon.gateway.model.Upstream;
 import io.pylon.worker.testing.Gateway;
 import io.pylon.worker.testing.RawHttp;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;

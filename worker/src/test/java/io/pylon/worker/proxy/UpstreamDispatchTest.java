@@ -1,8 +1,8 @@
 package io.pylon.worker.proxy;
 
-import io.pylon.worker.routes.Route;
+import io.pylon.gateway.model.Route;
 import io.pylon.worker.routes.RouteTable;
-import io.pylon.worker.routes.Upstream;
+import io.pylon.gateway.model.Upstream;
 import io.pylon.worker.testing.TestUpstream;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
 import org.junit.jupiter.api.AfterEach;

@@ -1,5 +1,7 @@
 package io.pylon.worker.routes;
 
+import io.pylon.gateway.model.Route;
+import io.pylon.gateway.model.Upstream;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

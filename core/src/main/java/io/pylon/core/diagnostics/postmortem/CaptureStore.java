@@ -1,5 +1,11 @@
 package io.pylon.core.diagnostics.postmortem;
 
+import io.pylon.core.storage.BudgetExceededException;
+import io.pylon.core.storage.DataBudget;
+import io.pylon.core.storage.PrivateFiles;
+import java.util.HashMap;
+import java.util.Map;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -31,16 +37,27 @@ public final class CaptureStore {
 
     private final Path dir;
     private final int maxCount;
+    private final DataBudget budget;
+    private final DataBudget.Kind kind;
+    /** The budget held by each capture on disk, by file name; guarded by this object's monitor. */
+    private final Map<String, DataBudget.Reservation> held = new HashMap<>();
 
+    /** A store of its own, outside any pod's budget. */
     public CaptureStore(Path dir, int maxCount) {
-        this.dir = dir;
+        this(dir, maxCount, Long.MAX_VALUE, new DataBudget(Long.MAX_VALUE, "none", false));
+    }
+
+    /**
+     * @param maxBytes the largest capture; the store's share of the budget is {@code maxCount} of them
+     */
+    public CaptureStore(Path dir, int maxCount, long maxBytes, DataBudget budget) {
+        this.dir = PrivateFiles.folder(dir);
         this.maxCount = maxCount;
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create the postmortem folder " + dir, e);
-        }
+        this.budget = budget;
+        this.kind = budget.kind("postmortem captures", maxCount + 1, maxBytes == Long.MAX_VALUE ? Long.MAX_VALUE
+                : maxBytes * (maxCount + 1), PostmortemSettings.MAX_COUNT.key() + " x " + PostmortemSettings.MAX_BYTES.key());
         removeLeftovers();
+        accountExisting();
     }
 
     public Path dir() {
@@ -51,17 +68,26 @@ public final class CaptureStore {
     public synchronized CaptureInfo save(CaptureId id, byte[] content) throws IOException {
         Path target = dir.resolve(id.fileName());
         Path temp = dir.resolve("." + id.fileName() + TEMP_SUFFIX);
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        DataBudget.Reservation reservation;
+        try {
+            reservation = budget.reserve(kind, content.length);
+        } catch (BudgetExceededException e) {
+            throw new IOException(e.getMessage());
+        }
+        try (FileChannel channel = FileChannel.open(temp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE), PrivateFiles.fileAttributes())) {
             java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(content);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
             }
             channel.force(true);
         } catch (IOException e) {
+            reservation.close();
             Files.deleteIfExists(temp);
             throw e;
         }
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+        held.put(target.getFileName().toString(), reservation);
         forceDirectory();
         prune();
         return CaptureInfo.of(id, content.length);
@@ -99,7 +125,25 @@ public final class CaptureStore {
     private void prune() throws IOException {
         List<CaptureInfo> captures = list();
         for (int i = maxCount; i < captures.size(); i++) {
-            Files.deleteIfExists(dir.resolve(captures.get(i).id() + CaptureId.SUFFIX));
+            String name = captures.get(i).id() + CaptureId.SUFFIX;
+            Files.deleteIfExists(dir.resolve(name));
+            DataBudget.Reservation reservation = held.remove(name);
+            if (reservation != null) {
+                reservation.close();
+            }
+        }
+    }
+
+    // Captures of earlier runs stay for the operator; they count against this run's budget too.
+    private synchronized void accountExisting() {
+        for (Path file : files()) {
+            try {
+                PrivateFiles.restrictFile(file);
+                held.put(file.getFileName().toString(), budget.reserve(kind, Files.size(file)));
+            } catch (IOException | BudgetExceededException e) {
+                LOG.log(Level.WARNING, "The capture " + file.getFileName() + " is not counted in the data budget: "
+                        + e.getMessage());
+            }
         }
     }
 

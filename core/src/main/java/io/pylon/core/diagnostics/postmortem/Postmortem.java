@@ -1,12 +1,12 @@
 package io.pylon.core.diagnostics.postmortem;
 
+import io.pylon.core.storage.DataBudget;
 import io.pylon.core.config.Settings;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.MemoryCheck;
 import io.pylon.core.pod.CoreSettings;
-import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -47,12 +47,14 @@ public final class Postmortem implements AutoCloseable {
     }
 
     /** The black box of a pod, or null when {@code pylon.diagnostics.postmortem.enabled} is false. */
-    public static @Nullable Postmortem install(Settings settings, Path dataDir, LocalDiagnostics local, DiagnosticsRegistry registry,
+    public static Postmortem install(Settings settings, Path dataDir, DataBudget budget, LocalDiagnostics local,
+                                     DiagnosticsRegistry registry,
                                      HealthRegistry health, ScheduledExecutorService maintenance) {
         if (!settings.get(PostmortemSettings.ENABLED)) {
             return null;
         }
-        CaptureStore store = new CaptureStore(dataDir.resolve(FOLDER), settings.get(PostmortemSettings.MAX_COUNT));
+        CaptureStore store = new CaptureStore(dataDir.resolve(FOLDER), settings.get(PostmortemSettings.MAX_COUNT),
+                settings.get(PostmortemSettings.MAX_BYTES), budget);
         BlackBox blackBox = new BlackBox(new CaptureWriter(local, settings.get(PostmortemSettings.MAX_BYTES)), store,
                 settings.get(PostmortemSettings.MIN_INTERVAL), Clock.systemUTC());
         Map<String, Object> limits = new LinkedHashMap<>();

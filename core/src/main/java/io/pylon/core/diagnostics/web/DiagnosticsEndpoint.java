@@ -9,8 +9,10 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.broadcast.AggregateOutput;
 import io.pylon.core.broadcast.DiagnosticsBroadcast;
+import io.pylon.core.broadcast.LocalPod;
 import io.pylon.core.broadcast.PeerClient;
 import io.pylon.core.broadcast.PodFailedException;
+import io.pylon.core.diagnostics.DiagnosticsBusyException;
 import io.pylon.core.diagnostics.DiagnosticsQuery;
 import io.pylon.core.diagnostics.DiagnosticsRefusedException;
 import io.pylon.core.diagnostics.EnvironmentIdGuard;
@@ -23,7 +25,6 @@ import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
-import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -52,7 +53,8 @@ import java.util.Optional;
  *   <li>otherwise: a broadcast over every pod of the module.</li>
  * </ol>
  * Everything below this class takes plain values: the local answer ({@link LocalDiagnostics}), the broadcast and the
- * forward ({@link DiagnosticsBroadcast}) know nothing of Helidon's request and response.
+ * forward ({@link DiagnosticsBroadcast}) know nothing of Helidon's request and response. A broadcast gets this pod's
+ * part as a {@link LocalPod} read here once; its only call back into this pod's diagnostics is this pod's own answer.
  */
 public final class DiagnosticsEndpoint {
     private static final Header CHALLENGE = HeaderValues.createCached(HeaderNames.WWW_AUTHENTICATE,
@@ -63,12 +65,13 @@ public final class DiagnosticsEndpoint {
     /** The one name with items, and the query parameter an item's path stands for. */
     private static final String ITEMS = PostmortemSection.NAME;
     private static final String ITEM_PARAMETER = "id";
+    private static final java.util.regex.Pattern CALLER_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._:@-]{1,64}");
 
     private final EnvironmentIdGuard guard;
     private final LocalDiagnostics local;
     private final HeapDumper heapDumper;
     private final DiagnosticsBroadcast broadcast;
-    private final @Nullable FlightRecordings recordings;
+    private final FlightRecordings recordings;
 
     public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
                                DiagnosticsBroadcast broadcast) {
@@ -77,7 +80,7 @@ public final class DiagnosticsEndpoint {
 
     /** @param recordings the pod's flight recordings, whose downloads are streams; null when the pod has none */
     public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
-                               DiagnosticsBroadcast broadcast, @Nullable FlightRecordings recordings) {
+                               DiagnosticsBroadcast broadcast, FlightRecordings recordings) {
         this.guard = guard;
         this.local = local;
         this.heapDumper = heapDumper;
@@ -122,7 +125,7 @@ public final class DiagnosticsEndpoint {
     }
 
     /** @param item the capture id of {@code postmortem/<id>}, else null */
-    private void answer(ServerRequest req, ServerResponse res, @Nullable String item) throws IOException {
+    private void answer(ServerRequest req, ServerResponse res, String item) throws IOException {
         if (item == null && !authorised(req, res)) {
             return;
         }
@@ -162,6 +165,9 @@ public final class DiagnosticsEndpoint {
         if (item != null) {
             parameters.put(ITEM_PARAMETER, List.of(item));
         }
+        if (!nameCaller(parameters, req, res)) {
+            return;
+        }
         DiagnosticsQuery query = DiagnosticsQuery.of(parameters);
         if (JFR.equals(name) && LocalDiagnostics.GET.equals(method) && query.text("download").isPresent()) {
             // a recording is a file, streamed like a heap dump: this pod's own, or another's passed on; never broadcast
@@ -182,6 +188,12 @@ public final class DiagnosticsEndpoint {
             return;
         } catch (UnsupportedOperationException e) {
             DiagnosticsResponses.sendMethodNotAllowed(res, name, method, local.methods(name));
+            return;
+        }
+        try {
+            local.checkRate(method, name, query);
+        } catch (DiagnosticsBusyException e) {
+            DiagnosticsResponses.sendBusy(res, e);
             return;
         }
         if (other) {
@@ -210,10 +222,11 @@ public final class DiagnosticsEndpoint {
                     + "of the module and takes no pod parameter; its answer lists each pod."));
             return;
         }
+        LocalPod self = LocalPod.of(local, LocalDiagnostics.ALL);
         List<String> sections = new ArrayList<>();
         Optional<String> asked = req.query().first(LocalDiagnostics.SECTIONS).asOptional();
         if (asked.isPresent()) {
-            List<String> returnable = DiagnosticsBroadcast.returnableSections(local);
+            List<String> returnable = DiagnosticsBroadcast.returnableSections(self);
             for (String part : asked.get().split(",", -1)) {
                 String section = part.strip();
                 if (!returnable.contains(section)) {
@@ -230,7 +243,7 @@ public final class DiagnosticsEndpoint {
         res.status(Status.OK_200);
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(DiagnosticsResponses.NO_STORE);
-        broadcast.compare(authorization(req), local, sections,
+        broadcast.compare(authorization(req), self, sections,
                 new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER));
     }
 
@@ -264,7 +277,7 @@ public final class DiagnosticsEndpoint {
         res.header(Json.CONTENT_TYPE_JSON);
         res.header(DiagnosticsResponses.NO_STORE);
         AggregateOutput out = new AggregateOutput(res::outputStream, res::send, OUTPUT_BUFFER);
-        broadcast.run(method, name, authorization(req), parameters, local, out);
+        broadcast.run(method, name, authorization(req), parameters, LocalPod.of(local, name), out);
     }
 
     private void forward(String target, String name, ServerRequest req, ServerResponse res) throws IOException {
@@ -284,7 +297,27 @@ public final class DiagnosticsEndpoint {
         ForwardedAnswer.relay(answer, name, target, res);
     }
 
-    private static @Nullable String authorization(ServerRequest req) {
+    /**
+     * Names the caller for the rate of heavy calls: the {@code caller} parameter when given (the Manager names its
+     * user; a broadcasting pod passes it on), else the calling address. False when a given name is malformed (400).
+     */
+    private static boolean nameCaller(Map<String, List<String>> parameters, ServerRequest req, ServerResponse res) {
+        List<String> given = parameters.get(LocalDiagnostics.CALLER);
+        if (given == null || given.isEmpty()) {
+            String address = req.remotePeer().address() instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
+                    ? inet.getAddress().getHostAddress() : "unknown";
+            parameters.put(LocalDiagnostics.CALLER, List.of(address));
+            return true;
+        }
+        if (given.size() > 1 || !CALLER_NAME.matcher(given.getFirst()).matches()) {
+            DiagnosticsResponses.sendInvalid(res, new InvalidParameterException(LocalDiagnostics.CALLER, "The query "
+                    + "parameter 'caller' must be one name of up to 64 letters, digits, '.', '_', ':', '@' or '-'."));
+            return false;
+        }
+        return true;
+    }
+
+    private static String authorization(ServerRequest req) {
         return req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
     }
 

@@ -83,7 +83,11 @@ final class DiagnosticsResponses {
     }
 
     static void sendRefused(ServerResponse res, DiagnosticsRefusedException e) {
-        ErrorBody.send(res, Status.create(e.status()), e.error(), e.getMessage());
+        if (e.details() != null) {
+            new ErrorBody(e.error(), e.getMessage(), e.details()).send(res, Status.create(e.status()));
+        } else {
+            ErrorBody.send(res, Status.create(e.status()), e.error(), e.getMessage());
+        }
     }
 
     /** 405 with {@code Allow} for a method the name does not take. */

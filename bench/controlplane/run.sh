@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Control plane benchmark: a Manager pod (its own JVM, H2) on 127.0.43.1, then in this JVM the Worker's route table
+# swap with 1,000 proxies, the Manager's heap with 500 long-pollers parked (jcmd GC.run + GC.heap_info), and deploy
+# latency with 2 real Worker pods and 32 simulated long-pollers. Loopback only; bounded to about 3 minutes.
+# Usage: bench/controlplane/run.sh   (JAVA_HOME must be a JDK >= 21)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+JAVA="$JAVA_HOME/bin/java"
+# no install (~/.m2 is shared): the reactor's classes, third-party jars from the local repository
+./mvnw -B -q -o -pl distribution -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/bench-cp.cp \
+  -Dmdep.includeScope=runtime
+MODULES="core cache-client gateway-model manager worker cache integration portal distribution"
+CP=""
+for m in $MODULES; do CP="$CP:$m/target/classes"; done
+CP="${CP#:}:$(cat distribution/target/bench-cp.cp | tr ':' '\n' | grep -v '/io/pylon/' | paste -sd:)"
+STATE=$(mktemp -d /tmp/pylon-bench-cp.XXXXXX)
+PASSWORD="bench-Passw0rd-1234"
+ID="0123456789abcdef0123beef"
+PORT=18080
+PYLON_DATA_DIR="$STATE" PYLON_ENVIRONMENT_ID="$ID" PYLON_ENVIRONMENT_NAME=bench \
+PYLON_MANAGER_ADMIN_PASSWORD="$PASSWORD" \
+PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS="worker=http://127.0.43.1:1,cache=http://127.0.43.1:2" \
+  "$JAVA" -Xmx192m -cp "$CP" io.pylon.distribution.PylonCli run manager --pod-name bench-manager \
+  --bind 127.0.43.1 --port "$PORT" > "$STATE/manager.log" 2>&1 &
+MANAGER=$!
+trap 'kill $MANAGER 2>/dev/null || true; rm -rf "$STATE"' EXIT
+for _ in $(seq 1 120); do
+  curl -fs "http://127.0.43.1:$PORT/apiops/test/healthcheck" >/dev/null && break
+  sleep 0.5
+done
+timeout 200 "$JAVA" -Xmx512m -cp "$CP" bench/controlplane/ControlPlaneBench.java "http://127.0.43.1:$PORT" "$MANAGER" \
+  "$PASSWORD" "$ID"

@@ -1,0 +1,68 @@
+package io.pylon.core.server;
+
+import io.helidon.common.tls.Tls;
+import io.helidon.webserver.http1.spi.Http1Upgrader;
+import io.helidon.webserver.spi.ServerConnectionSelector;
+
+import javax.net.SocketFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a module adds to its pod's listener beyond plain HTTP/1.1: protocol upgrades of HTTP/1.1 connections
+ * ({@code websocket}, {@code h2c}), other protocols recognised on a new connection (HTTP/2 with prior knowledge,
+ * or chosen by ALPN under TLS), and TLS itself. Nothing is added by default, so the pod speaks only HTTP/1.x.
+ *
+ * <p>Threading: filled by the module on the start-up thread while it starts, read once when the server is built.
+ */
+public final class ListenerProtocols {
+    private final Map<String, Http1Upgrader> upgraders = new LinkedHashMap<>();
+    private final List<ServerConnectionSelector> selectors = new ArrayList<>();
+    private Tls tls;
+    private SocketFactory probeSockets = SocketFactory.getDefault();
+
+    /** An HTTP/1.1 {@code Upgrade} the listener takes, keyed by its protocol token; the first one for a token wins. */
+    public ListenerProtocols addUpgrader(Http1Upgrader upgrader) {
+        upgraders.putIfAbsent(upgrader.supportedProtocol(), upgrader);
+        return this;
+    }
+
+    /** A protocol beside HTTP/1.1, tried after it on the first bytes of a connection (and offered in ALPN). */
+    public ListenerProtocols addSelector(ServerConnectionSelector selector) {
+        selectors.add(selector);
+        return this;
+    }
+
+    /**
+     * Makes the listener TLS only. {@code probeSockets} opens the connections of the pod's own listener watch (it
+     * checks liveness, not identity, so it need not verify the certificate).
+     */
+    public ListenerProtocols tls(Tls tls, SocketFactory probeSockets) {
+        this.tls = tls;
+        this.probeSockets = probeSockets;
+        return this;
+    }
+
+    Map<String, Http1Upgrader> upgraders() {
+        return Map.copyOf(upgraders);
+    }
+
+    List<ServerConnectionSelector> selectors() {
+        return List.copyOf(selectors);
+    }
+
+    /** The listener's TLS, or null for plain TCP. */
+    Tls tls() {
+        return tls;
+    }
+
+    SocketFactory probeSockets() {
+        return probeSockets;
+    }
+
+    boolean secure() {
+        return tls != null;
+    }
+}

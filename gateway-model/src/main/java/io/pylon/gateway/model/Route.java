@@ -1,0 +1,83 @@
+package io.pylon.gateway.model;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One route of the gateway: requests whose path starts with {@code pathPrefix} (at a segment boundary), and whose
+ * method and host match when those are given, go to one of the upstreams.
+ *
+ * @param methods     upper-case methods; empty means any method
+ * @param host        host name the request's Host must carry (port ignored, case-insensitive); null means any host
+ * @param stripPrefix whether the prefix is removed from the path before it is appended to the upstream's base path
+ * @param rateLimit   null when the route has no limit
+ * @param policies    header transforms, path rewrite, CORS, IP rules and key auth ({@link Policies#NONE}: none)
+ * @param websocket   whether a client's {@code Upgrade: websocket} is forwarded to the upstream (tunnelled after
+ *                    its 101); when false the request goes upstream as plain HTTP, without the upgrade
+ */
+public record Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
+                    boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+                    Policies policies, boolean websocket) {
+
+    public Route {
+        methods = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
+        upstreams = List.copyOf(upstreams);
+        policies = policies == null ? Policies.NONE : policies;
+    }
+
+    /** A route that lets WebSocket upgrades through. */
+    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
+                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+                 Policies policies) {
+        this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
+                policies, true);
+    }
+
+    /** A route without policies besides its rate limit. */
+    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
+                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit) {
+        this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
+                Policies.NONE);
+    }
+
+    /** Whether the raw request path falls under this route's prefix, at a segment boundary. */
+    public boolean matchesPath(String rawPath) {
+        if (pathPrefix.equals("/")) {
+            return true;
+        }
+        return rawPath.startsWith(pathPrefix)
+                && (rawPath.length() == pathPrefix.length() || rawPath.charAt(pathPrefix.length()) == '/');
+    }
+
+    public boolean matchesHost(String requestHost) {
+        return host == null || host.equalsIgnoreCase(requestHost);
+    }
+
+    public boolean allows(String method) {
+        return methods.isEmpty() || methods.contains(method);
+    }
+
+    /**
+     * The path sent upstream: the upstream's base path, then the request path (without the prefix if stripped, with
+     * the prefix replaced when the route rewrites it).
+     */
+    public String upstreamPath(Upstream upstream, String rawPath) {
+        String rest = rawPath;
+        String rewrite = policies.rewritePrefix();
+        if ((stripPrefix || rewrite != null) && !pathPrefix.equals("/")) {
+            rest = rawPath.substring(pathPrefix.length());
+        }
+        if (rewrite != null && !rewrite.equals("/")) {
+            rest = rewrite + rest;
+        } else if (rewrite != null && rest.isEmpty()) {
+            rest = "/";
+        } else if (rewrite != null && !rest.startsWith("/")) {
+            rest = "/" + rest;
+        }
+        if (rest.isEmpty()) {
+            rest = upstream.basePath().isEmpty() ? "/" : "";
+        }
+        return upstream.basePath() + rest;
+    }
+}

@@ -1,0 +1,11 @@
+package io.pylon.integration.schedule;
+
+/**
+ * The data of one requested run in the scheduler's table (JSON), so that a pod that picks it up after another died
+ * has the run's input.
+ *
+ * @param scheduledAt epoch milliseconds
+ * @param input       the run's input as JSON text, or null
+ */
+public record RunData(String flow, String runId, String trigger, long scheduledAt, String input) {
+}

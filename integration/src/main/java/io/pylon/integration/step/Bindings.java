@@ -1,0 +1,26 @@
+package io.pylon.integration.step;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * What expressions of one run read: the earlier steps' outputs by id (the document), {@code $input},
+ * {@code $previous}, {@code $run} and, in onFailure steps, {@code $error}. Owned by one run's thread.
+ *
+ * @param outputs  step outputs by id, in order; the run adds each step's output
+ * @param input    the run's input (null node when none)
+ * @param previous the step outputs of the flow's previous finished run (empty object when none)
+ * @param run      {@code {id, flow, trigger, scheduledAt}}
+ * @param error    {@code {step, message}} in onFailure steps, else null node
+ */
+public record Bindings(ObjectNode outputs, JsonNode input, JsonNode previous, JsonNode run, JsonNode error) {
+    public Bindings {
+        input = input == null ? NullNode.instance : input;
+        error = error == null ? NullNode.instance : error;
+    }
+
+    public Bindings withError(JsonNode error) {
+        return new Bindings(outputs, input, previous, run, error);
+    }
+}

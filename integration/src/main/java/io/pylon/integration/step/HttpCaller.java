@@ -1,0 +1,121 @@
+package io.pylon.integration.step;
+
+import io.pylon.integration.egress.EgressRefusedException;
+import io.pylon.integration.egress.GuardedDnsResolver;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.util.Timeout;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP client of http and webhook steps (Apache HttpClient 5, classic): every connection goes through the
+ * {@link GuardedDnsResolver}, redirects are not followed (each hop would need its own decision), a call is cancelled
+ * at its deadline however the server dribbles, and at most the step's body bound is read from a response. Thread-safe:
+ * the client and its pool are shared by every run.
+ */
+public final class HttpCaller implements AutoCloseable {
+    private final CloseableHttpClient client;
+    private final ScheduledExecutorService deadlines;
+
+    public HttpCaller(GuardedDnsResolver resolver, ScheduledExecutorService deadlines, int maxConnections) {
+        PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
+                .setDnsResolver(resolver)
+                .setMaxConnTotal(maxConnections)
+                .setMaxConnPerRoute(maxConnections)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.ofSeconds(10))
+                        .setTimeToLive(Timeout.ofMinutes(5))
+                        .build())
+                .build();
+        this.client = HttpClients.custom()
+                .setConnectionManager(pool)
+                .disableRedirectHandling()
+                .disableAutomaticRetries()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .setUserAgent("pylon-integration")
+                .build();
+        this.deadlines = deadlines;
+    }
+
+    /**
+     * One request.
+     *
+     * @throws StepFailure for a refused host (not retryable) or a failed exchange (retryable)
+     */
+    public HttpReply call(String method, String url, Map<String, String> headers, byte[] body, Duration timeout,
+                          int maxBody) {
+        HttpUriRequestBase request;
+        try {
+            request = new HttpUriRequestBase(method, URI.create(url));
+        } catch (IllegalArgumentException e) {
+            throw new StepFailure("not a URL: " + e.getMessage(), false, null);
+        }
+        headers.forEach(request::setHeader);
+        if (body != null) {
+            request.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
+        }
+        Timeout t = Timeout.ofMilliseconds(timeout.toMillis());
+        request.setConfig(RequestConfig.custom().setResponseTimeout(t).setConnectionRequestTimeout(t).build());
+        ScheduledFuture<?> deadline = deadlines.schedule(request::cancel, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        try (ClassicHttpResponse response = client.executeOpen(null, request, null)) {
+            Map<String, String> responseHeaders = new LinkedHashMap<>();
+            for (Header h : response.getHeaders()) {
+                responseHeaders.merge(h.getName().toLowerCase(Locale.ROOT), h.getValue(), (a, b) -> a + ", " + b);
+            }
+            byte[] bytes = new byte[0];
+            boolean truncated = false;
+            String contentType = null;
+            HttpEntity entity = response.getEntity();
+            if (entity != null) {
+                contentType = entity.getContentType();
+                try (InputStream in = entity.getContent()) {
+                    bytes = in.readNBytes(maxBody + 1);
+                    if (bytes.length > maxBody) {
+                        truncated = true;
+                        bytes = java.util.Arrays.copyOf(bytes, maxBody);
+                        request.cancel();   // the rest is never read: the connection is dropped, not drained
+                    }
+                } catch (IOException e) {
+                    if (!truncated) {
+                        throw e;
+                    }
+                }
+            }
+            return new HttpReply(response.getCode(), responseHeaders, bytes, contentType, truncated);
+        } catch (EgressRefusedException e) {
+            throw new StepFailure(e.getMessage(), false, null);
+        } catch (IOException e) {
+            String why = request.isCancelled() ? "no complete answer within " + timeout.toMillis() + " ms"
+                    : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            throw new StepFailure(method + " " + request.getRequestUri() + " failed: " + why, true, null);
+        } finally {
+            deadline.cancel(false);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        client.close();
+    }
+}

@@ -1,0 +1,83 @@
+package io.pylon.integration.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+
+import javax.sql.DataSource;
+import java.nio.file.Path;
+
+/**
+ * The Integration pods' database: flows, run history and the scheduler's table, migrated by Flyway on start with a
+ * history table of its own ({@code integration_schema_history}) and migrations from V100 on, so that it may live in
+ * the same PostgreSQL database as the Manager's tables without the two modules' migrations meeting. Without a URL it
+ * is an H2 file under the pod's data directory (one pod; replicas need a shared database).
+ */
+public final class IntegrationDatabase implements AutoCloseable {
+    private final HikariDataSource dataSource;
+    private final String product;
+
+    private IntegrationDatabase(HikariDataSource dataSource) {
+        this.dataSource = dataSource;
+        this.product = productOf(dataSource.getJdbcUrl());
+    }
+
+    /** The embedded default: committed writes reach the file before they return (they survive kill -9). */
+    public static String h2Url(Path dataDir) {
+        return "jdbc:h2:file:" + dataDir.resolve("integration").toAbsolutePath()
+                + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;LOCK_TIMEOUT=10000";
+    }
+
+    /** @param meters where HikariCP registers its meters; null for none */
+    public static IntegrationDatabase open(String url, String user, String password, int poolSize,
+                                           io.micrometer.core.instrument.MeterRegistry meters) {
+        HikariConfig config = new HikariConfig();
+        if (meters != null) {
+            config.setMetricRegistry(meters);
+        }
+        config.setPoolName("integration-db");
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(Math.min(2, poolSize));
+        config.setConnectionTimeout(10_000);
+        config.setValidationTimeout(2_000);
+        config.setInitializationFailTimeout(30_000);
+        HikariDataSource dataSource = new HikariDataSource(config);
+        try {
+            Flyway.configure()
+                    .dataSource(dataSource)
+                    .table("integration_schema_history")
+                    .baselineOnMigrate(true)
+                    .baselineVersion("99")
+                    .locations("classpath:db/integration/" + (productOf(url).equals("postgresql") ? "postgresql" : "h2"))
+                    .load()
+                    .migrate();
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw e;
+        }
+        return new IntegrationDatabase(dataSource);
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    /** {@code h2} or {@code postgresql}; never the URL (it may carry credentials). */
+    public String product() {
+        return product;
+    }
+
+    private static String productOf(String url) {
+        String rest = url.startsWith("jdbc:") ? url.substring(5) : url;
+        int colon = rest.indexOf(':');
+        return colon > 0 ? rest.substring(0, colon) : "unknown";
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}

@@ -1,0 +1,178 @@
+package io.pylon.integration.store;
+
+import javax.sql.DataSource;
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Run history: every run and every step attempt, outputs and errors cut to a bound, paged by keyset (the sequence
+ * number) so that a page costs the same at any depth, and pruned by age and by count per flow. Stateless over the
+ * shared database; safe from any thread and any pod.
+ */
+public final class RunStore {
+    private static final int ERROR_MAX = 2000;
+    private static final String RUN_COLUMNS = "seq, id, flow, trigger_kind, status, created_at, scheduled_at, "
+            + "started_at, finished_at, pod, attempts, input, error";
+    private static final String STEP_COLUMNS = "seq, step_id, kind, phase, attempt, status, started_at, finished_at, "
+            + "http_status, output, output_bytes, truncated, error";
+    private static final String OPEN = "('queued', 'running')";
+
+    private final Sql sql;
+    private final int outputMax;
+
+    /** @param outputMax the most characters of an output or input history keeps */
+    public RunStore(DataSource dataSource, int outputMax) {
+        this.sql = new Sql(dataSource);
+        this.outputMax = outputMax;
+    }
+
+    private static RunRecord run(ResultSet rs) throws SQLException {
+        return new RunRecord(rs.getLong("seq"), rs.getString("id"), rs.getString("flow"), rs.getString("trigger_kind"),
+                rs.getString("status"), Sql.instant(rs, "created_at"), Sql.instant(rs, "scheduled_at"),
+                Sql.instant(rs, "started_at"), Sql.instant(rs, "finished_at"), rs.getString("pod"),
+                rs.getInt("attempts"), rs.getString("input"), rs.getString("error"));
+    }
+
+    private static StepRecord step(ResultSet rs) throws SQLException {
+        return new StepRecord(rs.getLong("seq"), rs.getString("step_id"), rs.getString("kind"), rs.getString("phase"),
+                rs.getInt("attempt"), rs.getString("status"), Sql.instant(rs, "started_at"),
+                Sql.instant(rs, "finished_at"), Sql.integer(rs, "http_status"), rs.getString("output"),
+                rs.getInt("output_bytes"), rs.getBoolean("truncated"), rs.getString("error"));
+    }
+
+    /** Records a run that waits for a pod (an HTTP trigger); nothing when it is recorded already. */
+    public void queue(String id, String flow, String trigger, Instant scheduledAt, String input, Instant now) {
+        try {
+            sql.update("INSERT INTO integration_run (id, flow, trigger_kind, status, created_at, scheduled_at, attempts, input) "
+                    + "VALUES (?, ?, ?, 'queued', ?, ?, 0, ?)", id, flow, trigger, now, scheduledAt, cut(input));
+        } catch (StoreException e) {
+            if (!e.duplicateKey()) {
+                throw e;
+            }
+        }
+    }
+
+    /** Marks a run as started on this pod (recording it first when it was not queued); answers it. */
+    public RunRecord start(String id, String flow, String trigger, Instant scheduledAt, String input, String pod,
+                           Instant now) {
+        queue(id, flow, trigger, scheduledAt, input, now);
+        sql.update("UPDATE integration_run SET status = 'running', attempts = attempts + 1, pod = ?, "
+                + "started_at = COALESCE(started_at, ?) WHERE id = ?", pod, now, id);
+        return find(id);
+    }
+
+    /** Records a run that ended without starting its steps (an overlap of a forbid flow). */
+    public void skip(String id, String flow, String trigger, Instant scheduledAt, String reason, Instant now) {
+        queue(id, flow, trigger, scheduledAt, null, now);
+        sql.update("UPDATE integration_run SET status = 'skipped', finished_at = ?, error = ? WHERE id = ?", now,
+                cutError(reason), id);
+    }
+
+    public void finish(String id, String status, String error, Instant now) {
+        sql.update("UPDATE integration_run SET status = ?, finished_at = ?, error = ? WHERE id = ?", status, now,
+                cutError(error), id);
+    }
+
+    public void addStep(long runSeq, String flow, String stepId, String kind, String phase, int attempt, String status,
+                        Instant startedAt, Instant finishedAt, Integer httpStatus, String output, String error) {
+        int bytes = output == null ? 0 : output.getBytes(StandardCharsets.UTF_8).length;
+        String kept = cut(output);
+        sql.update("INSERT INTO integration_step (run_seq, flow, step_id, kind, phase, attempt, status, started_at, "
+                        + "finished_at, http_status, output, output_bytes, truncated, error) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                runSeq, flow, stepId, kind, phase, attempt, status, startedAt, finishedAt, httpStatus, kept, bytes,
+                output != null && kept.length() < output.length(), cutError(error));
+    }
+
+    public RunRecord find(String id) {
+        return sql.one("SELECT " + RUN_COLUMNS + " FROM integration_run WHERE id = ?", RunStore::run, id);
+    }
+
+    /**
+     * A flow's runs, newest first, older than {@code beforeSeq} (exclusive; null: from the newest). Ordered by the
+     * whole index {@code (flow, seq)}: H2 then reads the index backwards and stops after the page, where
+     * {@code ORDER BY seq DESC} alone made it read every run of the flow and sort them.
+     */
+    public List<RunRecord> runs(String flow, Long beforeSeq, int limit) {
+        return sql.query("SELECT " + RUN_COLUMNS + " FROM integration_run WHERE flow = ? AND seq < ? ORDER BY flow DESC, seq DESC "
+                + "FETCH FIRST ? ROWS ONLY", RunStore::run, flow, beforeSeq == null ? Long.MAX_VALUE : beforeSeq, limit);
+    }
+
+    /** A run's step attempts in order, after {@code afterSeq} (exclusive; null: from the first). */
+    public List<StepRecord> steps(long runSeq, Long afterSeq, int limit) {
+        return sql.query("SELECT " + STEP_COLUMNS + " FROM integration_step WHERE run_seq = ? AND seq > ? ORDER BY run_seq, seq "
+                + "FETCH FIRST ? ROWS ONLY", RunStore::step, runSeq, afterSeq == null ? 0L : afterSeq, limit);
+    }
+
+    /** Runs of every flow that a pod has not finished, for diagnostics. */
+    public int openRuns() {
+        return sql.one("SELECT COUNT(*) FROM integration_run WHERE status IN " + OPEN, rs -> rs.getInt(1));
+    }
+
+    /**
+     * Deletes finished runs created before {@code cutoff} and, per flow, those beyond the newest {@code keep}, with
+     * their steps, in batches of {@code batch} runs so that no statement holds the tables long.
+     *
+     * @return the runs deleted
+     */
+    public int prune(Instant cutoff, int keep, int batch) {
+        int deleted = 0;
+        while (true) {
+            int n = deleteRuns("created_at < ? AND status NOT IN " + OPEN, batch, cutoff);
+            deleted += n;
+            if (n < batch) {
+                break;
+            }
+        }
+        List<String> flows = sql.query("SELECT DISTINCT flow FROM integration_run", rs -> rs.getString(1));
+        for (String flow : flows) {
+            Long cut = sql.one("SELECT seq FROM integration_run WHERE flow = ? AND status NOT IN " + OPEN
+                    + " ORDER BY flow DESC, seq DESC OFFSET ? ROWS "
+                    + "FETCH FIRST 1 ROWS ONLY", rs -> rs.getLong(1), flow, keep);
+            if (cut == null) {
+                continue;
+            }
+            while (true) {
+                int n = deleteRuns("flow = ? AND seq <= ? AND status NOT IN " + OPEN, batch, flow, cut);
+                deleted += n;
+                if (n < batch) {
+                    break;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    private int deleteRuns(String where, int batch, Object... args) {
+        Object[] withLimit = java.util.Arrays.copyOf(args, args.length + 1);
+        withLimit[args.length] = batch;
+        List<Long> seqs = sql.query("SELECT seq FROM integration_run WHERE " + where + " ORDER BY seq FETCH FIRST ? ROWS ONLY",
+                rs -> rs.getLong(1), withLimit);
+        if (seqs.isEmpty()) {
+            return 0;
+        }
+        long first = seqs.get(0);
+        long last = seqs.get(seqs.size() - 1);
+        Object[] range = java.util.Arrays.copyOf(args, args.length + 2);
+        range[args.length] = first;
+        range[args.length + 1] = last;
+        sql.update("DELETE FROM integration_step WHERE run_seq IN (SELECT seq FROM integration_run WHERE " + where
+                + " AND seq BETWEEN ? AND ?)", range);
+        sql.update("DELETE FROM integration_run WHERE " + where + " AND seq BETWEEN ? AND ?", range);
+        return seqs.size();
+    }
+
+    private String cut(String text) {
+        if (text == null || text.length() <= outputMax) {
+            return text;
+        }
+        return text.substring(0, outputMax);
+    }
+
+    private static String cutError(String error) {
+        return error == null || error.length() <= ERROR_MAX ? error : error.substring(0, ERROR_MAX - 3) + "...";
+    }
+}

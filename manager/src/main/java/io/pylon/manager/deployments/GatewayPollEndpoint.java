@@ -1,0 +1,185 @@
+package io.pylon.manager.deployments;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderName;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.config.SettingType;
+import io.pylon.core.http.ErrorBody;
+import io.pylon.core.http.Routes;
+import io.pylon.manager.api.ApiException;
+import io.pylon.manager.environments.Environment;
+import io.pylon.manager.environments.EnvironmentStore;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.regex.Pattern;
+
+/**
+ * {@code GET /apiops/gateway/bundle}: a Worker's long-poll for its environment's bundle. The Worker proves its
+ * environment with the environment ID ({@code X-Pylon-Environment-Id}), names itself ({@code X-Pylon-Pod}) and
+ * reports, in every poll, what it serves and what it last refused; the answer is the bundle as soon as its hash differs
+ * from {@code If-None-Match} (at once when it already does), or 304 when {@code wait} runs out. Concurrent long-polls
+ * are bounded per replica.
+ *
+ * <p>Threading: request threads poll concurrently; a semaphore bounds how many wait at once.
+ */
+public final class GatewayPollEndpoint {
+    public static final String PATH = "/apiops/gateway/bundle";
+    public static final HeaderName ENVIRONMENT_ID = HeaderNames.create("X-Pylon-Environment-Id");
+    public static final HeaderName POD = HeaderNames.create("X-Pylon-Pod");
+    public static final HeaderName APPLIED_VERSION = HeaderNames.create("X-Pylon-Applied-Version");
+    public static final HeaderName APPLIED_HASH = HeaderNames.create("X-Pylon-Applied-Hash");
+    public static final HeaderName SOURCE = HeaderNames.create("X-Pylon-Config-Source");
+    public static final HeaderName REJECTED_VERSION = HeaderNames.create("X-Pylon-Rejected-Version");
+    public static final HeaderName REJECTION = HeaderNames.create("X-Pylon-Rejection");
+    public static final HeaderName BUNDLE_VERSION = HeaderNames.create("X-Pylon-Bundle-Version");
+    public static final Duration MAX_WAIT = Duration.ofSeconds(60);
+    /** Long-polls one replica holds at most; beyond, 503 with Retry-After (each holds a parked virtual thread). */
+    public static final int MAX_POLLS = 10_000;
+    private static final Pattern POD_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
+    private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
+    private static final java.util.Set<String> SOURCES = java.util.Set.of("manager", "disk", "grid", "none");
+
+    private final EnvironmentStore environments;
+    private final DeploymentStore store;
+    private final BundleWatch watch;
+    private final Clock clock;
+    private final Semaphore polls = new Semaphore(MAX_POLLS);
+
+    public GatewayPollEndpoint(EnvironmentStore environments, DeploymentStore store, BundleWatch watch, Clock clock) {
+        this.environments = environments;
+        this.store = store;
+        this.watch = watch;
+        this.clock = clock;
+    }
+
+    public void register(Routes routes) {
+        routes.get(PATH, this::poll);
+    }
+
+    private void poll(ServerRequest req, ServerResponse res) {
+        try {
+            Environment environment = authenticate(req);
+            GatewayPod report = report(req, environment.name());
+            Duration wait = wait(req);
+            String known = req.headers().first(HeaderNames.IF_NONE_MATCH).map(GatewayPollEndpoint::unquote).orElse(null);
+            store.report(report);
+            watch.reported(environment.name());
+            if (!polls.tryAcquire()) {
+                throw ApiException.retryLater(Status.SERVICE_UNAVAILABLE_503, "busy",
+                        "This Manager holds " + MAX_POLLS + " long-polls; poll again.", Duration.ofSeconds(1));
+            }
+            BundleWatch.Current current;
+            try {
+                current = watch.await(environment.name(), known, wait);
+            } finally {
+                polls.release();
+            }
+            res.header(HeaderNames.ETAG, "\"" + current.sha256() + "\"");
+            res.header(BUNDLE_VERSION, Long.toString(current.version()));
+            res.header(HeaderNames.CACHE_CONTROL, "no-store");
+            if (current.sha256().equals(known)) {
+                res.status(Status.NOT_MODIFIED_304).send();
+                return;
+            }
+            res.header(HeaderNames.CONTENT_TYPE, "application/json");
+            res.send(current.json());
+        } catch (ApiException e) {
+            e.send(res);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "stopping", "The Manager is stopping.");
+        }
+    }
+
+    private Environment authenticate(ServerRequest req) {
+        String id = req.headers().first(ENVIRONMENT_ID).orElse("");
+        byte[] given = id.getBytes(StandardCharsets.UTF_8);
+        Optional<Environment> match = Optional.empty();
+        for (Environment environment : environments.list()) {
+            if (MessageDigest.isEqual(given, environment.environmentId().getBytes(StandardCharsets.UTF_8))) {
+                match = Optional.of(environment);
+            }
+        }
+        return match.orElseThrow(() -> new ApiException(Status.UNAUTHORIZED_401, "invalid_environment",
+                "Header 'X-Pylon-Environment-Id' must carry the ID of an environment of this Manager."));
+    }
+
+    private GatewayPod report(ServerRequest req, String environment) {
+        String pod = req.headers().first(POD).orElse("");
+        if (!POD_NAME.matcher(pod).matches()) {
+            throw ApiException.badRequest("Header 'X-Pylon-Pod' must be the pod's name (letters, digits, '.', '_', '-').");
+        }
+        Long applied = number(req, APPLIED_VERSION);
+        String hash = req.headers().first(APPLIED_HASH).orElse(null);
+        if (hash != null && !HASH.matcher(hash).matches()) {
+            throw ApiException.badRequest("Header 'X-Pylon-Applied-Hash' must be a SHA-256 in hex.");
+        }
+        String source = req.headers().first(SOURCE).orElse("none");
+        if (!SOURCES.contains(source)) {
+            throw ApiException.badRequest("Header 'X-Pylon-Config-Source' must be one of " + SOURCES + ".");
+        }
+        Long rejected = number(req, REJECTED_VERSION);
+        String rejection = req.headers().first(REJECTION).map(GatewayPollEndpoint::decode).orElse(null);
+        if (rejection != null && rejection.length() > 1000) {
+            rejection = rejection.substring(0, 1000);
+        }
+        String ip = req.remotePeer().address() instanceof java.net.InetSocketAddress inet
+                ? inet.getAddress().getHostAddress() : null;
+        return new GatewayPod(environment, pod, ip, applied, hash, source, rejected, rejection, clock.instant());
+    }
+
+    private static String decode(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", " ");
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("Header 'X-Pylon-Rejection' must be %-encoded text.");
+        }
+    }
+
+    private static Long number(ServerRequest req, HeaderName header) {
+        Optional<String> value = req.headers().first(header);
+        if (value.isEmpty()) {
+            return null;
+        }
+        try {
+            long number = Long.parseLong(value.get());
+            if (number >= 0) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw ApiException.badRequest("Header '" + header.defaultCase() + "' must be a version number.");
+    }
+
+    private static Duration wait(ServerRequest req) {
+        String text = req.query().first("wait").orElse("0s");
+        Duration wait;
+        try {
+            wait = SettingType.DURATION_TYPE.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("Parameter 'wait' must be a duration such as 25s.");
+        }
+        if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
+            throw ApiException.badRequest("Parameter 'wait' must be from 0s to " + MAX_WAIT.toSeconds() + "s.");
+        }
+        return wait;
+    }
+
+    private static String unquote(String etag) {
+        String value = etag.strip();
+        if (value.startsWith("W/")) {
+            value = value.substring(2);
+        }
+        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
+                ? value.substring(1, value.length() - 1) : value;
+    }
+}

@@ -1,0 +1,157 @@
+package io.pylon.manager.flows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.ErrorBody;
+import io.pylon.core.http.Json;
+import io.pylon.core.http.Routes;
+import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.Principal;
+import io.pylon.manager.api.Secured;
+import io.pylon.manager.api.SourceAddress;
+import io.pylon.manager.audit.AuditLog;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * {@code /apiops/flows}: the management API's face of integration flows. Flows live with the Integration pods, which
+ * validate, schedule and run them (docs/integration.md); the Manager checks the caller's role, forwards the call with
+ * the caller's own token to the Integration service ({@code pylon.manager.integration-url}), relays the answer, and
+ * audits every change and every run it started. Stateless over a thread-safe HTTP client.
+ */
+public final class FlowsEndpoints {
+    /** Largest body forwarded: a flow document (256 KiB) or a run's input (1 MiB). */
+    static final int MAX_BODY = 1024 * 1024;
+    private static final Duration TIMEOUT = Duration.ofSeconds(75);
+    private static final Set<String> QUERY = Set.of("limit", "after", "before", "wait");
+
+    private final URI integration;
+    private final String segment;
+    private final AuditLog audit;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    public FlowsEndpoints(URI integration, String segment, AuditLog audit) {
+        this.integration = integration;
+        this.segment = segment;
+        this.audit = audit;
+    }
+
+    public void register(Routes routes, Secured secured) {
+        routes.get("/apiops/flows", secured.viewer((req, res, p) -> forward(req, res, p, "GET", "/flows", null)));
+        routes.post("/apiops/flows", secured.admin((req, res, p) -> forward(req, res, p, "POST", "/flows", "flow.created")));
+        routes.post("/apiops/flows/validate", secured.viewer((req, res, p) -> forward(req, res, p, "POST", "/flows/validate", null)));
+        routes.get("/apiops/flows/{name}", secured.viewer((req, res, p) -> forward(req, res, p, "GET", flow(req), null)));
+        routes.put("/apiops/flows/{name}", secured.admin((req, res, p) -> forward(req, res, p, "PUT", flow(req), "flow.replaced")));
+        routes.delete("/apiops/flows/{name}", secured.admin((req, res, p) -> forward(req, res, p, "DELETE", flow(req), "flow.deleted")));
+        routes.post("/apiops/flows/{name}/trigger-key", secured.admin((req, res, p) -> forward(req, res, p, "POST",
+                flow(req) + "/trigger-key", "flow.trigger-key.rotated")));
+        routes.post("/apiops/flows/{name}/runs", secured.admin((req, res, p) -> forward(req, res, p, "POST",
+                flow(req) + "/runs", "flow.run")));
+        routes.get("/apiops/flows/{name}/runs", secured.viewer((req, res, p) -> forward(req, res, p, "GET",
+                flow(req) + "/runs", null)));
+        routes.get("/apiops/flows/{name}/runs/{id}", secured.viewer((req, res, p) -> forward(req, res, p, "GET",
+                "/runs/" + segment(req, "id"), null)));
+        routes.get("/apiops/flows/{name}/runs/{id}/steps", secured.viewer((req, res, p) -> forward(req, res, p, "GET",
+                "/runs/" + segment(req, "id") + "/steps", null)));
+    }
+
+    private static String flow(ServerRequest req) {
+        return "/flows/" + segment(req, "name");
+    }
+
+    private static String segment(ServerRequest req, String param) {
+        String value = req.path().pathParameters().get(param);
+        if (!value.matches("[A-Za-z0-9._-]{1,100}")) {
+            throw ApiException.badRequest("The " + param + " is 1 to 100 letters, digits, '.', '-' or '_'.");
+        }
+        return value;
+    }
+
+    private void forward(ServerRequest req, ServerResponse res, Principal principal, String method, String path,
+                         String auditAction) {
+        StringBuilder query = new StringBuilder();
+        for (String name : QUERY) {
+            req.query().first(name).ifPresent(v -> query.append(query.isEmpty() ? '?' : '&').append(name).append('=')
+                    .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        }
+        URI target = integration.resolve("/" + segment + "/integration" + path + query);
+        byte[] body = body(req);
+        HttpRequest.Builder out = HttpRequest.newBuilder(target).timeout(TIMEOUT)
+                .header("Authorization", req.headers().first(HeaderNames.AUTHORIZATION).orElse(""))
+                .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        req.headers().first(HeaderNames.CONTENT_TYPE).ifPresent(v -> out.header("Content-Type", v));
+        HttpResponse<byte[]> answer;
+        try {
+            answer = client.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "temporarily_unavailable", "The Manager is stopping.");
+            return;
+        } catch (IOException e) {
+            ErrorBody.send(res, Status.BAD_GATEWAY_502, "integration_unavailable",
+                    "The Integration service at " + integration + " did not answer (" + e.getClass().getSimpleName() + ").");
+            return;
+        }
+        if (auditAction != null) {
+            String target2 = auditTarget(req, answer);
+            audit.record(principal.username(), auditAction, target2, SourceAddress.of(req),
+                    answer.statusCode() < 400 ? "success" : "refused " + answer.statusCode());
+        }
+        res.status(Status.create(answer.statusCode()));
+        answer.headers().firstValue("Content-Type").ifPresent(v -> res.header(HeaderNames.CONTENT_TYPE, v));
+        answer.headers().firstValue("Location").ifPresent(v -> res.header(HeaderNames.LOCATION,
+                v.replace("/" + segment + "/integration/runs/", "/apiops/flows/" + flowOf(req, answer) + "/runs/")
+                        .replace("/" + segment + "/integration/flows/", "/apiops/flows/")));
+        res.send(answer.body());
+    }
+
+    private static String flowOf(ServerRequest req, HttpResponse<byte[]> answer) {
+        return req.path().pathParameters().contains("name") ? req.path().pathParameters().get("name") : "-";
+    }
+
+    private static String auditTarget(ServerRequest req, HttpResponse<byte[]> answer) {
+        if (req.path().pathParameters().contains("name")) {
+            return "flow:" + req.path().pathParameters().get("name");
+        }
+        try {
+            JsonNode node = Json.MAPPER.readTree(answer.body());
+            return "flow:" + node.path("name").asText("?");
+        } catch (IOException e) {
+            return "flow:?";
+        }
+    }
+
+    private static byte[] body(ServerRequest req) {
+        long declared = req.headers().contentLength().orElse(-1L);
+        if (declared > MAX_BODY) {
+            throw new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "invalid_request",
+                    "The request body exceeds " + MAX_BODY + " bytes.");
+        }
+        if (!req.content().hasEntity()) {
+            return new byte[0];
+        }
+        try (InputStream in = req.content().inputStream()) {
+            byte[] body = in.readNBytes(MAX_BODY + 1);
+            if (body.length > MAX_BODY) {
+                throw new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "invalid_request",
+                        "The request body exceeds " + MAX_BODY + " bytes.");
+            }
+            return body;
+        } catch (IOException e) {
+            throw ApiException.badRequest("The request body could not be read.");
+        }
+    }
+}

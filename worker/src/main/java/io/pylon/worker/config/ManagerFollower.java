@@ -1,0 +1,248 @@
+package io.pylon.worker.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Follows the Manager: long-polls {@code GET /apiops/gateway/bundle} with the hash in force, applies each new bundle
+ * through {@link GatewayConfig}, then writes it as last-known-good; each poll reports what is in force and the last
+ * refusal. At start it takes the Manager's bundle, else its disk copy. Every step is bounded: headers and body each
+ * within the poll's wait plus {@code timeout} (a Manager that hangs mid-answer costs one failed poll, never the
+ * configuration in force), the body to {@code maxBytes}.
+ *
+ * <p>Threading: one virtual thread runs the loop ({@link #start} is synchronized so it starts once); diagnostics
+ * threads read its state through volatile fields and an atomic failure count.
+ */
+public final class ManagerFollower implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ManagerFollower.class.getName());
+    private static final String PATH = "/apiops/gateway/bundle";
+
+    private final URI manager;
+    private final String environmentId;
+    private final String podName;
+    private final GatewayConfig config;
+    private final LastKnownGood disk;
+    private final Duration wait;
+    private final Duration timeout;
+    private final int maxBytes;
+    private final ScheduledExecutorService watchdog;
+    private final HttpClient http;
+    private final AtomicLong pollFailures = new AtomicLong();
+    private volatile Instant lastPoll;
+    private volatile String lastPollOutcome;
+    private volatile String lastError;
+    private volatile boolean stopped;
+    private Thread thread;
+
+    public ManagerFollower(URI manager, String environmentId, String podName, GatewayConfig config, LastKnownGood disk,
+                           Duration wait, Duration timeout, int maxBytes, ScheduledExecutorService watchdog) {
+        this.manager = manager;
+        this.environmentId = environmentId;
+        this.podName = podName;
+        this.config = config;
+        this.disk = disk;
+        this.wait = wait;
+        this.timeout = timeout;
+        this.maxBytes = maxBytes;
+        this.watchdog = watchdog;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    public synchronized void start() {
+        thread = Thread.ofVirtual().name("gateway-config-follower").start(this::run);
+    }
+
+    private void run() {
+        firstConfiguration();
+        long backoff = 0;
+        while (!stopped) {
+            boolean ok = pollOnce(wait);
+            if (ok) {
+                backoff = 0;
+                continue;
+            }
+            backoff = Math.min(10_000, backoff == 0 ? 500 : backoff * 2);
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    // the Manager first (asked not to wait), then the disk copy
+    private void firstConfiguration() {
+        Optional<byte[]> stored = Optional.empty();
+        try {
+            stored = disk.read();
+        } catch (IOException e) {
+            lastError = "The disk copy " + disk.file() + " cannot be read (" + e.getClass().getSimpleName() + ")";
+        }
+        if (pollOnce(Duration.ZERO) && config.applied() != null) {
+            return;
+        }
+        if (stored.isPresent() && config.applied() == null) {
+            if (config.apply(stored.get(), null, null, "disk") == null) {
+                lastError = "The disk copy was refused: " + config.rejection().reason();
+            }
+        }
+    }
+
+    /** One poll; false when the Manager could not be asked or answered with an error. */
+    boolean pollOnce(Duration pollWait) {
+        lastPoll = Instant.now();
+        GatewayConfig.Applied applied = config.applied();
+        GatewayConfig.Rejection rejection = config.rejection();
+        HttpRequest.Builder request = HttpRequest.newBuilder(manager.resolve(PATH + "?wait=" + pollWait.toMillis() + "ms"))
+                .header("X-Pylon-Environment-Id", environmentId)
+                .header("X-Pylon-Pod", podName)
+                .header("X-Pylon-Config-Source", applied == null ? "none" : applied.source())
+                .GET();
+        if (applied != null) {
+            request.header("If-None-Match", "\"" + applied.sha256() + "\"")
+                    .header("X-Pylon-Applied-Version", Long.toString(applied.version()))
+                    .header("X-Pylon-Applied-Hash", applied.sha256());
+        }
+        if (rejection != null && rejection.version() != null) {
+            request.header("X-Pylon-Rejected-Version", Long.toString(rejection.version()))
+                    .header("X-Pylon-Rejection", URLEncoder.encode(truncate(rejection.reason()), StandardCharsets.UTF_8));
+        }
+        Duration deadline = pollWait.plus(timeout);
+        CompletableFuture<HttpResponse<InputStream>> sent = http.sendAsync(request.build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response;
+        try {
+            response = sent.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            sent.cancel(true);
+            return failed("The Manager did not answer within " + deadline.toMillis() + " ms");
+        } catch (ExecutionException e) {
+            return failed("The Manager cannot be reached (" + e.getCause().getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            sent.cancel(true);
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        InputStream body = response.body();
+        ScheduledFuture<?> guard = watchdog.schedule(() -> closeQuietly(body), timeout.toMillis(), TimeUnit.MILLISECONDS);
+        try (body) {
+            int status = response.statusCode();
+            if (status == 304) {
+                lastPollOutcome = "unchanged";
+                return true;
+            }
+            if (status != 200) {
+                String text = new String(body.readNBytes(2048), StandardCharsets.UTF_8);
+                return failed("The Manager answered " + status + ": " + text.replaceAll("\\p{Cntrl}", " "));
+            }
+            byte[] bytes = body.readNBytes(maxBytes + 1);
+            if (bytes.length > maxBytes) {
+                return failed("The Manager's bundle is larger than " + maxBytes + " bytes; not applied");
+            }
+            String etag = response.headers().firstValue("ETag").map(ManagerFollower::unquote).orElse(null);
+            Long version = response.headers().firstValue("X-Pylon-Bundle-Version").map(ManagerFollower::number).orElse(null);
+            if (etag == null) {
+                return failed("The Manager's answer has no ETag; not applied");
+            }
+            guard.cancel(false);
+            GatewayConfig.Applied now = config.apply(bytes, etag, version, "manager");
+            if (now == null) {
+                lastPollOutcome = "rejected";
+                return true; // the Manager answered; the refusal goes out with the next poll
+            }
+            lastPollOutcome = "applied";
+            lastError = null;
+            try {
+                disk.write(bytes);
+            } catch (IOException e) {
+                lastError = "The disk copy could not be written (" + e.getClass().getSimpleName() + ")";
+                LOG.log(Level.WARNING, lastError);
+            }
+            return true;
+        } catch (IOException e) {
+            return failed("The Manager's answer broke off (" + e.getClass().getSimpleName() + ")");
+        } finally {
+            guard.cancel(false);
+        }
+    }
+
+    private boolean failed(String reason) {
+        pollFailures.incrementAndGet();
+        lastPollOutcome = "failed";
+        if (!reason.equals(lastError)) {
+            LOG.log(Level.WARNING, reason + "; the configuration in force stays");
+        }
+        lastError = reason;
+        return false;
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // closing is how a stalled read is ended; nothing more to do
+        }
+    }
+
+    private static String truncate(String text) {
+        return text.length() > 900 ? text.substring(0, 900) : text;
+    }
+
+    private static String unquote(String etag) {
+        String value = etag.strip();
+        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
+                ? value.substring(1, value.length() - 1) : value;
+    }
+
+    private static Long number(String text) {
+        try {
+            return Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    public long pollFailures() {
+        return pollFailures.get();
+    }
+
+    public Map<String, Object> describe() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("configSource", "manager");
+        map.put("managerUrl", manager.toString());
+        map.putAll(config.describe());
+        map.put("lastPoll", lastPoll == null ? null : lastPoll.toString());
+        map.put("lastPollOutcome", lastPollOutcome);
+        map.put("lastError", lastError);
+        map.put("pollFailures", pollFailures.get());
+        map.put("diskCopy", disk.file().toString());
+        return map;
+    }
+
+    @Override
+    public synchronized void close() {
+        stopped = true;
+        if (thread != null) {
+            thread.interrupt();
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.pylon.gateway.model.Cors;
+import io.pylon.gateway.model.IpRules;
+import io.pylon.gateway.model.KeyAuth;
+import io.pylon.gateway.model.Policies;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The policy stage before rate limits, in this order: IP rules (403), the CORS preflight (answered here, never
+ * forwarded), key auth (401 without a key). Stateless; called concurrently.
+ *
+ * <p>Key auth fails closed: a request without the key header is refused with 401, and one with a key is refused with
+ * 503 until a key store is there to verify it, so a proxy marked {@code keyAuth} is never served open.
+ */
+final class AccessPolicies {
+    private static final GatewayError FORBIDDEN_IP = new GatewayError(Status.FORBIDDEN_403, "forbidden",
+            "Requests from this address are not allowed on this API.", 0);
+    private static final GatewayError NO_KEY = new GatewayError(Status.UNAUTHORIZED_401, "unauthorized",
+            "This API requires an API key.", 0);
+    private static final GatewayError NO_KEY_STORE = new GatewayError(Status.SERVICE_UNAVAILABLE_503,
+            "key_store_unavailable", "API keys cannot be verified by this gateway yet.", 0);
+
+    private AccessPolicies() {
+    }
+
+    /** @return true when the request was answered here (refused, or a preflight) */
+    static boolean answer(Policies policies, String method, ServerRequest req, ServerResponse res) {
+        GatewayError ip = ipRefusal(policies.ipRules(), req.remotePeer().address(), req.headers());
+        if (ip != null) {
+            ip.send(res);
+            return true;
+        }
+        Cors cors = policies.cors();
+        if (cors != null && method.equals("OPTIONS")) {
+            Optional<String> origin = req.headers().first(HeaderNames.ORIGIN);
+            Optional<String> requested = req.headers().first(HeaderNames.ACCESS_CONTROL_REQUEST_METHOD);
+            if (origin.isPresent() && requested.isPresent()) {
+                if (cors.allowsOrigin(origin.get()) && cors.allowsMethod(requested.get())) {
+                    CorsHeaders.preflight(cors, origin.get(), requested.get(), req, res);
+                    res.status(Status.NO_CONTENT_204).send();
+                } else {
+                    new GatewayError(Status.FORBIDDEN_403, "cors_refused", "This origin or method is not allowed "
+                            + "by the API's CORS policy.", 0).send(res);
+                }
+                return true;
+            }
+        }
+        GatewayError key = keyRefusal(policies.keyAuth(), req.headers());
+        if (key != null) {
+            key.send(res);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The same IP rules and key auth for a request that is not routed (a WebSocket upgrade, taken on the connection
+     * before routing; it is a GET, so no CORS preflight). Null when it may pass.
+     */
+    static GatewayError refusal(Policies policies, SocketAddress peer, Headers headers) {
+        GatewayError ip = ipRefusal(policies.ipRules(), peer, headers);
+        return ip != null ? ip : keyRefusal(policies.keyAuth(), headers);
+    }
+
+    private static GatewayError ipRefusal(IpRules ip, SocketAddress peerAddress, Headers headers) {
+        if (ip.isEmpty()) {
+            return null;
+        }
+        InetAddress peer = peerAddress instanceof InetSocketAddress inet ? inet.getAddress() : null;
+        if (peer == null) {
+            return FORBIDDEN_IP;
+        }
+        List<String> forwarded = headers.all(HeaderNames.X_FORWARDED_FOR, List::of);
+        InetAddress client = ip.clientAddress(peer, forwarded.isEmpty() ? null : String.join(",", forwarded));
+        return ip.permits(client) ? null : FORBIDDEN_IP;
+    }
+
+    private static GatewayError keyRefusal(KeyAuth keyAuth, Headers headers) {
+        if (keyAuth == null) {
+            return null;
+        }
+        String key = headers.first(HeaderNames.create(keyAuth.header())).orElse("");
+        return key.isBlank() ? NO_KEY : NO_KEY_STORE;
+    }
+}

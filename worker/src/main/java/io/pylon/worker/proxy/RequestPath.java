@@ -1,0 +1,117 @@
+package io.pylon.worker.proxy;
+
+/**
+ * The one normal form of a request path, which routes match and the upstream receives (RFC 3986 section 6.2.2):
+ * percent-encoded unreserved characters decoded ({@code %2e} is a dot, {@code %41} an {@code A}), other
+ * percent-encodings kept with upper-case hex, then dot-segments removed (section 5.2.4). What a route prefix or an
+ * upstream's base path could be escaped with is refused instead: a path that climbs above the root, an encoded
+ * slash or backslash ({@code %2F}, {@code %5C}: a segment must not become two upstream), a raw backslash, a
+ * dot-segment with parameters ({@code ..;x}, which some servers read as {@code ..}), a malformed percent-encoding.
+ * Double encoding ({@code %252e}) is data: it stays as it came.
+ *
+ * <p>Threading: stateless, so any thread may call it; the one {@code synchronized} below only keeps the signature of
+ * the {@link Throwable#fillInStackTrace} it overrides.
+ */
+final class RequestPath {
+    /** Why a path is refused; the message names the problem for the client's 400. */
+    static final class InvalidPathException extends Exception {
+        InvalidPathException(String message) {
+            super(message);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this; // a client's mistake, answered with 400: no stack trace to build
+        }
+    }
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private RequestPath() {
+    }
+
+    /** @param raw the path as it came on the request line (no query) */
+    static String normalize(String raw) throws InvalidPathException {
+        if (raw.isEmpty() || raw.charAt(0) != '/') {
+            throw new InvalidPathException("The path must start with '/'");
+        }
+        return needsWork(raw) ? removeDotSegments(decodeUnreserved(raw)) : raw;
+    }
+
+    /** Most paths have no percent sign, backslash, semicolon or segment starting with a dot: nothing to do. */
+    private static boolean needsWork(String raw) {
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '%' || c == '\\' || c == ';' || (c == '.' && raw.charAt(i - 1) == '/')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String decodeUnreserved(String raw) throws InvalidPathException {
+        StringBuilder out = new StringBuilder(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '\\') {
+                throw new InvalidPathException("The path must not contain a backslash");
+            }
+            if (c != '%') {
+                out.append(c);
+                continue;
+            }
+            int high = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+            int low = high >= 0 ? Character.digit(raw.charAt(i + 2), 16) : -1;
+            if (low < 0) {
+                throw new InvalidPathException("The path has a malformed percent-encoding");
+            }
+            int value = high * 16 + low;
+            if (value == '/' || value == '\\') {
+                throw new InvalidPathException("The path must not contain an encoded slash or backslash");
+            }
+            if (isUnreserved(value)) {
+                out.append((char) value);
+            } else {
+                out.append('%').append(HEX[high]).append(HEX[low]);
+            }
+            i += 2;
+        }
+        return out.toString();
+    }
+
+    private static boolean isUnreserved(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                || c == '-' || c == '.' || c == '_' || c == '~';
+    }
+
+    private static String removeDotSegments(String path) throws InvalidPathException {
+        String[] segments = path.substring(1).split("/", -1);
+        String[] kept = new String[segments.length];
+        int depth = 0;
+        boolean trailingSlash = false;
+        for (String segment : segments) {
+            trailingSlash = false;
+            if (segment.equals(".")) {
+                trailingSlash = true;
+            } else if (segment.equals("..")) {
+                if (depth == 0) {
+                    throw new InvalidPathException("The path climbs above the root");
+                }
+                depth--;
+                trailingSlash = true;
+            } else if (segment.startsWith(".;") || segment.startsWith("..;")) {
+                throw new InvalidPathException("The path has a dot-segment with parameters");
+            } else {
+                kept[depth++] = segment;
+            }
+        }
+        StringBuilder out = new StringBuilder(path.length());
+        for (int i = 0; i < depth; i++) {
+            out.append('/').append(kept[i]);
+        }
+        if (trailingSlash || out.isEmpty()) {
+            out.append('/');
+        }
+        return out.toString();
+    }
+}

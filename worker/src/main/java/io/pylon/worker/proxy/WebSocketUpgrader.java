@@ -1,0 +1,173 @@
+package io.pylon.worker.proxy;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.Status;
+import io.helidon.http.WritableHeaders;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http1.spi.Http1Upgrader;
+import io.helidon.webserver.spi.ServerConnection;
+import io.pylon.core.http.ErrorBody;
+import io.pylon.core.http.Json;
+import io.pylon.core.http.PodPaths;
+import io.pylon.gateway.model.Route;
+import io.pylon.gateway.model.Upstream;
+import io.pylon.worker.routes.RouteTable;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+
+/**
+ * Takes an HTTP/1.1 {@code Upgrade: websocket} request on a gateway route that allows it, before Helidon routes it:
+ * the same path normalisation, route match, access policies (IP rules, key auth: {@link AccessPolicies}) and rate
+ * limit as any proxied request ({@link ProxyHandler}: a stage added there must be added here), then the handshake forwarded to an upstream
+ * ({@link WebSocketHandshake}). On the upstream's 101 the client gets it and the connection becomes a
+ * {@link WebSocketTunnel}. Anything else is answered on the client's connection, which then closes: the upstream's
+ * refusal as it came (status, end-to-end headers, body), or the gateway's JSON error (502 unreachable, 504 no answer
+ * in time, 429 or 503 from the rate limit, 503 over the tunnel maximum). Requests the gateway does not take here
+ * (platform paths, no route, a method other than GET, a route with {@code websocket: false}) go on to Helidon's
+ * routing as plain HTTP, where the gateway forwards them without the upgrade (a hop-by-hop header).
+ *
+ * <p>Immutable; called concurrently by connection threads.
+ */
+public final class WebSocketUpgrader implements Http1Upgrader {
+    private static final System.Logger LOG = System.getLogger(WebSocketUpgrader.class.getName());
+
+    private final PodPaths paths;
+    private final Supplier<RouteTable> routes;
+    private final RateLimitGate rateLimits;
+    private final WebSocketTunnels tunnels;
+    private final ProxyStats stats;
+
+    public WebSocketUpgrader(String segment, Supplier<RouteTable> routes, io.pylon.worker.ratelimit.RateLimiter limiter,
+                             WebSocketTunnels tunnels, ProxyStats stats) {
+        this.paths = PodPaths.of(segment);
+        this.routes = routes;
+        this.rateLimits = new RateLimitGate(limiter, stats);
+        this.tunnels = tunnels;
+        this.stats = stats;
+    }
+
+    @Override
+    public String supportedProtocol() {
+        return "websocket";
+    }
+
+    @Override
+    public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
+        String rawPath = prologue.uriPath().rawPath();
+        if (!prologue.method().text().equals("GET") || paths.isReserved(rawPath)) {
+            return null;
+        }
+        String path;
+        try {
+            path = RequestPath.normalize(rawPath);
+        } catch (RequestPath.InvalidPathException e) {
+            return null; // routing answers it with 400, as for any request
+        }
+        RouteTable table = routes.get();
+        String host = ClientAddress.hostWithoutPort(headers.first(HeaderNames.HOST).orElse(null));
+        if (paths.isReserved(path) || table == null
+                || !(table.match("GET", host, path) instanceof RouteTable.Found found)
+                || !found.entry().route().websocket()) {
+            return null;
+        }
+        Route route = found.entry().route();
+        GatewayError refusal = AccessPolicies.refusal(route.policies(), ctx.remotePeer().address(), headers);
+        if (refusal != null) {
+            return answer(ctx, refusal);
+        }
+        String clientIp = ClientAddress.ip(ctx.remotePeer());
+        refusal = rateLimits.check(route, clientIp);
+        if (refusal != null) {
+            return answer(ctx, refusal);
+        }
+        if (!tunnels.reserve()) {
+            return answer(ctx, new GatewayError(Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
+                    "This gateway holds its maximum of WebSocket connections; try again later.", 1));
+        }
+        boolean tunnelled = false;
+        try {
+            WebSocketHandshake.Result result = WebSocketHandshake.open(found.entry(), path, prologue, headers,
+                    clientIp, ctx.isSecure());
+            return switch (result) {
+                case WebSocketHandshake.Switched switched -> {
+                    ctx.dataWriter().writeNow(BufferData.create(switched.head()));
+                    tunnelled = true;
+                    yield new WebSocketTunnel(ctx, switched.socket(), switched.leftover(), tunnels);
+                }
+                case WebSocketHandshake.Refused refused -> {
+                    tunnels.refusedUpgrades.increment();
+                    ctx.dataWriter().writeNow(BufferData.create(refused.response()));
+                    yield closed(ctx);
+                }
+            };
+        } catch (SocketTimeoutException e) {
+            stats.gatewayTimeout.increment();
+            return answer(ctx, GatewayError.GATEWAY_TIMEOUT);
+        } catch (ConnectException e) {
+            stats.badGateway.increment();
+            return answer(ctx, GatewayError.BAD_GATEWAY);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "WebSocket handshake with the upstream failed: "
+                    + e.getClass().getSimpleName());
+            stats.badGateway.increment();
+            return answer(ctx, GatewayError.BAD_GATEWAY);
+        } finally {
+            if (!tunnelled) {
+                tunnels.release();
+            }
+        }
+    }
+
+    /** Writes the gateway's own JSON answer and ends the connection. */
+    private static ServerConnection answer(ConnectionContext ctx, GatewayError error) {
+        byte[] body = Json.bytes(ErrorBody.of(error.error(), error.message()));
+        StringBuilder head = new StringBuilder(160).append("HTTP/1.1 ").append(error.status().code()).append(' ')
+                .append(error.status().reasonPhrase()).append("\r\nContent-Type: application/json\r\n")
+                .append("Cache-Control: no-store\r\nConnection: close\r\nContent-Length: ").append(body.length)
+                .append("\r\n");
+        if (error.retryAfterSeconds() > 0) {
+            head.append("Retry-After: ").append(error.retryAfterSeconds()).append("\r\n");
+        }
+        head.append("\r\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream(head.length() + body.length);
+        out.writeBytes(head.toString().getBytes(StandardCharsets.US_ASCII));
+        out.writeBytes(body);
+        try {
+            ctx.dataWriter().writeNow(BufferData.create(out.toByteArray()));
+        } catch (RuntimeException ignored) {
+            // the client went away
+        }
+        return closed(ctx);
+    }
+
+    /** The connection after a refused upgrade: it ends (the answer said Connection: close). */
+    private static ServerConnection closed(ConnectionContext ctx) {
+        return new ServerConnection() {
+            @Override
+            public void handle(io.helidon.common.concurrency.limits.Limit limit) {
+                try {
+                    ctx.serverSocket().close();
+                } catch (RuntimeException ignored) {
+                    // already closed
+                }
+            }
+
+            @Override
+            public java.time.Duration idleTime() {
+                return java.time.Duration.ZERO;
+            }
+
+            @Override
+            public void close(boolean interrupt) {
+                ctx.serverSocket().close();
+            }
+        };
+    }
+}

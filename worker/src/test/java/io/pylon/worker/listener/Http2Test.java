@@ -1,0 +1,200 @@
+package io.pylon.worker.listener;
+
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.TestUpstream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * HTTP/2 from clients to the Worker without TLS: curl with prior knowledge, the JDK client's {@code Upgrade: h2c};
+ * upstreams stay HTTP/1.1.
+ */
+class Http2Test {
+    static final int LARGE = 8 * 1024 * 1024 + 17;
+    static final CountDownLatch ABORTED = new CountDownLatch(1);
+    static TestUpstream echo;
+    static TestUpstream large;
+    static TestUpstream endless;
+    static Gateway gateway;
+
+    @BeforeAll
+    static void start() {
+        echo = TestUpstream.echo("e");
+        large = TestUpstream.start(exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            if (body.length > 0) {
+                TestUpstream.send(exchange, 200, (body.length + " " + checksum(body)).getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            exchange.sendResponseHeaders(200, LARGE);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(pattern(LARGE));
+            }
+        });
+        endless = TestUpstream.start(exchange -> {
+            exchange.sendResponseHeaders(200, 0);
+            byte[] chunk = new byte[64 * 1024];
+            try (OutputStream out = exchange.getResponseBody()) {
+                while (true) {
+                    out.write(chunk);
+                    out.flush();
+                }
+            } catch (java.io.IOException e) {
+                ABORTED.countDown(); // the Worker dropped the upstream connection when the client reset its stream
+            }
+        });
+        gateway = Gateway.start("""
+                routes:
+                  - name: echo
+                    pathPrefix: /echo
+                    upstreams: [%s]
+                  - name: large
+                    pathPrefix: /large
+                    upstreams: [%s]
+                  - name: endless
+                    pathPrefix: /endless
+                    upstreams: [%s]
+                  - name: down
+                    pathPrefix: /down
+                    upstreams: [http://127.0.0.1:%d]
+                """.formatted(echo.url(), large.url(), endless.url(), TestUpstream.refusedPort()));
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        echo.close();
+        large.close();
+        endless.close();
+    }
+
+    @Test
+    void curlWithPriorKnowledgeGetsHttp2AndTheUpstreamsAnswer() {
+        Curl.Result result = Curl.run("--http2-prior-knowledge", "-w", "\n%{http_version} %{response_code}",
+                gateway.url("/echo/x?q=1"));
+        assertThat(result.exit()).isZero();
+        assertThat(result.out()).isEqualTo("e GET /echo/x?q=1\n2 200");
+    }
+
+    @Test
+    void largeBodiesBothWaysOverHttp2() throws Exception {
+        Curl.Result down = Curl.run("--http2-prior-knowledge", "-o", "/dev/stdout", "-w",
+                "\n%{http_version} %{size_download}", gateway.url("/large"));
+        assertThat(down.exit()).isZero();
+        assertThat(down.out()).endsWith("\n2 " + LARGE);
+
+        HttpClient client = http2Client();
+        // the JDK client upgrades with a request without body; the upload then goes over the HTTP/2 connection
+        client.send(HttpRequest.newBuilder(URI.create(gateway.url("/echo/warm"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        byte[] upload = pattern(LARGE);
+        HttpResponse<String> up = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/large")))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(upload)).timeout(Duration.ofSeconds(60)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(up.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(up.body()).isEqualTo(LARGE + " " + checksum(upload));
+
+        HttpResponse<byte[]> got = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/large")))
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(got.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(got.body()).hasSize(LARGE);
+        assertThat(checksum(got.body())).isEqualTo(checksum(pattern(LARGE)));
+    }
+
+    @Test
+    void manyConcurrentStreamsShareOneConnection() throws Exception {
+        // (curl 7.88's prior-knowledge mode fails reusing any connection, nginx's too: TlsListenerTest runs curl's
+        // parallel transfers over h2 with ALPN instead)
+        // the JDK client multiplexes its concurrent requests on the connection it upgraded
+        HttpClient client = http2Client();
+        client.send(HttpRequest.newBuilder(URI.create(gateway.url("/echo/first"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            all.add(client.sendAsync(HttpRequest.newBuilder(URI.create(gateway.url("/echo/c" + i)))
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (int i = 0; i < all.size(); i++) {
+            HttpResponse<String> response = all.get(i).get(90, TimeUnit.SECONDS);
+            assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            assertThat(response.body()).isEqualTo("e GET /echo/c" + i);
+        }
+    }
+
+    @Test
+    void aStreamResetMidBodyAbortsTheUpstreamAndTheConnectionServesOn() throws Exception {
+        HttpClient client = http2Client();
+        client.send(HttpRequest.newBuilder(URI.create(gateway.url("/echo/warm"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/endless")))
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        InputStream body = response.body();
+        assertThat(body.readNBytes(256 * 1024)).hasSize(256 * 1024);
+        body.close(); // the JDK client resets the stream (RST_STREAM CANCEL)
+
+        assertThat(ABORTED.await(60, TimeUnit.SECONDS)).as("upstream connection dropped").isTrue();
+        Gateway.await("the upstream lease returned", 60_000, () -> gateway.leased() == 0);
+        HttpResponse<String> next = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/echo/after")))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(next.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(next.body()).isEqualTo("e GET /echo/after");
+    }
+
+    @Test
+    void gatewayErrorsAreJsonOverHttp2() throws Exception {
+        HttpClient client = http2Client();
+        HttpResponse<String> noRoute = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/nowhere")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(noRoute.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(noRoute.statusCode()).isEqualTo(404);
+        assertThat(noRoute.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).contains("json"));
+        assertThat(noRoute.body()).contains("\"error\":\"not_found\"");
+
+        Curl.Result down = Curl.run("--http2-prior-knowledge", "-w", "\n%{http_version} %{response_code}",
+                gateway.url("/down/x"));
+        assertThat(down.out()).contains("\"error\":\"bad_gateway\"").endsWith("\n2 502");
+    }
+
+    @Test
+    void http11ClientsAreServedAsBefore() {
+        Curl.Result result = Curl.run("--http1.1", "-w", "\n%{http_version}", gateway.url("/echo/one"));
+        assertThat(result.out()).isEqualTo("e GET /echo/one\n1.1");
+    }
+
+    static HttpClient http2Client() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    static byte[] pattern(int size) {
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) (i * 31 + (i >>> 8));
+        }
+        return bytes;
+    }
+
+    static long checksum(byte[] bytes) {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes);
+        return crc.getValue();
+    }
+}

@@ -1,0 +1,50 @@
+package io.pylon.worker.proxy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RequestPathTest {
+    @ParameterizedTest
+    @CsvSource({
+            "/, /",
+            "/a/b, /a/b",
+            "/a/b/, /a/b/",
+            "/a//b, /a//b",
+            "/a/./b, /a/b",
+            "/a/b/., /a/b/",
+            "/a/b/.., /a/",
+            "/a/../b, /b",
+            "/a/%2e%2e/b, /b",
+            "/a/%2E%2e/b, /b",
+            "/a/.%2E/b, /b",
+            "/a/%2e/b, /a/b",
+            "/%41%62%7e, /Ab~",
+            "/a%20b, /a%20b",
+            "/a%c3%a9, /a%C3%A9",
+            "/a/%252e%252e/b, /a/%252e%252e/b",
+            "/a/b;v=1, /a/b;v=1",
+            "/files/x.json, /files/x.json",
+            "/a/.hidden, /a/.hidden",
+            "/a/...x, /a/...x"})
+    void normalForm(String raw, String normal) throws Exception {
+        assertThat(RequestPath.normalize(raw)).isEqualTo(normal);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/..", "/a/../..", "/a/%2e%2e/%2e%2e/x", "/%2e%2e", "/a/..%2f..%2fetc", "/a%2fb",
+            "/a%2Fb", "/a%5cb", "/a\\b", "/a/..\\..\\x", "/a/..;/b", "/a/.;x/b", "/a%", "/a%2", "/a%zz", "a/b", ""})
+    void refused(String raw) {
+        assertThatThrownBy(() -> RequestPath.normalize(raw)).isInstanceOf(RequestPath.InvalidPathException.class);
+    }
+
+    @Test
+    void plainPathIsReturnedAsItCame() throws Exception {
+        String raw = "/orders/42/items";
+        assertThat(RequestPath.normalize(raw)).isSameAs(raw);
+    }
+}

@@ -1,0 +1,363 @@
+package io.pylon.worker.testing;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.zip.CRC32;
+
+/**
+ * An HTTP/1.1 upstream on a raw socket whose answers are scripted by path, byte for byte, so that the same upstream
+ * behaviour can be put behind the Worker and behind another proxy: sized and chunked bodies of any length, trickling
+ * streams, server-sent events, 1xx, 204, 304, HEAD, HTTP/1.0 and close-delimited answers, a body cut short, a
+ * Content-Length that lies, and a request body echo that reports how the body was framed. Keeps connections alive
+ * as the request asks. Thread-safe: one virtual thread per connection; the request log is a concurrent queue.
+ *
+ * <p>Paths: {@code /bytes/N}, {@code /chunked/N}, {@code /trickle/COUNT/GAP_MS}, {@code /sse/COUNT/GAP_MS},
+ * {@code /status/204}, {@code /status/304}, {@code /hints} (103 then 200), {@code /close-early/N} (announces N,
+ * sends half, closes), {@code /lie-long} (announces 5 bytes, sends 10), {@code /http10/N} (HTTP/1.0, close-delimited),
+ * {@code /echo} (the request body's length, CRC-32 and framing), anything else: 200 with the request's target.
+ */
+public final class ScriptedUpstream implements AutoCloseable {
+    /** What the upstream received: request line, headers (names as sent) and the body's length. */
+    public record Seen(String requestLine, List<String[]> headers, long bodyLength) {
+        public String header(String name) {
+            for (String[] h : headers) {
+                if (h[0].equalsIgnoreCase(name)) {
+                    return h[1];
+                }
+            }
+            return null;
+        }
+    }
+
+    private final ServerSocket server;
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Socket> open = new ConcurrentLinkedQueue<>();
+
+    private ScriptedUpstream(ServerSocket server) {
+        this.server = server;
+    }
+
+    public static ScriptedUpstream start() throws IOException {
+        ScriptedUpstream upstream = new ScriptedUpstream(new ServerSocket(0, 512, InetAddress.getByName("127.0.0.1")));
+        upstream.threads.submit(upstream::accept);
+        return upstream;
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    /** The requests received so far, oldest first. */
+    public List<Seen> seen() {
+        return List.copyOf(seen);
+    }
+
+    public void clearSeen() {
+        seen.clear();
+    }
+
+    /** The byte at {@code index} of every generated body: what a client checks a body against. */
+    public static byte patternByte(long index) {
+        return (byte) ('a' + index % 26);
+    }
+
+    /** The CRC-32 of a generated body of {@code length} bytes. */
+    public static long patternCrc(long length) {
+        CRC32 crc = new CRC32();
+        byte[] block = pattern(0, 26 * 2048); // the pattern repeats every 26 bytes
+        for (long left = length; left > 0; ) {
+            int n = (int) Math.min(block.length, left);
+            crc.update(block, 0, n);
+            left -= n;
+        }
+        return crc.getValue();
+    }
+
+    private static byte[] pattern(long offset, int n) {
+        byte[] bytes = new byte[n];
+        for (int i = 0; i < n; i++) {
+            bytes[i] = patternByte(offset + i);
+        }
+        return bytes;
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                open.add(socket);
+                threads.submit(() -> serve(socket));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            while (true) {
+                String head = readHead(in);
+                if (head == null) {
+                    return;
+                }
+                String[] lines = head.split("\r\n");
+                List<String[]> headers = new ArrayList<>();
+                for (int i = 1; i < lines.length; i++) {
+                    int colon = lines[i].indexOf(':');
+                    headers.add(new String[] {lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim()});
+                }
+                String[] request = lines[0].split(" ");
+                Seen request0 = new Seen(lines[0], headers, 0);
+                boolean http10 = request[2].equals("HTTP/1.0");
+                String connection = lower(request0.header("connection"));
+                boolean keepAlive = http10 ? connection.contains("keep-alive") : !connection.contains("close");
+                if ("100-continue".equalsIgnoreCase(request0.header("expect"))) {
+                    out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                }
+                String framing = request0.header("transfer-encoding") != null ? "chunked"
+                        : request0.header("content-length") != null ? "length" : "none";
+                CRC32 crc = new CRC32();
+                long bodyLength = readBody(in, request0, crc);
+                seen.add(new Seen(lines[0], headers, bodyLength));
+                boolean head0 = request[0].equals("HEAD");
+                String target = request[1];
+                String path = target.contains("?") ? target.substring(0, target.indexOf('?')) : target;
+                if (!answer(out, path, target, head0, keepAlive, http10, bodyLength, crc.getValue(), framing)) {
+                    return;
+                }
+                out.flush();
+                if (!keepAlive) {
+                    return;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the client went away or sent garbage: the connection ends
+        } finally {
+            open.remove(socket);
+        }
+    }
+
+    /** @return whether the connection may carry another request */
+    private boolean answer(OutputStream out, String path, String target, boolean head, boolean keepAlive,
+                           boolean http10, long bodyLength, long crc, String framing) throws IOException {
+        String[] parts = path.split("/");
+        String kind = parts.length > 1 ? parts[1] : "";
+        String conn = keepAlive ? (http10 ? "Connection: keep-alive\r\n" : "") : "Connection: close\r\n";
+        switch (kind) {
+            case "bytes" -> {
+                long n = Long.parseLong(parts[2]);
+                write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: " + n + "\r\n"
+                        + conn + "\r\n");
+                if (!head) {
+                    writePattern(out, n);
+                }
+            }
+            case "chunked" -> {
+                long n = Long.parseLong(parts[2]);
+                write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n"
+                        + conn + "\r\n");
+                if (!head) {
+                    long offset = 0;
+                    while (offset < n) {
+                        int size = (int) Math.min(4096, n - offset);
+                        write(out, Integer.toHexString(size) + "\r\n");
+                        out.write(pattern(offset, size));
+                        write(out, "\r\n");
+                        offset += size;
+                    }
+                    write(out, "0\r\n\r\n");
+                }
+            }
+            case "trickle", "sse" -> {
+                int count = Integer.parseInt(parts[2]);
+                long gap = Long.parseLong(parts[3]);
+                String type = kind.equals("sse") ? "text/event-stream\r\nCache-Control: no-cache" : "text/plain";
+                write(out, "HTTP/1.1 200 OK\r\nContent-Type: " + type + "\r\nTransfer-Encoding: chunked\r\n" + conn
+                        + "\r\n");
+                out.flush();
+                if (!head) {
+                    for (int i = 0; i < count; i++) {
+                        String event = kind.equals("sse") ? "data: event " + i + "\n\n" : "tick " + i + "\n";
+                        write(out, Integer.toHexString(event.length()) + "\r\n" + event + "\r\n");
+                        out.flush();
+                        sleep(gap);
+                    }
+                    write(out, "0\r\n\r\n");
+                }
+            }
+            case "status" -> {
+                int code = Integer.parseInt(parts[2]);
+                write(out, "HTTP/1.1 " + code + (code == 204 ? " No Content" : " Not Modified") + "\r\n"
+                        + (code == 304 ? "ETag: \"v1\"\r\nCache-Control: max-age=60\r\n" : "") + conn + "\r\n");
+            }
+            case "hints" -> {
+                write(out, "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n");
+                out.flush();
+                write(out, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n" + conn + "\r\n" + (head ? "" : "ok"));
+            }
+            case "close-early" -> {
+                long n = Long.parseLong(parts[2]);
+                write(out, "HTTP/1.1 200 OK\r\nContent-Length: " + n + "\r\n\r\n");
+                if (!head) {
+                    writePattern(out, n / 2);
+                }
+                out.flush();
+                return false;
+            }
+            case "lie-long" -> {
+                write(out, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n" + (head ? "" : "helloEXTRA"));
+                out.flush();
+                return false;
+            }
+            case "http10" -> {
+                long n = Long.parseLong(parts[2]);
+                write(out, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n");
+                if (!head) {
+                    writePattern(out, n);
+                }
+                out.flush();
+                return false;
+            }
+            case "echo" -> {
+                String body = bodyLength + " " + crc + " " + framing;
+                write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + body.length() + "\r\n"
+                        + conn + "\r\n" + (head ? "" : body));
+            }
+            default -> {
+                String body = "target " + target;
+                write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + body.length() + "\r\n"
+                        + conn + "\r\n" + (head ? "" : body));
+            }
+        }
+        return true;
+    }
+
+    private static long readBody(InputStream in, Seen request, CRC32 crc) throws IOException {
+        byte[] buffer = new byte[64 * 1024];
+        if (request.header("transfer-encoding") != null) {
+            long total = 0;
+            while (true) {
+                String line = readLine(in);
+                int semicolon = line.indexOf(';');
+                int size = Integer.parseInt((semicolon < 0 ? line : line.substring(0, semicolon)).trim(), 16);
+                if (size == 0) {
+                    while (!readLine(in).isEmpty()) {
+                        // trailers
+                    }
+                    return total;
+                }
+                long left = size;
+                while (left > 0) {
+                    int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+                    if (n < 0) {
+                        throw new IOException("request body cut short");
+                    }
+                    crc.update(buffer, 0, n);
+                    left -= n;
+                }
+                total += size;
+                readLine(in);
+            }
+        }
+        String length = request.header("content-length");
+        if (length == null) {
+            return 0;
+        }
+        long left = Long.parseLong(length);
+        long total = left;
+        while (left > 0) {
+            int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+            if (n < 0) {
+                throw new IOException("request body cut short");
+            }
+            crc.update(buffer, 0, n);
+            left -= n;
+        }
+        return total;
+    }
+
+    private static void writePattern(OutputStream out, long n) throws IOException {
+        byte[] block = pattern(0, 26 * 2048);
+        long left = n;
+        while (left > 0) {
+            int size = (int) Math.min(block.length, left);
+            out.write(block, 0, size);
+            left -= size;
+        }
+    }
+
+    private static void write(OutputStream out, String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private static String lower(String value) {
+        return value == null ? "" : value.toLowerCase(Locale.ROOT);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                return null;
+            }
+            head.write(b);
+            matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
+                    ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        return text.substring(0, text.length() - 4);
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b; (b = in.read()) >= 0; ) {
+            if (b == '\n') {
+                String text = line.toString(StandardCharsets.ISO_8859_1);
+                return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
+            }
+            line.write(b);
+        }
+        throw new IOException("connection closed in a line");
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        for (Socket socket : open) {
+            socket.close();
+        }
+        threads.shutdownNow();
+    }
+}

@@ -27,6 +27,7 @@ import io.pylon.distribution.cli.ProxiesCommand;
 import io.pylon.distribution.cli.RolloutCommand;
 import io.pylon.distribution.cli.UsersCommand;
 import io.pylon.distribution.cli.VersionCommand;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -145,7 +146,7 @@ public final class PylonCli {
         return "pylon: " + (e.getMessage() == null ? e.getClass().getSimpleName() : Text.printable(e.getMessage()));
     }
 
-    private static Class<?> subcommand(String name) {
+    private static @Nullable Class<?> subcommand(String name) {
         for (Class<?> type : SUBCOMMANDS) {
             Command command = type.getAnnotation(Command.class);
             if (command.name().equals(name) || List.of(command.aliases()).contains(name)) {

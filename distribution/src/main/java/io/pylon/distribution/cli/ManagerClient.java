@@ -1,6 +1,7 @@
 package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 import java.io.InputStream;
 import java.net.URI;
@@ -19,10 +20,10 @@ public final class ManagerClient {
     private static final String FORM = "application/x-www-form-urlencoded";
 
     private final String base;
-    private final String token;
-    private final String contextName;
+    private final @Nullable String token;
+    private final @Nullable String contextName;
 
-    public ManagerClient(String managerUrl, String token, String contextName) {
+    public ManagerClient(String managerUrl, @Nullable String token, @Nullable String contextName) {
         this.base = managerUrl.endsWith("/") ? managerUrl.substring(0, managerUrl.length() - 1) : managerUrl;
         this.token = token;
         this.contextName = contextName;
@@ -45,7 +46,7 @@ public final class ManagerClient {
         return answer;
     }
 
-    public JsonNode send(String method, String path, JsonNode body) {
+    public JsonNode send(String method, String path, @Nullable JsonNode body) {
         byte[] bytes = body == null ? null : body.toString().getBytes(StandardCharsets.UTF_8);
         return checked(HttpJson.send(request(path, CALL_TIMEOUT).send(method, bytes, "application/json")));
     }

@@ -51,6 +51,19 @@ public final class ManagerClient {
         return checked(HttpJson.send(request(path, CALL_TIMEOUT).send(method, bytes, "application/json")));
     }
 
+    /**
+     * A call with a body of any content type (a YAML definition), extra headers ({@code If-Match}) and its own
+     * timeout (a deploy that waits for pods); non-2xx mapped as for every call.
+     */
+    public JsonNode send(String method, String path, byte[] body, String contentType, Duration timeout,
+                         Map<String, String> headers) {
+        HttpCall call = request(path, timeout);
+        for (Map.Entry<String, String> header : headers.entrySet()) {
+            call = call.header(header.getKey(), header.getValue());
+        }
+        return checked(HttpJson.send(call.send(method, body, contentType)));
+    }
+
     public JsonNode postForm(String path, Map<String, String> form) {
         return checked(HttpJson.send(request(path, CALL_TIMEOUT).send("POST", form(form), FORM)));
     }
@@ -101,7 +114,8 @@ public final class ManagerClient {
                     + ": log in again with `pylon login " + base + "`.");
         }
         if (answer.status() == 403) {
-            throw CliException.auth("Not allowed: " + Text.printable(answer.description()) + " (this needs the admin role).");
+            String why = Text.printable(answer.description());
+            throw CliException.auth("Not allowed: " + why + (why.contains(" role") ? "" : " (your role does not allow it)."));
         }
         throw CliException.failed(Text.printable(answer.description()) + " (HTTP " + answer.status()
                 + (error.isEmpty() ? "" : ", " + Text.printable(error)) + ")");

@@ -71,6 +71,14 @@ public final class DeploymentStore {
                 + "LIMIT " + limit, DeploymentStore::map, environment);
     }
 
+    /** How many proxies each version from {@code from} to {@code to} deployed: one grouped query for a history page. */
+    public Map<Long, Integer> proxyCounts(String environment, long from, long to) {
+        Map<Long, Integer> counts = new LinkedHashMap<>();
+        jdbc.query("SELECT version, COUNT(*) FROM deployment_proxies WHERE environment = ? AND version >= ? "
+                + "AND version <= ? GROUP BY version", rs -> counts.put(rs.getLong(1), rs.getInt(2)), environment, from, to);
+        return counts;
+    }
+
     public Optional<byte[]> bundle(String environment, long version) {
         return jdbc.queryOne("SELECT bundle FROM deployments WHERE environment = ? AND version = ?",
                 rs -> rs.getString(1).getBytes(StandardCharsets.UTF_8), environment, version);
@@ -144,6 +152,11 @@ public final class DeploymentStore {
                             appliedVersion, rs.getString("applied_hash"), rs.getString("source"), rejectedVersion,
                             rs.getString("last_error"), Jdbc.instant(rs, "last_contact"));
                 }, environment);
+    }
+
+    /** Forgets one pod (it said it is stopping). */
+    public void forgetPod(String environment, String podName) {
+        jdbc.update("DELETE FROM gateway_pods WHERE environment = ? AND pod_name = ?", environment, podName);
     }
 
     /** Forgets pods not heard from since {@code before} (scaled down or replaced). */

@@ -87,7 +87,11 @@ class FlightRecordingTest {
                 }
             }
             assertThat(events).as(file.toString()).isGreaterThan(100);
-            assertThat(types).contains("jdk.CPULoad", "jdk.ExecutionSample");
+            assertThat(types).contains("jdk.CPULoad");
+            if (file.equals(plain)) {
+                // only worker-a spins: an idle pod may run no Java code at all in 5 s, so it has no execution samples
+                assertThat(types).contains("jdk.ExecutionSample");
+            }
         }
 
         // downloaded recordings are removed from the pods

@@ -1,5 +1,6 @@
 package io.pylon.worker.proxy;
 
+import io.pylon.worker.keys.KeySet;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
@@ -28,9 +29,11 @@ public final class ProxyHandler implements Handler {
     private final UpstreamDispatch dispatch;
     private final ResponseRelay relay;
     private final ProxyStats stats;
+    private final KeySet keys;
 
     public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools,
-                        ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, ProxyStats stats) {
+                        ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, ProxyStats stats, KeySet keys) {
+        this.keys = keys;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
         this.rateLimits = new RateLimitGate(rateLimiter, stats);
@@ -109,7 +112,7 @@ public final class ProxyHandler implements Handler {
             throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
         var policies = entry.route().policies();
-        if (AccessPolicies.answer(policies, method, req, res)) {
+        if (AccessPolicies.answer(entry.route().name(), policies, keys, method, req, res)) {
             return;
         }
         GatewayError refusal = rateLimits.check(entry.route(), clientIp);

@@ -165,8 +165,9 @@ async function hostile(page) {
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));
 }
 
-const browser = await chromium.launch({ executablePath: env('CHROMIUM', '/usr/bin/chromium'),
-  args: ['--no-sandbox'] });
+const browser = await chromium.launch({ executablePath: env('CHROMIUM', '/usr/bin/chromium'), headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 try {
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -62,10 +62,11 @@ async function docs(name) {
 }
 
 function credentialsForm(title, action) {
-  const email = el('input', { type: 'email', name: 'email', required: '', autocomplete: 'username' });
-  const password = el('input', { type: 'password', name: 'password', required: '', minlength: '12',
+  const email = el('input', { id: 'email', type: 'email', name: 'email', required: '', autocomplete: 'username' });
+  const password = el('input', { id: 'password', type: 'password', name: 'password', required: '', minlength: '12',
     autocomplete: title === 'Sign up' ? 'new-password' : 'current-password' });
-  const form = el('form', {}, el('label', { text: 'E-mail' }), email, el('label', { text: 'Password' }), password,
+  const form = el('form', {}, el('label', { for: 'email', text: 'E-mail' }), email,
+    el('label', { for: 'password', text: 'Password' }), password,
     el('button', { type: 'submit', text: title }));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -96,8 +97,8 @@ async function applications() {
   if (!me) { location.hash = '#/signin'; return; }
   const [apps, published] = await Promise.all([api('GET', '/applications'), api('GET', '/catalog')]);
   if (apps.status !== 200) { say(problem(apps)); return; }
-  const name = el('input', { name: 'name', required: '', maxlength: '100' });
-  const create = el('form', {}, el('label', { text: 'New application' }), name,
+  const name = el('input', { id: 'app-name', name: 'name', required: '', maxlength: '100' });
+  const create = el('form', {}, el('label', { for: 'app-name', text: 'New application' }), name,
     el('button', { type: 'submit', text: 'Create application' }));
   create.addEventListener('submit', async (event) => {
     event.preventDefault();

@@ -94,10 +94,17 @@ public class WsBench {
         List<WebSocket> sockets = new ArrayList<>();
         for (int i = 0; i < connections; i++) {
             sockets.add(client.newWebSocketBuilder().buildAsync(uri, new WebSocket.Listener() {
+                private final StringBuilder message = new StringBuilder();
+
                 @Override
                 public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
-                    long sent = Long.parseLong(data.toString().substring(0, data.toString().indexOf(' ')));
-                    rtts.add(System.nanoTime() - sent);
+                    // a message may come in parts, as its frame's bytes arrive
+                    message.append(data);
+                    if (last) {
+                        String text = message.toString();
+                        message.setLength(0);
+                        rtts.add(System.nanoTime() - Long.parseLong(text.substring(0, text.indexOf(' '))));
+                    }
                     ws.request(1);
                     return null;
                 }

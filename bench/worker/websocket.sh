@@ -7,7 +7,7 @@
 #   bench/worker/websocket.sh [count] [rate] [seconds] [rounds]
 # The upstream is Helidon's WebSocket server in its own JVM. Each tunnel holds two descriptors in the Worker (client
 # and upstream sockets): with a descriptor limit of 20,000 at most ~9,500 tunnels fit in one process, so COUNT
-# defaults to 9,000. Binds BENCH_ADDR (default 127.0.41.1). Needs nginx, curl, jcmd and a JDK >= 21 (JAVA_HOME).
+# defaults to 9,000. KEEP_LOGS=<dir> keeps the processes' logs there. Binds BENCH_ADDR (default 127.0.41.1). Needs nginx, curl, jcmd and a JDK >= 21 (JAVA_HOME).
 set -euo pipefail
 trap 'echo "bench/worker/websocket.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -25,8 +25,11 @@ WORKER_PORT=18192
 JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 WORK=$(mktemp -d /tmp/pylon-bench-ws.XXXXXX)
 PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
+cleanup() { # never waits on a process: what does not stop on TERM within 3 s is killed
+  for pid in "${PIDS[@]}"; do pkill -P "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+  sleep 3
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  if [ -n "${KEEP_LOGS:-}" ]; then mkdir -p "$KEEP_LOGS" && cp "$WORK"/*.log "$WORK"/*.out "$WORK"/*.err "$KEEP_LOGS"/ 2>/dev/null; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -103,7 +106,8 @@ TUNNELS=$(curl -s --max-time 60 "http://$ADDR:$WORKER_PORT/platform/management/m
   | awk '/^pylon_worker_websocket_tunnels /{print $2}' || true)
 "$JAVA_HOME/bin/jcmd" $WORKER_PID GC.run > /dev/null
 sleep 1
-HEAP=$("$JAVA_HOME/bin/jcmd" $WORKER_PID GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i+1); sub(/K,?/, "", v); print int(v / 1024); exit } }')
+# the serial collector's generations (young and old), not Metaspace
+HEAP=$("$JAVA_HOME/bin/jcmd" $WORKER_PID GC.heap_info | awk '/^(DefNew|Tenured)/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i+1); sub(/K,?/, "", v); kb += v } } END { print int(kb / 1024) }')
 RSS=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$WORKER_PID/status)
 THREADS=$(awk '/Threads/ {print $2}' /proc/$WORKER_PID/status)
 echo "tunnels $TUNNELS heap_after_gc_mb $HEAP rss_mb $RSS os_threads $THREADS" >&2

@@ -160,4 +160,8 @@ test('identifiers without thousands separators, fractions as percentages, labels
   assert.equal(humanName('vmName'), 'Virtual machine');
   assert.equal(humanName('gc'), 'Garbage collectors');
   assert.equal(humanName('heapAfterGc'), 'Heap after GC');
+  assert.equal(valueText('max', 20), '20', 'a maximum count is not a size');
+  assert.equal(valueText('max', 20480, true), '20 KiB', 'beside used/committed it is');
+  assert.equal(valueText('idleTimeout', 'PT5M'), '5 min 0 s');
+  assert.equal(valueText('timeout', 'PT0.5S'), '500 ms');
 });

@@ -3,7 +3,7 @@ import * as api from './api.js';
 import { h, clear, put, openDialog, download } from './dom.js';
 import * as fmt from './format.js';
 import { renderValue, rawJson } from './render.js';
-import { jvmPanel, threadsPanel } from './sections.js';
+import { jvmPanel, threadsPanel, connectionsPanel, datagridPanel } from './sections.js';
 import { parseThreadDump, groupThreads } from './threaddump.js';
 
 /** The single-pod object for podName out of a broadcast or single answer. */
@@ -44,6 +44,8 @@ export async function openSection(env, module, pod, name, title) {
     if (name === 'env') put(body, envView(section));
     else if (name === 'jvm' && section) put(body, jvmPanel(section));
     else if (name === 'threads' && section) put(body, threadsPanel(section));
+    else if (name === 'connections' && section) put(body, connectionsPanel(section));
+    else if (name === 'datagrid' && section && section.running !== undefined) put(body, datagridPanel(section));
     else put(body, summaryOf(name, section), renderValue(section ?? {}, 3));
     put(body, rawJson(section));
   } catch (err) {

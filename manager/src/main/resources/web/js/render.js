@@ -3,7 +3,10 @@
 import { h } from './dom.js';
 import * as fmt from './format.js';
 
-const BYTE_KEYS = /^(used|max|committed|init|free|total|heapUsed|heapMax|size|ownedEntryMemoryCost|backupEntryMemoryCost|heapCost)$|Bytes$|Memory$/;
+const BYTE_KEYS = /^(heapUsed|heapMax|ownedEntryMemoryCost|backupEntryMemoryCost|heapCost)$|Bytes$|Memory$/;
+// bare names that are sizes only in a memory usage object (beside "used" or "committed"); elsewhere "max" is a count
+const USAGE_KEYS = /^(used|max|committed|init|free|total|size)$/;
+const ISO_DURATION = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/;
 const MS_KEYS = /^(uptime|collectionTime|responseTime)$|(Time|Millis|Ms)$/;
 
 // names a person reads where splitting camelCase gives "Vm Name" or "Gc"
@@ -23,18 +26,20 @@ export function humanName(key) {
     .replace(/^./, (c) => c.toUpperCase());
 }
 
-export function valueText(key, value) {
+export function valueText(key, value, memoryUsage = false) {
   if (value === null || value === undefined) return '–';
   if (typeof value === 'number') {
     if (PLAIN_NUMBERS.test(key)) return String(value);
     if (FRACTIONS.test(key) && value >= 0 && value <= 1) return fmt.fraction(value);
-    if (BYTE_KEYS.test(key)) return fmt.bytes(value);
+    if (BYTE_KEYS.test(key) || (memoryUsage && USAGE_KEYS.test(key))) return fmt.bytes(value);
     if (/time$|At$/i.test(key) && value > 1e12) return fmt.dateTime(new Date(value).toISOString());
     if (MS_KEYS.test(key)) return value >= 10_000 ? fmt.duration(value) : (Math.round(value * 10) / 10) + ' ms';
     return fmt.number(value);
   }
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string' && ISO_INSTANT.test(value)) return fmt.dateTime(value);
+  const d = typeof value === 'string' ? ISO_DURATION.exec(value) : null;
+  if (d && value !== 'PT') return fmt.millis(((Number(d[1] || 0) * 60 + Number(d[2] || 0)) * 60 + Number(d[3] || 0)) * 1000);
   return String(value);
 }
 
@@ -50,10 +55,11 @@ export function renderValue(value, level = 3) {
   const scalars = Object.entries(value).filter(([, v]) => isScalar(v) || (Array.isArray(v) && v.every(isScalar)));
   const nested = Object.entries(value).filter(([, v]) => !(isScalar(v) || (Array.isArray(v) && v.every(isScalar))));
   const out = h('div', { class: 'kv-block' });
+  const usage = 'used' in value || 'committed' in value;
   if (scalars.length) {
     out.append(h('table', { class: 'kv' }, h('tbody', {}, scalars.map(([k, v]) =>
       h('tr', {}, h('th', { scope: 'row' }, humanName(k)),
-        h('td', {}, Array.isArray(v) ? v.map((x) => valueText(k, x)).join(', ') || '–' : valueText(k, v)))))));
+        h('td', {}, Array.isArray(v) ? v.map((x) => valueText(k, x)).join(', ') || '–' : valueText(k, v, usage)))))));
   }
   for (const [k, v] of nested) {
     out.append(h('h' + Math.min(level, 6), {}, humanName(k)), renderValue(v, level + 1));
@@ -67,7 +73,7 @@ function renderArray(items, level) {
     const columns = [...new Set(items.flatMap((x) => Object.keys(x).filter((k) => isScalar(x[k]))))];
     const table = h('table', { class: 'data' },
       h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, humanName(c))))),
-      h('tbody', {}, items.map((x) => h('tr', {}, columns.map((c) => h('td', { 'data-label': humanName(c) }, valueText(c, x[c])))))));
+      h('tbody', {}, items.map((x) => h('tr', {}, columns.map((c) => h('td', { 'data-label': humanName(c) }, valueText(c, x[c], 'used' in x || 'committed' in x)))))));
     return h('div', { class: 'table-scroll' }, table);
   }
   return h('ul', {}, items.map((x) => h('li', {}, isScalar(x) ? valueText('', x) : renderValue(x, level + 1))));

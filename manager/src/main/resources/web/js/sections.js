@@ -1,7 +1,8 @@
-// The JVM and Threads panels of a pod, as a person reads them: the figures that matter first, each in its unit, one
+// The JVM, Threads, Connections and Data grid panels of a pod, as a person reads them: the figures that matter first, each in its unit, one
 // date format, the memory pools with their usage; the full answer stays one click away (Raw JSON).
 import { h } from './dom.js';
 import * as fmt from './format.js';
+import { renderValue, humanName } from './render.js';
 
 function kv(rows) {
   return h('table', { class: 'kv' }, h('tbody', {}, rows.filter(Boolean).map(([label, value]) =>
@@ -107,4 +108,89 @@ export function threadsPanel(threads) {
       { label: 'Completed', num: true, render: (p) => fmt.number(p.completedTaskCount) },
       { label: 'Rejected', num: true, render: (p) => fmt.number(p.rejectedTaskCount) },
     ], pools));
+}
+
+const latency = (ms) => (typeof ms === 'number' ? ms.toFixed(ms < 10 ? 2 : 0) : '–');
+const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : '–');
+
+/** What the dedicated part of a panel left out of {@code section}, drawn as labelled tables under "More". */
+function rest(section, shown) {
+  const others = Object.fromEntries(Object.entries(section || {}).filter(([k]) => !shown.includes(k)));
+  if (!Object.keys(others).length) return null;
+  return h('div', {}, ...Object.entries(others).map(([k, v]) => h('div', {}, h('h3', {}, humanName(k)), renderValue(v ?? {}, 4))));
+}
+
+export function connectionsPanel(c) {
+  const pools = c.pools || [];
+  const server = c.server || {};
+  const proxy = c.proxy || {};
+  const grid = c.cache || {};
+  const outcomes = Object.entries(proxy).filter(([, v]) => typeof v === 'number');
+  return h('div', { class: 'section-panel' },
+    h('p', { class: 'lead' }, `${c.active} active and ${c.idle} idle backend connections, ${c.pending} waiting for one; `
+      + `${server.openConnections ?? '–'} client connections open, ${server.requestsInFlight ?? '–'} requests in flight.`),
+    h('div', { class: 'panel-grid' },
+      h('section', { 'aria-label': 'Clients' }, h('h3', {}, 'Clients'), kv([
+        ['Port', server.port === null || server.port === undefined ? '–' : String(server.port)],
+        ['Open connections', fmt.number(server.openConnections)],
+        ['Requests in flight', fmt.number(server.requestsInFlight)],
+        ['Requests accepted', fmt.number(server.requestsAccepted)],
+      ])),
+      h('section', { 'aria-label': 'Proxy outcomes' }, h('h3', {}, 'Proxy outcomes'),
+        kv(outcomes.map(([k, v]) => [humanName(k), fmt.number(v)]))),
+      h('section', { 'aria-label': 'Data grid client' }, h('h3', {}, 'Data grid client'), kv([
+        ['State', grid.state ? `${grid.state} since ${fmt.dateTime(grid.since)}` : '–'],
+        ['Members', (grid.members || []).join(', ') || '–'],
+        ['Connects', fmt.number(grid.connects)],
+        ['Operations', grid.operations ? `${fmt.number(grid.operations.succeeded)} succeeded, ${fmt.number(grid.operations.failed)} failed, `
+          + `${fmt.number(grid.operations.refusedWhileDisconnected)} refused while disconnected` : '–'],
+      ]))),
+    h('h3', {}, 'Upstream pools'),
+    table('upstream-pools', [
+      { label: 'Upstream', render: (p) => p.name },
+      { label: 'Leased', num: true, render: (p) => `${fmt.number(p.leased)} of ${fmt.number(p.maxTotal)}` },
+      { label: 'Idle', num: true, render: (p) => fmt.number(p.available) },
+      { label: 'Waiting', num: true, render: (p) => fmt.number(p.pending) },
+      { label: 'Healthy', render: (p) => yesNo(p.healthy) },
+      { label: 'Failures', num: true, render: (p) => fmt.number(p.failures) },
+      { label: 'Routes', render: (p) => (p.routes || []).join(', ') || '–' },
+    ], pools),
+    rest(c, ['active', 'idle', 'pending', 'pools', 'server', 'proxy', 'cache']));
+}
+
+export function datagridPanel(g) {
+  const members = g.members || [];
+  const maps = Object.entries(g.maps || {}).map(([name, m]) => ({ name, ...m }));
+  return h('div', { class: 'section-panel' },
+    h('p', { class: 'lead' }, `${g.memberCount ?? members.length} members, cluster ${g.clusterState || '–'}, `
+      + `${g.clusterSafe ? 'safe' : 'not safe'} (checked ${fmt.dateTime(g.safetyCheckedAt)}); this member owns `
+      + `${fmt.number(g.ownedPartitions)} of ${fmt.number(g.partitionCount)} partitions.`),
+    h('div', { class: 'panel-grid' },
+      h('section', { 'aria-label': 'Cluster' }, h('h3', {}, 'Cluster'), kv([
+        ['Cluster', g.clusterLabel],
+        ['Running', yesNo(g.running)],
+        ['Cluster safe', yesNo(g.clusterSafe)],
+        ['This member safe', yesNo(g.localMemberSafe)],
+      ]))),
+    h('h3', {}, 'Members'),
+    table('grid-members', [
+      { label: 'Address', render: (m) => m.address },
+      { label: 'Version', render: (m) => m.version },
+      { label: 'This pod', render: (m) => yesNo(m.local) },
+      { label: 'Lite member', render: (m) => yesNo(m.liteMember) },
+      { label: 'UUID', render: (m) => h('span', { class: 'mono small' }, m.uuid) },
+    ], members),
+    h('h3', {}, 'Maps'),
+    table('grid-maps', [
+      { label: 'Map', render: (m) => m.name },
+      { label: 'Entries', num: true, render: (m) => `${fmt.number(m.ownedEntryCount)} (+${fmt.number(m.backupEntryCount)} backup)` },
+      { label: 'Memory', num: true, render: (m) => fmt.bytes((m.ownedEntryMemoryCost || 0) + (m.backupEntryMemoryCost || 0)) },
+      { label: 'Hits', num: true, render: (m) => fmt.number(m.hits) },
+      { label: 'Gets / puts', num: true, render: (m) => `${fmt.number(m.getOperationCount)} / ${fmt.number((m.putOperationCount || 0) + (m.setOperationCount || 0))}` },
+      { label: 'Get / put latency', num: true, render: (m) => `${latency(m.averageGetLatencyMs)} / ${latency(m.averagePutLatencyMs)} ms` },
+      { label: 'Evicted', num: true, render: (m) => fmt.number(m.evictionCount) },
+      { label: 'Last update', render: (m) => m.lastUpdateTime > 0 ? fmt.dateTime(m.lastUpdateTime) : 'never' },
+    ], maps),
+    rest(g, ['running', 'clusterLabel', 'clusterState', 'clusterSafe', 'localMemberSafe', 'safetyCheckedAt', 'memberCount',
+      'members', 'partitionCount', 'ownedPartitions', 'maps']));
 }

@@ -52,8 +52,7 @@ class LocalPlatformTest {
     @Test
     void upRunsTheWholePlatformAndCtrlCLeavesNoJvmBehind(@TempDir Path state) throws Exception {
         // someone else's data grid member on cache-0's address: its grid port must fall back like an HTTP port
-        ServerSocket taken = new ServerSocket();
-        taken.bind(new InetSocketAddress("127.0.44.2", LocalPlan.GRID_PORT));
+        ServerSocket taken = takePort("127.0.44.2", LocalPlan.GRID_PORT);
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 PylonCli.class.getName(), "up", "--state-dir", state.toString(), "--start-timeout", "150",
@@ -158,6 +157,25 @@ class LocalPlatformTest {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pod pid " + pid + " is gone").isFalse();
         }
         assertThat(output.toString()).contains("stopping 7 pods").contains("stopped");
+    }
+
+    /** A listener on {@code host:port}, tried for up to 60 s (a connection of an earlier run may hold the port a while). */
+    private static ServerSocket takePort(String host, int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            ServerSocket socket = new ServerSocket();
+            socket.setReuseAddress(true);
+            try {
+                socket.bind(new InetSocketAddress(host, port));
+                return socket;
+            } catch (java.net.BindException e) {
+                socket.close();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
+        }
     }
 
     /** The member count a Cache pod's datagrid diagnostics report. */

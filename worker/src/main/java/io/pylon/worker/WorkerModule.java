@@ -29,6 +29,7 @@ import io.pylon.worker.listener.ListenerSettings;
 import io.pylon.worker.listener.ListenerTls;
 import io.pylon.worker.listener.PemKeyPair;
 import io.pylon.worker.proxy.GatewayRoute;
+import io.pylon.worker.proxy.GatewaySettings;
 import io.pylon.worker.proxy.WebSocketSettings;
 import io.pylon.worker.proxy.WebSocketTunnels;
 import io.pylon.worker.proxy.WebSocketUpgrader;
@@ -37,6 +38,7 @@ import io.pylon.worker.proxy.ProxyMeters;
 import io.pylon.worker.proxy.ProxyStats;
 import io.pylon.worker.proxy.ResponseTimeouts;
 import io.pylon.worker.proxy.UpstreamPool;
+import io.pylon.worker.proxy.UpstreamHealthChecks;
 import io.pylon.worker.proxy.UpstreamPools;
 import io.pylon.worker.proxy.UpstreamSettings;
 import io.pylon.worker.ratelimit.GridRateLimiter;
@@ -94,6 +96,7 @@ public final class WorkerModule implements PylonModule {
         List<Setting<?>> all = new ArrayList<>(ConfigSettings.all());
         all.addAll(RoutesSettings.all());
         all.addAll(UpstreamSettings.all());
+        all.addAll(GatewaySettings.all());
         all.addAll(RateLimitSettings.all());
         all.addAll(GridClientSettings.all());
         all.addAll(ListenerSettings.all());
@@ -178,7 +181,7 @@ public final class WorkerModule implements PylonModule {
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
-                stats, keys);
+                stats, GatewaySettings.trustedProxies(settings), settings.get(GatewaySettings.MAX_REQUEST_BODY), keys);
         Handler timedProxy = context.routes().timed("gateway", proxy);
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"
@@ -186,6 +189,9 @@ public final class WorkerModule implements PylonModule {
 
         long reload = settings.get(RoutesSettings.RELOAD_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(periodic("Routes reload", routes::reloadIfChanged), reload, reload, TimeUnit.MILLISECONDS);
+        UpstreamHealthChecks healthChecks = new UpstreamHealthChecks(pools);
+        maintenance.scheduleWithFixedDelay(periodic("Upstream health checks",
+                () -> healthChecks.run(inForce.get(), context.executors().async())), 1, 1, TimeUnit.SECONDS);
         long recheck = settings.get(UpstreamSettings.RECHECK_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,

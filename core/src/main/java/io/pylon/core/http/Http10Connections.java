@@ -3,6 +3,7 @@ package io.pylon.core.http;
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.Bytes;
 import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.DataWriter;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
@@ -20,7 +21,8 @@ import java.util.Set;
  * HTTP/1.1 connection passes unchanged, and the first request of an HTTP/1.0 one becomes the HTTP/1.1 request it
  * means: {@code Connection: close} (the pod always closes after the one response, which HTTP/1.0 allows even when the
  * client asked for keep-alive, and which spares a rewrite of every later request on the connection) and a
- * {@code Host} when the client sent none. Responses carry {@code HTTP/1.1} in the status line, as RFC 9110 section
+ * {@code Host} when the client sent none. A response body of unknown length, which Helidon would chunk, reaches the
+ * HTTP/1.0 client unframed and ends with the close ({@link Http10Response}). Responses carry {@code HTTP/1.1} in the status line, as RFC 9110 section
  * 2.5 says a server should. It is no connection selector of its own: the listener has one selector (see the server's
  * connection timeouts), which must register a connection before anything reads from it.
  */
@@ -30,8 +32,21 @@ public final class Http10Connections {
 
     /** The bytes of {@code source}, a reader of connection {@code ctx}, as Helidon's HTTP/1.1 connection should read them. */
     public static DataReader reader(DataReader source, ConnectionContext ctx, Http1Config config) {
+        return reader(source, ctx, config, () -> { });
+    }
+
+    /** @param onHttp10 called when the connection's first request turns out to be HTTP/1.0 (before it is parsed) */
+    public static DataReader reader(DataReader source, ConnectionContext ctx, Http1Config config, Runnable onHttp10) {
         String host = ctx.localPeer().host() + ":" + ctx.localPeer().port();
         int maxHead = config.maxPrologueLength() + config.maxHeadersSize();
-        return DataReader.create(new Http10Request(source, host, maxHead));
+        return DataReader.create(new Http10Request(source, host, maxHead, onHttp10));
+    }
+
+    /**
+     * What Helidon writes the connection's responses through: unchanged, or for an HTTP/1.0 connection
+     * ({@code http10}) without chunked framing (see {@link Http10Response}).
+     */
+    public static DataWriter writer(DataWriter target, java.util.function.BooleanSupplier http10) {
+        return new Http10Response(target, http10);
     }
 }

@@ -24,12 +24,14 @@ final class Http10Request implements Supplier<byte[]> {
     private final DataReader source;
     private final String host;
     private final int maxHead;
+    private final Runnable onHttp10;
     private boolean headDone;
 
-    Http10Request(DataReader source, String host, int maxHead) {
+    Http10Request(DataReader source, String host, int maxHead, Runnable onHttp10) {
         this.source = source;
         this.host = host;
         this.maxHead = maxHead;
+        this.onHttp10 = onHttp10;
     }
 
     @Override
@@ -60,6 +62,7 @@ final class Http10Request implements Supplier<byte[]> {
             head.writeBytes(bytes);
             end = indexOf(head.toByteArray(), END_OF_HEAD);
         }
+        onHttp10.run();
         return rewrite(head.toString(StandardCharsets.ISO_8859_1), end).getBytes(StandardCharsets.ISO_8859_1);
     }
 

@@ -60,19 +60,52 @@ public final class OpenClientConnections {
     }
 
     // Line: "sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ..."; addresses are HEX_IP:HEX_PORT.
+    // The tables list every socket of the network namespace (thousands on a busy node): each line is scanned by hand,
+    // the state and port first, without the regular expression and the array a split would cost per line.
     static int countIn(List<String> lines, int port, Set<String> inodes) {
         int count = 0;
+        int[] bounds = new int[2];
         for (int i = 1; i < lines.size(); i++) {
-            String[] fields = lines.get(i).trim().split("\\s+");
-            if (fields.length < 10 || !fields[3].equals(ESTABLISHED)) {
+            String line = lines.get(i);
+            if (!field(line, 3, 0, bounds) || !line.regionMatches(bounds[0], ESTABLISHED, 0, bounds[1] - bounds[0])
+                    || bounds[1] - bounds[0] != ESTABLISHED.length()) {
                 continue;
             }
-            String local = fields[1];
-            int localPort = Integer.parseInt(local.substring(local.indexOf(':') + 1), 16);
-            if (localPort == port && inodes.contains(fields[9])) {
+            if (!field(line, 1, 0, bounds)) {
+                continue;
+            }
+            int colon = line.indexOf(':', bounds[0]);
+            if (colon < 0 || colon >= bounds[1]) {
+                continue;
+            }
+            int localPort = Integer.parseInt(line, colon + 1, bounds[1], 16);
+            if (localPort == port && field(line, 9, 0, bounds) && inodes.contains(line.substring(bounds[0], bounds[1]))) {
                 count++;
             }
         }
         return count;
+    }
+
+    /** Finds the whitespace-separated field {@code index} of {@code line} into {@code bounds} (start, end). */
+    private static boolean field(String line, int index, int from, int[] bounds) {
+        int pos = from;
+        int n = line.length();
+        for (int f = 0; ; f++) {
+            while (pos < n && Character.isWhitespace(line.charAt(pos))) {
+                pos++;
+            }
+            if (pos >= n) {
+                return false;
+            }
+            int start = pos;
+            while (pos < n && !Character.isWhitespace(line.charAt(pos))) {
+                pos++;
+            }
+            if (f == index) {
+                bounds[0] = start;
+                bounds[1] = pos;
+                return true;
+            }
+        }
     }
 }

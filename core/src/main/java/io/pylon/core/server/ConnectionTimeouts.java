@@ -64,6 +64,8 @@ final class ConnectionTimeouts implements AutoCloseable {
         this.sweeper = scheduler.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
     }
 
+    private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     /** Adds the guard's listeners to the HTTP/1 configuration. */
     Http1Config.Builder listenTo(Http1Config.Builder http1) {
         return http1.addReceiveListener(new RequestListener()).addSendListener(new ResponseListener());
@@ -82,9 +84,26 @@ final class ConnectionTimeouts implements AutoCloseable {
                 return plain.bytesToIdentifyConnection();
             }
 
+            /**
+             * HTTP/1 is the fallback: Helidon's selector claims only request lines ending in HTTP/1.1, and with another
+             * protocol on the listener (HTTP/2) an HTTP/1.0 request or a malformed request line would match no
+             * selector and see its connection closed without a word; here they get the HTTP/1.0 rewrite or a 400.
+             * Only the HTTP/2 connection preface is left to the other selectors.
+             */
             @Override
             public Support supports(BufferData data) {
-                return plain.supports(data);
+                Support support = plain.supports(data);
+                if (support != Support.UNSUPPORTED) {
+                    return support;
+                }
+                data.rewind(); // Helidon's selector read the request line
+                int n = Math.min(data.available(), HTTP2_PREFACE.length);
+                for (int i = 0; i < n; i++) {
+                    if (data.get(i) != HTTP2_PREFACE[i]) {
+                        return Support.SUPPORTED;
+                    }
+                }
+                return n < HTTP2_PREFACE.length ? Support.UNKNOWN : Support.UNSUPPORTED;
             }
 
             @Override
@@ -94,7 +113,8 @@ final class ConnectionTimeouts implements AutoCloseable {
 
             @Override
             public ServerConnection connection(ConnectionContext ctx) {
-                GuardedConnection guarded = new GuardedConnection(ctx, reader -> Http10Connections.reader(reader, ctx, http1));
+                GuardedConnection guarded = new GuardedConnection(ctx,
+                        (reader, onHttp10) -> Http10Connections.reader(reader, ctx, http1, onHttp10));
                 ServerConnection connection = plain.connection(guarded);
                 guarded.attach(connection);
                 return new Tracked(guarded, connection);

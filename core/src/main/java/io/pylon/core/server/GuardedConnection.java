@@ -11,11 +11,12 @@ import io.helidon.webserver.ProxyProtocolData;
 import io.helidon.webserver.Router;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.spi.ServerConnection;
+import io.pylon.core.http.Http10Connections;
 
 import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.function.UnaryOperator;
+import java.util.function.BiFunction;
 
 /**
  * One client connection as the {@link ConnectionTimeouts} sees it: the context Helidon's HTTP/1 connection runs with
@@ -30,6 +31,9 @@ final class GuardedConnection implements ConnectionContext {
 
     private final ConnectionContext delegate;
     private final DataReader reader;
+    private final DataWriter writer;
+    // set by the connection thread when the first request is HTTP/1.0, read by the same thread's writes
+    private boolean http10;
     private volatile Phase phase = Phase.AWAITING_REQUEST;
     private volatile long phaseStart = System.nanoTime();
     private volatile long readStart;
@@ -39,11 +43,15 @@ final class GuardedConnection implements ConnectionContext {
     // the status of the response being sent, noted before its headers are written (connection thread only)
     private int responseStatus;
 
-    /** @param readThrough what Helidon reads the guarded bytes through (the HTTP/1.0 rewrite) */
-    GuardedConnection(ConnectionContext delegate, UnaryOperator<DataReader> readThrough) {
+    /**
+     * @param readThrough what Helidon reads the guarded bytes through (the HTTP/1.0 rewrite), given what to call when
+     *                    the connection turns out to be HTTP/1.0
+     */
+    GuardedConnection(ConnectionContext delegate, BiFunction<DataReader, Runnable, DataReader> readThrough) {
         this.delegate = delegate;
         HelidonSocket socket = delegate.serverSocket();
-        this.reader = readThrough.apply(DataReader.create(() -> read(socket)));
+        this.reader = readThrough.apply(DataReader.create(() -> read(socket)), () -> http10 = true);
+        this.writer = Http10Connections.writer(delegate.dataWriter(), () -> http10);
     }
 
     private byte[] read(HelidonSocket socket) {
@@ -172,7 +180,7 @@ final class GuardedConnection implements ConnectionContext {
 
     @Override
     public DataWriter dataWriter() {
-        return delegate.dataWriter();
+        return writer;
     }
 
     @Override

@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  *     pathPrefix: /api/orders
  *     methods: [GET, POST]          # optional, default any
  *     host: api.example.com         # optional, default any
- *     upstreams: [http://10.0.0.5:8080, http://10.0.0.6:8080/base]
+ *     upstreams: [http://10.0.0.5:8080, http://10.0.0.6:8080/base]   # or {url: ..., weight: 1-100}
  *     stripPrefix: false            # optional
  *     rewritePrefix: /v2/orders     # optional: replaces pathPrefix upstream (not with stripPrefix)
  *     connectTimeout: 2s            # optional, default pylon.worker.upstream.connect-timeout
@@ -54,6 +54,12 @@ import java.util.regex.Pattern;
  *     trustedProxies: [10.0.0.1]    # optional: peers whose X-Forwarded-For names the client
  *     keyAuth: {header: X-API-Key}  # optional: an API key is required
  *     websocket: true               # optional, default true: Upgrade: websocket is tunnelled to the upstream
+ *     preserveHost: false           # optional; these six: see ForwardingParser
+ *     rewriteLocation: true
+ *     maxRequestBody: 10m
+ *     responseBuffering: false
+ *     retries: {attempts: 2, onStatus: [502, 503], within: 10s}
+ *     healthCheck: {path: /health, interval: 5s}
  * </pre>
  */
 public final class ProxyParser {
@@ -68,10 +74,10 @@ public final class ProxyParser {
     private static final Pattern METHOD = Pattern.compile("[A-Z][A-Z_-]{0,31}");
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?");
     private static final int MAX_UPSTREAMS = 64;
-    private static final Set<String> PROXY_FIELDS = Set.of("name", "description", "pathPrefix", "methods", "host",
-            "upstreams", "stripPrefix", "rewritePrefix", "connectTimeout", "responseTimeout", "rateLimit",
+    private static final Set<String> PROXY_FIELDS = union(Set.of("name", "description", "pathPrefix", "methods",
+            "host", "upstreams", "stripPrefix", "rewritePrefix", "connectTimeout", "responseTimeout", "rateLimit",
             "requestHeaders", "responseHeaders", "cors", "ipAllow", "ipDeny", "trustedProxies", "keyAuth",
-            "websocket");
+            "websocket"), ForwardingParser.FIELDS);
     private static final Set<String> LIMIT_FIELDS = Set.of("requests", "per", "key", "onCacheUnavailable");
 
     private final PodPaths paths;
@@ -231,12 +237,7 @@ public final class ProxyParser {
         }
         List<Upstream> upstreams = new ArrayList<>();
         for (int u = 0; u < upstreamsNode.size(); u++) {
-            String text = fields.text(upstreamsNode.get(u), "upstreams[" + u + "]");
-            try {
-                upstreams.add(Upstream.parse(text));
-            } catch (IllegalArgumentException e) {
-                throw fields.invalid("upstreams[" + u + "]", e.getMessage());
-            }
+            upstreams.add(upstream(upstreamsNode.get(u), fields, "upstreams[" + u + "]"));
         }
 
         boolean strip = fields.bool(node, "", "stripPrefix");
@@ -251,7 +252,39 @@ public final class ProxyParser {
                 PolicyParser.ipRules(node, fields), PolicyParser.keyAuth(node, fields));
         boolean websocket = !node.has("websocket") || fields.bool(node, "", "websocket");
         return new Route(name, prefix, methods, host, upstreams, strip, connect, response, limit, policies,
-                websocket);
+                websocket, ForwardingParser.forwarding(node, fields));
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
+    }
+
+    /** An upstream URL, or {@code {url: ..., weight: 1-100}}. */
+    private static Upstream upstream(JsonNode node, Fields fields, String field) throws InvalidProxyException {
+        int weight = 1;
+        JsonNode url = node;
+        if (node != null && node.isObject()) {
+            fields.refuseUnknown(node, Set.of("url", "weight"), field + ".");
+            url = node.get("url");
+            JsonNode weightNode = node.get("weight");
+            if (weightNode != null && !weightNode.isNull()) {
+                if (!weightNode.isIntegralNumber() || weightNode.asInt() < 1 || weightNode.asInt() > Upstream.MAX_WEIGHT) {
+                    throw fields.invalid(field + ".weight", "must be a whole number from 1 to " + Upstream.MAX_WEIGHT);
+                }
+                weight = weightNode.asInt();
+            }
+            if (url == null || url.isNull()) {
+                throw fields.invalid(field + ".url", "is required: an http:// or https:// URL");
+            }
+        }
+        String text = fields.text(url, node != null && node.isObject() ? field + ".url" : field);
+        try {
+            return Upstream.parse(text).withWeight(weight);
+        } catch (IllegalArgumentException e) {
+            throw fields.invalid(field, e.getMessage());
+        }
     }
 
     private static String pathPrefix(Fields fields, String field, String prefix) throws InvalidProxyException {

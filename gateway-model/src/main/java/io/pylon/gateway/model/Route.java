@@ -15,30 +15,41 @@ import java.util.Set;
  * @param policies    header transforms, path rewrite, CORS, IP rules and key auth ({@link Policies#NONE}: none)
  * @param websocket   whether a client's {@code Upgrade: websocket} is forwarded to the upstream (tunnelled after
  *                    its 101); when false the request goes upstream as plain HTTP, without the upgrade
+ * @param forwarding  Host, Location rewriting, body limit, buffering, retries, health check
+ *                    ({@link Forwarding#DEFAULTS})
  */
 public record Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                     boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
-                    Policies policies, boolean websocket) {
+                    Policies policies, boolean websocket, Forwarding forwarding) {
 
     public Route {
         methods = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
         upstreams = List.copyOf(upstreams);
         policies = policies == null ? Policies.NONE : policies;
+        forwarding = forwarding == null ? Forwarding.DEFAULTS : forwarding;
     }
 
-    /** A route that lets WebSocket upgrades through. */
+    /** A route that forwards the default way. */
+    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
+                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+                 Policies policies, boolean websocket) {
+        this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
+                policies, websocket, Forwarding.DEFAULTS);
+    }
+
+    /** A route that lets WebSocket upgrades through and forwards the default way. */
     public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                  boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
                  Policies policies) {
         this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
-                policies, true);
+                policies, true, Forwarding.DEFAULTS);
     }
 
     /** A route without policies besides its rate limit. */
     public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
                  boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit) {
         this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
-                Policies.NONE);
+                Policies.NONE, true, Forwarding.DEFAULTS);
     }
 
     /** Whether the raw request path falls under this route's prefix, at a segment boundary. */

@@ -4,19 +4,33 @@ import java.net.URI;
 
 /**
  * One upstream base URL of a route, split into the origin that keys its connection pool ({@code http://host:port})
- * and the base path that prefixes every forwarded path ({@code ""} when the URL has none).
+ * and the base path that prefixes every forwarded path ({@code ""} when the URL has none), with its share of the
+ * route's requests ({@code weight}, 1 to 100, 1 unless the route says otherwise).
  */
-public record Upstream(String scheme, String host, int port, String basePath, String origin) {
+public record Upstream(String scheme, String host, int port, String basePath, String origin, int weight) {
+    public static final int MAX_WEIGHT = 100;
 
     /** @param origin {@code http://10.0.0.5:8080}: the pool key and the name shown in {@code connections.pools[]} */
     public Upstream {
         if (origin == null) {
             origin = scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
         }
+        if (weight < 1 || weight > MAX_WEIGHT) {
+            throw new IllegalArgumentException("weight must be from 1 to " + MAX_WEIGHT);
+        }
+    }
+
+    public Upstream(String scheme, String host, int port, String basePath, String origin) {
+        this(scheme, host, port, basePath, origin, 1);
     }
 
     public Upstream(String scheme, String host, int port, String basePath) {
-        this(scheme, host, port, basePath, null);
+        this(scheme, host, port, basePath, null, 1);
+    }
+
+    /** The same upstream with another weight. */
+    public Upstream withWeight(int weight) {
+        return new Upstream(scheme, host, port, basePath, origin, weight);
     }
 
     /** Parses an upstream URL; throws {@link IllegalArgumentException} with the reason when it is not one. */

@@ -108,7 +108,7 @@ public final class HttpCaller implements AutoCloseable {
         } catch (IOException e) {
             String why = request.isCancelled() ? "no complete answer within " + timeout.toMillis() + " ms"
                     : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-            throw new StepFailure(method + " " + request.getRequestUri() + " failed: " + why, true, null);
+            throw new StepFailure(method + " " + StepRunner.withoutCredentials(url) + " failed: " + why, true, null);
         } finally {
             deadline.cancel(false);
         }

@@ -114,7 +114,7 @@ public final class StepRunner {
                 byte[] body = body(h.body(), bindings, null);
                 HttpReply reply = http.call(h.method(), h.url(), h.headers(), body, h.timeout(),
                         h.maxBody() == null ? defaultMaxBody : h.maxBody());
-                yield checked(reply, h.expect(), h.method() + " " + h.url());
+                yield checked(reply, h.expect(), h.method() + " " + withoutCredentials(h.url()));
             }
             case StepSpec.Webhook w -> webhook(w, stepId, bindings);
         };
@@ -130,7 +130,7 @@ public final class StepRunner {
             headers.put(WebhookSignature.SIGNATURE_HEADER, WebhookSignature.sign(secrets.read(w.hmacSecretRef()), now, body));
         }
         HttpReply reply = http.call("POST", w.url(), headers, body, w.timeout(), defaultMaxBody);
-        return checked(reply, w.expect(), "POST " + w.url());
+        return checked(reply, w.expect(), "POST " + withoutCredentials(w.url()));
     }
 
     private JsonNode defaultWebhookBody(Bindings bindings) {
@@ -181,6 +181,16 @@ public final class StepRunner {
                     + expect + ")"), retryable, s);
         }
         return output;
+    }
+
+    /** A URL as errors and history show it: without user information ({@code user:password@}) or query. */
+    static String withoutCredentials(String url) {
+        try {
+            java.net.URI uri = java.net.URI.create(url);
+            return new java.net.URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null).toString();
+        } catch (IllegalArgumentException | java.net.URISyntaxException e) {
+            return "(a URL)";
+        }
     }
 
     private JsonNode parseBody(HttpReply reply) {

@@ -38,7 +38,7 @@ public final class AuditLog {
                 now, cut(actor == null ? "-" : actor, 64), cut(action, 64), cut(target, MAX_FIELD),
                 cut(sourceAddress, 64), cut(outcome, 32));
         LOG.log(Level.INFO, "audit action=" + action + " actor=" + actor + " target=" + target
-                + " source=" + sourceAddress + " outcome=" + outcome);
+                + " source=" + (sourceAddress == null ? "-" : sourceAddress) + " outcome=" + outcome);
         recorded.accept(action, outcome);
     }
 

@@ -146,6 +146,11 @@ public final class DeploymentStore {
                 }, environment);
     }
 
+    /** Forgets one pod (it said it is stopping). */
+    public void forgetPod(String environment, String podName) {
+        jdbc.update("DELETE FROM gateway_pods WHERE environment = ? AND pod_name = ?", environment, podName);
+    }
+
     /** Forgets pods not heard from since {@code before} (scaled down or replaced). */
     public int forgetPods(Instant before) {
         return jdbc.update("DELETE FROM gateway_pods WHERE last_contact < ?", before);

@@ -38,6 +38,8 @@ public final class GatewayPollEndpoint {
     public static final HeaderName REJECTED_VERSION = HeaderNames.create("X-Pylon-Rejected-Version");
     public static final HeaderName REJECTION = HeaderNames.create("X-Pylon-Rejection");
     public static final HeaderName BUNDLE_VERSION = HeaderNames.create("X-Pylon-Bundle-Version");
+    /** {@code true}: the pod is stopping; it is no longer one of the environment's pods (a deploy does not wait for it). */
+    public static final HeaderName LEAVING = HeaderNames.create("X-Pylon-Leaving");
     public static final Duration MAX_WAIT = Duration.ofSeconds(60);
     /** Long-polls one replica holds at most; beyond, 503 with Retry-After (each holds a parked virtual thread). */
     public static final int MAX_POLLS = 10_000;
@@ -66,6 +68,12 @@ public final class GatewayPollEndpoint {
         try {
             Environment environment = authenticate(req);
             GatewayPod report = report(req, environment.name());
+            if (req.headers().first(LEAVING).map("true"::equals).orElse(false)) {
+                store.forgetPod(environment.name(), report.podName());
+                watch.reported(environment.name());
+                res.status(Status.NO_CONTENT_204).send();
+                return;
+            }
             Duration wait = wait(req);
             String known = req.headers().first(HeaderNames.IF_NONE_MATCH).map(GatewayPollEndpoint::unquote).orElse(null);
             store.report(report);

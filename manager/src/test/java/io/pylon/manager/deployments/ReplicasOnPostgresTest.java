@@ -35,7 +35,7 @@ class ReplicasOnPostgresTest {
 
     @BeforeAll
     static void start() throws Exception {
-        String url = TestPostgres.shared().createDatabase("replicas");
+        String url = TestPostgres.shared().createDatabase("replicas_" + System.nanoTime());
         Map<String, String> settings = new HashMap<>();
         settings.put("pylon.manager.db.url", url);
         settings.put("pylon.manager.db.user", TestPostgres.USER);
@@ -50,8 +50,12 @@ class ReplicasOnPostgresTest {
 
     @AfterAll
     static void stop() {
-        a.stop();
-        b.stop();
+        if (a != null) {
+            a.stop();
+        }
+        if (b != null) {
+            b.stop();
+        }
     }
 
     @Test

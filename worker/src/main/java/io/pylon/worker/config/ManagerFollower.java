@@ -236,11 +236,21 @@ public final class ManagerFollower implements AutoCloseable {
         return map;
     }
 
+    /** Stops following and tells the Manager this pod is leaving, so deploys stop waiting for it (bounded, best effort). */
     @Override
     public synchronized void close() {
         stopped = true;
         if (thread != null) {
             thread.interrupt();
+        }
+        try {
+            http.send(HttpRequest.newBuilder(manager.resolve(PATH)).timeout(timeout)
+                    .header("X-Pylon-Environment-Id", environmentId).header("X-Pylon-Pod", podName)
+                    .header("X-Pylon-Leaving", "true").GET().build(), HttpResponse.BodyHandlers.discarding());
+        } catch (IOException e) {
+            // the Manager is away: it forgets the pod 90 s after its last poll
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -19,6 +19,11 @@ final class ClientAddress {
         return remotePeer.host();
     }
 
+    /** The address of the client's connection, null when it is not an IP socket. */
+    static java.net.InetAddress inet(PeerInfo remotePeer) {
+        return remotePeer.address() instanceof InetSocketAddress inet ? inet.getAddress() : null;
+    }
+
     /** The Host header without its port ({@code [::1]:80} gives {@code ::1}); null stays null. */
     static String hostWithoutPort(String host) {
         if (host == null) {

@@ -12,11 +12,32 @@ import java.io.InterruptedIOException;
  */
 final class ClientRequestBody extends InputStream {
     private final InputStream in;
+    private final long limit;
+    private long read;
     private volatile boolean started;
     private volatile boolean clientFailed;
+    private volatile boolean tooLarge;
+
+    /** The body grew past its limit while it streamed (a chunked body, whose length nobody announced). */
+    static final class TooLargeException extends IOException {
+        TooLargeException(long limit) {
+            super("the request body is larger than " + limit + " bytes");
+        }
+    }
+
+    /** @param limit the most bytes the client may send, 0 for no limit */
+    ClientRequestBody(InputStream in, long limit) {
+        this.in = in;
+        this.limit = limit;
+    }
 
     ClientRequestBody(InputStream in) {
-        this.in = in;
+        this(in, 0);
+    }
+
+    /** Whether the client sent more than the limit (the exchange failed for it: 413, not 502). */
+    boolean tooLarge() {
+        return tooLarge;
     }
 
     boolean started() {
@@ -37,8 +58,9 @@ final class ClientRequestBody extends InputStream {
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         started = true;
+        int n;
         try {
-            return in.read(b, off, len);
+            n = in.read(b, off, len);
         } catch (IOException e) {
             clientFailed = true;
             throw e;
@@ -46,6 +68,14 @@ final class ClientRequestBody extends InputStream {
             clientFailed = true;
             throw new InterruptedIOException("client request body failed: " + e.getClass().getSimpleName());
         }
+        if (n > 0 && limit > 0) {
+            read += n;
+            if (read > limit) {
+                tooLarge = true;
+                throw new TooLargeException(limit);
+            }
+        }
+        return n;
     }
 
     @Override

@@ -13,16 +13,38 @@ import java.util.List;
 /**
  * The outbound stage: the request the upstream gets from the client's. Hop-by-hop headers (the fixed ones and those
  * the client's {@code Connection} names), {@code Host}, {@code Content-Length} and {@code Expect} are not copied (the
- * transport writes its own); {@code X-Forwarded-For} gets the client's address appended, {@code X-Forwarded-Proto}
- * and {@code X-Forwarded-Host} say what this hop saw (incoming values are replaced). Pure functions of their
- * arguments.
+ * transport writes its own). The forwarding headers say what this hop saw: {@code X-Forwarded-For} gets the client's
+ * address appended; {@code X-Forwarded-Proto}, {@code -Host}, {@code -Port}, {@code X-Real-IP} and an RFC 7239
+ * {@code Forwarded} element are set, and {@code X-Forwarded-Prefix} names a prefix the route stripped. A client's own
+ * values of these are replaced, unless it is a {@link TrustedProxies trusted proxy}: then they are kept (its
+ * {@code Forwarded} gets this hop's element appended). Pure functions of their arguments.
  */
 final class OutboundRequest {
     private static final String X_FORWARDED_FOR = "X-Forwarded-For";
     private static final String X_FORWARDED_PROTO = "X-Forwarded-Proto";
     private static final String X_FORWARDED_HOST = "X-Forwarded-Host";
+    private static final String X_FORWARDED_PORT = "X-Forwarded-Port";
+    private static final String X_FORWARDED_PREFIX = "X-Forwarded-Prefix";
+    private static final String X_REAL_IP = "X-Real-IP";
+    private static final String FORWARDED = "Forwarded";
 
     private OutboundRequest() {
+    }
+
+    /**
+     * What this hop knows of the client's request.
+     *
+     * @param clientIp the address of the client's connection
+     * @param secure   whether the client's connection is TLS
+     * @param port     the Worker's port the client connected to
+     * @param prefix   the path prefix the route strips, null when it strips none
+     * @param trusted  whether the client is a trusted proxy, whose forwarding headers are kept
+     * @param preserveHost whether the upstream gets the client's {@code Host} (else the transport sets its own)
+     */
+    record Hop(String clientIp, boolean secure, int port, String prefix, boolean trusted, boolean preserveHost) {
+        static Hop of(String clientIp, boolean secure) {
+            return new Hop(clientIp, secure, 0, null, false, false);
+        }
     }
 
     /** The request target: the route's path on the upstream, then the client's query as it came (still encoded). */
@@ -30,46 +52,85 @@ final class OutboundRequest {
         return rawQuery.isEmpty() ? upstreamPath : upstreamPath + "?" + rawQuery;
     }
 
-    /**
-     * @param incoming the client's headers
-     * @param clientIp the address of the client's connection
-     * @param secure   whether the client's connection is TLS
-     */
-    static ClassicHttpRequest create(String method, HttpHost upstream, String target, Headers incoming,
-                                     String clientIp, boolean secure) {
+    /** @param incoming the client's headers */
+    static ClassicHttpRequest create(String method, HttpHost upstream, String target, Headers incoming, Hop hop) {
         ClassicHttpRequest outbound = new BasicClassicHttpRequest(method, upstream, target);
-        HopByHopHeaders hop = incoming.contains(HeaderNames.CONNECTION)
+        HopByHopHeaders hopByHop = incoming.contains(HeaderNames.CONNECTION)
                 ? HopByHopHeaders.of(incoming.all(HeaderNames.CONNECTION, List::of)) : HopByHopHeaders.FIXED_ONLY;
         List<String> forwardedFor = new ArrayList<>(0);
+        String proto = null;
+        String forwardedHost = null;
+        String port = null;
+        String prefix = null;
+        String realIp = null;
+        List<String> forwarded = null;
         for (Header header : incoming) {
             String name = header.headerName().lowerCase();
-            if (hop.isHopByHop(name) || name.equals("host") || name.equals("content-length") || name.equals("expect")) {
+            if (hopByHop.isHopByHop(name) || name.equals("host") || name.equals("content-length")
+                    || name.equals("expect")) {
                 continue;
             }
-            if (name.equals("x-forwarded-for")) {
-                forwardedFor.addAll(header.allValues());
-                continue;
-            }
-            if (name.equals("x-forwarded-proto") || name.equals("x-forwarded-host")) {
-                continue;
-            }
-            if (header.valueCount() == 1) {
-                outbound.addHeader(header.name(), header.get());
-                continue;
-            }
-            for (String value : header.allValues()) {
-                outbound.addHeader(header.name(), value);
+            switch (name) {
+                case "x-forwarded-for" -> forwardedFor.addAll(header.allValues());
+                case "x-forwarded-proto" -> proto = header.get();
+                case "x-forwarded-host" -> forwardedHost = header.get();
+                case "x-forwarded-port" -> port = header.get();
+                case "x-forwarded-prefix" -> prefix = header.get();
+                case "x-real-ip" -> realIp = header.get();
+                case "forwarded" -> forwarded = header.allValues();
+                default -> {
+                    if (header.valueCount() == 1) {
+                        outbound.addHeader(header.name(), header.get());
+                    } else {
+                        for (String value : header.allValues()) {
+                            outbound.addHeader(header.name(), value);
+                        }
+                    }
+                }
             }
         }
-        // added, not set: the loop left out every incoming X-Forwarded-* (a set would scan the headers again)
+        String host = incoming.first(HeaderNames.HOST).orElse(null);
+        if (hop.preserveHost() && host != null) {
+            outbound.addHeader("Host", host); // the transport adds the upstream's only when there is none
+        }
+        String ownProto = hop.secure() ? "https" : "http";
+        // added, not set: the loop left out every incoming forwarding header (a set would scan the headers again)
         if (forwardedFor.isEmpty()) {
-            outbound.addHeader(X_FORWARDED_FOR, clientIp);
+            outbound.addHeader(X_FORWARDED_FOR, hop.clientIp());
         } else {
-            forwardedFor.add(clientIp);
+            forwardedFor.add(hop.clientIp());
             outbound.addHeader(X_FORWARDED_FOR, String.join(", ", forwardedFor));
         }
-        outbound.addHeader(X_FORWARDED_PROTO, secure ? "https" : "http");
-        incoming.first(HeaderNames.HOST).ifPresent(host -> outbound.addHeader(X_FORWARDED_HOST, host));
+        boolean trusted = hop.trusted();
+        outbound.addHeader(X_FORWARDED_PROTO, trusted && proto != null ? proto : ownProto);
+        String keptHost = trusted && forwardedHost != null ? forwardedHost : host;
+        if (keptHost != null) {
+            outbound.addHeader(X_FORWARDED_HOST, keptHost);
+        }
+        if (trusted && port != null) {
+            outbound.addHeader(X_FORWARDED_PORT, port);
+        } else if (hop.port() > 0) {
+            outbound.addHeader(X_FORWARDED_PORT, Integer.toString(hop.port()));
+        }
+        String keptPrefix = trusted ? prefix : null;
+        if (hop.prefix() != null) {
+            keptPrefix = keptPrefix == null ? hop.prefix() : keptPrefix + hop.prefix();
+        }
+        if (keptPrefix != null) {
+            outbound.addHeader(X_FORWARDED_PREFIX, keptPrefix);
+        }
+        outbound.addHeader(X_REAL_IP, trusted && realIp != null ? realIp : hop.clientIp());
+        String element = forwardedElement(hop.clientIp(), ownProto, host);
+        outbound.addHeader(FORWARDED, trusted && forwarded != null
+                ? String.join(", ", forwarded) + ", " + element : element);
         return outbound;
+    }
+
+    /** One RFC 7239 element: {@code for=192.0.2.1;proto=http;host="api.example"} (IPv6 and host quoted). */
+    private static String forwardedElement(String clientIp, String proto, String host) {
+        String node = clientIp.indexOf(':') >= 0 ? "\"[" + clientIp + "]\"" : clientIp;
+        String element = "for=" + node + ";proto=" + proto;
+        return host == null ? element
+                : element + ";host=\"" + host.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

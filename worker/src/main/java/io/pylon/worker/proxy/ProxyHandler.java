@@ -2,6 +2,9 @@ package io.pylon.worker.proxy;
 
 import io.pylon.worker.keys.KeySet;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.pylon.gateway.model.Forwarding;
+import io.pylon.gateway.model.Route;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -30,9 +33,19 @@ public final class ProxyHandler implements Handler {
     private final ResponseRelay relay;
     private final ProxyStats stats;
     private final KeySet keys;
+    private final TrustedProxies trustedProxies;
+    private final long maxRequestBody;
 
+    /**
+     * @param trustedProxies clients whose forwarding headers are kept
+     * @param maxRequestBody the pod's request body limit in bytes (0: none), for routes that set none
+     * @param keys           the API keys a proxy with {@code keyAuth} accepts
+     */
     public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools,
-                        ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, ProxyStats stats, KeySet keys) {
+                        ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, ProxyStats stats,
+                        TrustedProxies trustedProxies, long maxRequestBody, KeySet keys) {
+        this.trustedProxies = trustedProxies;
+        this.maxRequestBody = maxRequestBody;
         this.keys = keys;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
@@ -92,6 +105,13 @@ public final class ProxyHandler implements Handler {
         }
     }
 
+    /** 413 before anything is sent upstream; the body stays unread, so the connection closes after the answer. */
+    private void refuseTooLarge(ServerResponse res) {
+        stats.badRequest.increment();
+        res.header(HeaderValues.CONNECTION_CLOSE);
+        GatewayError.BODY_TOO_LARGE.send(res);
+    }
+
     // RFC 9110 section 5.6.2: a method is a token
     private static boolean isToken(String method) {
         if (method.isEmpty()) {
@@ -120,13 +140,23 @@ public final class ProxyHandler implements Handler {
             refusal.send(res);
             return;
         }
-        ClientRequestBody body = req.content().hasEntity() ? new ClientRequestBody(req.content().inputStream()) : null;
-        long length = body == null ? -1 : req.headers().contentLength().orElse(-1);
+        Route route = entry.route();
+        Forwarding forwarding = route.forwarding();
+        long limit = forwarding.maxRequestBody() == Forwarding.POD_DEFAULT ? maxRequestBody : forwarding.maxRequestBody();
+        long length = req.content().hasEntity() ? req.headers().contentLength().orElse(-1) : -1;
+        if (limit > 0 && length > limit) {
+            refuseTooLarge(res);
+            return;
+        }
+        ClientRequestBody body = req.content().hasEntity()
+                ? new ClientRequestBody(req.content().inputStream(), limit) : null;
         String query = req.query().rawValue();
-        UpstreamDispatch.Result result = dispatch.open(entry, body, (upstream, pool, responseTimeout) -> {
+        OutboundRequest.Hop hop = new OutboundRequest.Hop(clientIp, req.isSecure(), req.localPeer().port(),
+                route.stripPrefix() || route.policies().rewritePrefix() != null ? route.pathPrefix() : null,
+                trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost());
+        UpstreamDispatch.Result result = dispatch.open(entry, method, body, (upstream, pool, responseTimeout) -> {
             var outbound = OutboundRequest.create(method, pool.target(),
-                    OutboundRequest.target(entry.route().upstreamPath(upstream, path), query),
-                    req.headers(), clientIp, req.isSecure());
+                    OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop);
             HeaderTransforms.request(policies.requestHeaders(), outbound);
             if (body != null) {
                 outbound.setEntity(new UpstreamRequestBody(body, length, responseTimeout));
@@ -134,10 +164,15 @@ public final class ProxyHandler implements Handler {
             return outbound;
         });
         switch (result) {
-            case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res,
+            case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res, forwarding.responseBuffering(),
+                    forwarding.rewriteLocation() ? LocationRewrite.of(route, opened.upstream(),
+                            req.isSecure(), req.headers().first(HeaderNames.HOST).orElse(null)) : null,
                     headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
                             headers));
             case UpstreamDispatch.Failed failed -> {
+                if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE) {
+                    res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read
+                }
                 GatewayError answer = failed.failure().answer(stats);
                 stats.meters.unanswered(entry.route(), answer.status().code());
                 answer.send(res);

@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The relay stage: the upstream's response to the client. Status and end-to-end headers are copied (hop-by-hop ones,
@@ -35,12 +36,20 @@ final class ResponseRelay {
         this.stats = stats;
     }
 
+    /** A response of unknown length that a buffering route reads whole before sending, at most this many bytes. */
+    static final int BUFFER_LIMIT = 1024 * 1024;
+
     void relay(UpstreamExchange exchange, ServerResponse res) throws IOException {
-        relay(exchange, res, headers -> { });
+        relay(exchange, res, false, null, headers -> { });
     }
 
-    /** @param edit the route's header rules, applied to the copied headers before anything is sent */
-    void relay(UpstreamExchange exchange, ServerResponse res,
+    /**
+     * @param buffering whether a body of unknown length is read whole (up to {@link #BUFFER_LIMIT}) and sent with its
+     *                  length; a longer one is streamed after what was read
+     * @param location  rewrites {@code Location} and {@code Content-Location} values; null: they pass unchanged
+     * @param edit      the route's header rules, applied to the copied headers before anything is sent
+     */
+    void relay(UpstreamExchange exchange, ServerResponse res, boolean buffering, UnaryOperator<String> location,
                java.util.function.Consumer<io.helidon.http.ServerResponseHeaders> edit) throws IOException {
         ClassicHttpResponse response = exchange.response();
         boolean completed = false;
@@ -53,7 +62,11 @@ final class ResponseRelay {
                 if (hop.isHopByHop(name) || (entity != null && name.equalsIgnoreCase("content-length"))) {
                     continue;
                 }
-                res.headers().add(HeaderValues.create(header.getName(), header.getValue()));
+                String value = header.getValue();
+                if (location != null && (name.equalsIgnoreCase("location") || name.equalsIgnoreCase("content-location"))) {
+                    value = location.apply(value);
+                }
+                res.headers().add(HeaderValues.create(name, value));
             }
             edit.accept(res.headers());
             if (entity == null) {
@@ -63,6 +76,10 @@ final class ResponseRelay {
                 long length = entity.getContentLength();
                 if (length >= 0 && length <= StreamBuffer.SIZE) {
                     if (!sendSmall(exchange, (int) length, res)) {
+                        return;
+                    }
+                } else if (length < 0 && buffering) {
+                    if (!sendBuffered(exchange, res)) {
                         return;
                     }
                 } else {
@@ -123,12 +140,51 @@ final class ResponseRelay {
         }
     }
 
+    /**
+     * A body of unknown length read up to {@link #BUFFER_LIMIT}: when it ends within it, it goes out in one write with
+     * its length (the upstream connection is back in the pool before the client has read a byte); when it does not,
+     * what was read goes first and the rest streams.
+     */
+    private boolean sendBuffered(UpstreamExchange exchange, ServerResponse res) throws IOException {
+        InputStream in = exchange.body();
+        byte[] head;
+        try {
+            head = in.readNBytes(BUFFER_LIMIT);
+        } catch (IOException e) {
+            stats.upstreamAborted.increment();
+            res.headers().clear();
+            (exchange.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE).answer(stats).send(res);
+            return false;
+        }
+        if (head.length < BUFFER_LIMIT) {
+            exchange.complete();
+            try {
+                res.send(head);
+            } catch (UncheckedIOException | ServerConnectionException e) {
+                stats.clientAborted.increment();
+                throw new CloseConnectionException("client went away", e);
+            }
+            return true;
+        }
+        stream(exchange, -1, res, head);
+        return true;
+    }
+
     private void stream(UpstreamExchange exchange, long length, ServerResponse res) throws IOException {
+        stream(exchange, length, res, null);
+    }
+
+    /** @param first bytes already read from the upstream's body, sent before the rest; null: none */
+    private void stream(UpstreamExchange exchange, long length, ServerResponse res, byte[] first) throws IOException {
         byte[] buffer = StreamBuffer.forLength(length);
         long total = 0;
         InputStream in = exchange.body();
         OutputStream out = res.outputStream();
         try {
+            if (first != null) {
+                out.write(first);
+                total = first.length;
+            }
             while (true) {
                 int n;
                 try {

@@ -1,6 +1,7 @@
 package io.pylon.worker.proxy;
 
 import io.helidon.webserver.CloseConnectionException;
+import io.pylon.gateway.model.Forwarding;
 import io.pylon.gateway.model.Route;
 import io.pylon.worker.routes.RouteTable;
 import io.pylon.gateway.model.Upstream;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -23,7 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * next is tried, which is safe for any method because nothing was sent (unless the client's body was already being
  * read). A reused connection that fails before any of the response arrived (closed by the upstream while idle, or
  * left with bytes past a response) is retried once on another connection of the same upstream while none of the
- * client's body was consumed. Any other failure ends the attempt. Called concurrently by request threads: the route's cursor is atomic,
+ * client's body was consumed. A route's {@code retries} also try an idempotent request without a body again after
+ * a failed connection or a listed status (502, 503, 504), over the upstreams in turn, within its time budget. Any
+ * other failure ends the attempt. Called concurrently by request threads: the route's cursor is atomic,
  * the connect timeouts are a concurrent map, the pools guard their own state.
  */
 final class UpstreamDispatch {
@@ -39,7 +43,7 @@ final class UpstreamDispatch {
     sealed interface Result permits Opened, Failed {
     }
 
-    record Opened(UpstreamExchange exchange) implements Result {
+    record Opened(UpstreamExchange exchange, Upstream upstream) implements Result {
     }
 
     record Failed(UpstreamFailure failure) implements Result {
@@ -57,67 +61,97 @@ final class UpstreamDispatch {
         this.stats = stats;
     }
 
+    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE");
+
     /**
-     * @param body the client's body, null when the request has none
+     * @param method the request's method: only an idempotent one without a body is retried ({@link Forwarding})
+     * @param body   the client's body, null when the request has none
      * @throws CloseConnectionException when the client stopped sending its body: nobody is left to answer
      */
-    Result open(RouteTable.Entry entry, ClientRequestBody body, Outbound outbound) {
+    Result open(RouteTable.Entry entry, String method, ClientRequestBody body, Outbound outbound) {
         Route route = entry.route();
+        Forwarding.Retries retries = route.forwarding().retries();
+        boolean retryable = retries.attempts() > 0 && body == null && IDEMPOTENT.contains(method);
+        List<Upstream> order = order(entry);
+        int tries = retryable ? Math.max(order.size(), 1 + retries.attempts()) : order.size();
+        long deadline = retryable ? System.nanoTime() + retries.within().toNanos() : Long.MAX_VALUE;
         UpstreamFailure failure = UpstreamFailure.UNREACHABLE;
-        for (Upstream upstream : order(entry)) {
+        boolean retriedReused = false;
+        for (int i = 0; i < tries; i++) {
+            if (i >= order.size() && System.nanoTime() - deadline > 0) {
+                break; // a retry beyond one pass over the upstreams only within the route's budget
+            }
+            Upstream upstream = order.get(i % order.size());
             UpstreamPool pool = pools.pool(upstream);
-            for (int attempt = 0; ; attempt++) {
-                ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
-                ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
-                try {
-                    long t0 = System.nanoTime();
-                    UpstreamExchange exchange = pool.open(request, connectTimeout(route), responseTimeout);
-                    stats.meters.answered(route, upstream, exchange.response().getCode(), System.nanoTime() - t0);
-                    return new Opened(exchange);
-                } catch (UpstreamExchange.ReusedConnectionFailedException e) {
-                    if (body != null && body.clientFailed()) {
-                        stats.clientAborted.increment();
-                        throw new CloseConnectionException("client went away while sending the request body", e);
-                    }
-                    // the upstream closed an idle connection, or spoiled it: once more, on another connection
-                    log(route, pool, e);
-                    if (attempt == 0 && (body == null || !body.started())) {
-                        continue;
-                    }
-                    return new Failed(UpstreamFailure.UNREACHABLE);
-                } catch (ConnectTimeoutException | ConnectException e) {
-                    pools.failed(pool);
-                    failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
-                    log(route, pool, e);
-                    if (body != null && body.started()) {
-                        return new Failed(failure);
-                    }
-                    break;
-                } catch (IOException e) {
-                    if (body != null && body.clientFailed()) {
-                        stats.clientAborted.increment();
-                        throw new CloseConnectionException("client went away while sending the request body", e);
-                    }
-                    failure = responseTimeout.expired() ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(e);
-                    if (failure == UpstreamFailure.UNREACHABLE) {
-                        pools.failed(pool);
-                    }
-                    log(route, pool, e);
+            ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
+            ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
+            try {
+                long t0 = System.nanoTime();
+                UpstreamExchange exchange = pool.open(request, connectTimeout(route), responseTimeout);
+                int status = exchange.response().getCode();
+                stats.meters.answered(route, upstream, status, System.nanoTime() - t0);
+                if (retryable && i + 1 < tries && retries.onStatus().contains(status)
+                        && (i + 1 < order.size() || System.nanoTime() - deadline < 0)) {
+                    exchange.abort();
+                    LOG.log(Level.DEBUG, () -> "Route " + route.name() + ": upstream " + pool.origin() + " answered "
+                            + status + "; trying again");
+                    continue;
+                }
+                return new Opened(exchange, upstream);
+            } catch (UpstreamExchange.ReusedConnectionFailedException e) {
+                if (body != null && body.tooLarge()) {
+                    return new Failed(UpstreamFailure.BODY_TOO_LARGE);
+                }
+                if (body != null && body.clientFailed()) {
+                    stats.clientAborted.increment();
+                    throw new CloseConnectionException("client went away while sending the request body", e);
+                }
+                // the upstream closed an idle connection, or spoiled it: once more, on another connection
+                log(route, pool, e);
+                if (!retriedReused && (body == null || !body.started())) {
+                    retriedReused = true;
+                    i--;
+                    continue;
+                }
+                return new Failed(UpstreamFailure.UNREACHABLE);
+            } catch (ConnectTimeoutException | ConnectException e) {
+                pools.failed(pool);
+                failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
+                log(route, pool, e);
+                if (body != null && body.started()) {
                     return new Failed(failure);
                 }
+            } catch (IOException e) {
+                if (body != null && body.tooLarge()) {
+                    return new Failed(UpstreamFailure.BODY_TOO_LARGE);
+                }
+                if (body != null && body.clientFailed()) {
+                    stats.clientAborted.increment();
+                    throw new CloseConnectionException("client went away while sending the request body", e);
+                }
+                failure = responseTimeout.expired() ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(e);
+                if (failure == UpstreamFailure.UNREACHABLE) {
+                    pools.failed(pool);
+                }
+                log(route, pool, e);
+                return new Failed(failure);
             }
         }
         return new Failed(failure);
     }
 
-    /** Round robin from the route's cursor, upstreams that failed recently moved to the end (tried only if all did). */
+    /**
+     * Round robin from the route's cursor, weighted: each upstream is first in a share of the requests proportional
+     * to its weight, the others follow in order; upstreams that failed recently are moved to the end (tried only if
+     * all did).
+     */
     List<Upstream> order(RouteTable.Entry entry) {
         List<Upstream> upstreams = entry.route().upstreams();
         int n = upstreams.size();
         if (n == 1) {
             return upstreams;
         }
-        int start = Math.floorMod(entry.cursor().getAndIncrement(), n);
+        int start = first(upstreams, entry.cursor().getAndIncrement());
         List<Upstream> healthy = new ArrayList<>(n);
         List<Upstream> failed = new ArrayList<>(0);
         for (int i = 0; i < n; i++) {
@@ -126,6 +160,25 @@ final class UpstreamDispatch {
         }
         healthy.addAll(failed);
         return healthy;
+    }
+
+    /** The upstream that goes first for the request numbered {@code ticket}: by weight, in turn. */
+    private static int first(List<Upstream> upstreams, int ticket) {
+        int total = 0;
+        for (int i = 0; i < upstreams.size(); i++) {
+            total += upstreams.get(i).weight();
+        }
+        if (total == upstreams.size()) {
+            return Math.floorMod(ticket, total); // all weigh 1: plain round robin
+        }
+        int slot = Math.floorMod(ticket, total);
+        for (int i = 0; i < upstreams.size(); i++) {
+            slot -= upstreams.get(i).weight();
+            if (slot < 0) {
+                return i;
+            }
+        }
+        return 0;
     }
 
     private Timeout connectTimeout(Route route) {

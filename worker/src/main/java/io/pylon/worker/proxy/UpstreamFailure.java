@@ -5,7 +5,7 @@ import java.net.SocketTimeoutException;
 
 /** Why no upstream answered, and what the client is told then; each answer is counted in {@link ProxyStats}. */
 enum UpstreamFailure {
-    UNREACHABLE, TIMEOUT, POOL_EXHAUSTED;
+    UNREACHABLE, TIMEOUT, POOL_EXHAUSTED, BODY_TOO_LARGE;
 
     /** A failure after the connection was made (or while leasing one): nothing more specific than the exception. */
     static UpstreamFailure of(IOException e) {
@@ -28,6 +28,10 @@ enum UpstreamFailure {
             case POOL_EXHAUSTED -> {
                 stats.poolExhausted.increment();
                 yield GatewayError.POOL_EXHAUSTED;
+            }
+            case BODY_TOO_LARGE -> {
+                stats.badRequest.increment();
+                yield GatewayError.BODY_TOO_LARGE;
             }
             case UNREACHABLE -> {
                 stats.badGateway.increment();

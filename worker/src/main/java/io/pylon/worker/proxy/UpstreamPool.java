@@ -36,6 +36,7 @@ public final class UpstreamPool implements AutoCloseable {
     private final HttpRoute route;
     private final Timeout leaseTimeout;
     private final AtomicLong failedUntilNanos = new AtomicLong();
+    private volatile boolean checkedDown;
     private final AtomicLong failures = new AtomicLong();
 
     public UpstreamPool(Upstream upstream, PoolSettings settings) {
@@ -98,10 +99,22 @@ public final class UpstreamPool implements AutoCloseable {
         return manager.getDefaultMaxPerRoute();
     }
 
-    /** Whether round robin may pick it: it has not failed within the cool-down. */
+    /** Whether round robin may pick it: its health check (if any) passes and it has not failed within the cool-down. */
     public boolean isHealthy() {
+        if (checkedDown) {
+            return false;
+        }
         long until = failedUntilNanos.get();
         return until == 0 || System.nanoTime() - until >= 0;
+    }
+
+    /** Set by the route's HTTP health check: down until it passes again. */
+    void checkedDown(boolean down) {
+        checkedDown = down;
+    }
+
+    boolean checkedDown() {
+        return checkedDown;
     }
 
     public long failures() {

@@ -112,7 +112,8 @@ final class WebSocketHandshake {
                                    Headers headers, String clientIp, boolean secure) throws IOException, HttpException {
         String target = OutboundRequest.target(route.upstreamPath(upstream, path), prologue.query().rawValue());
         HttpHost host = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
-        ClassicHttpRequest outbound = OutboundRequest.create("GET", host, target, headers, clientIp, secure);
+        ClassicHttpRequest outbound = OutboundRequest.create("GET", host, target, headers,
+                OutboundRequest.Hop.of(clientIp, secure)); // a client's forwarding headers are replaced
         HeaderTransforms.request(route.policies().requestHeaders(), outbound);
         StringBuilder request = new StringBuilder(512).append("GET ").append(target).append(" HTTP/1.1\r\nHost: ")
                 .append(host.toHostString()).append("\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n");

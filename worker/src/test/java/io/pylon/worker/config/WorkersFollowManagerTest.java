@@ -164,6 +164,8 @@ class WorkersFollowManagerTest {
         } finally {
             first.stop();
         }
+        // it said it was leaving: the Manager no longer counts it
+        assertThat(cp.get("/apiops/environments/test/gateway-status").body()).doesNotContain("gw-disk");
         // a Manager URL nothing listens on: the Manager is down
         String down = "http://127.0.0.1:" + TestUpstream.refusedPort();
         Pod restarted = ControlPlane.worker("gw-disk", down, Map.of("pylon.data.dir", data));

@@ -30,7 +30,7 @@ class OutboundRequestTest {
         in.add(HeaderNames.create("X-Request-Id"), "abc");
         in.add(HeaderNames.ACCEPT, "text/plain", "application/json");
 
-        ClassicHttpRequest out = OutboundRequest.create("POST", UPSTREAM, "/orders", in, "10.1.2.3", false);
+        ClassicHttpRequest out = OutboundRequest.create("POST", UPSTREAM, "/orders", in, OutboundRequest.Hop.of("10.1.2.3", false));
 
         assertThat(names(out)).doesNotContain("Connection", "Keep-Alive", "X-Session-Secret", "Proxy-Authorization",
                 "TE", "Upgrade", "Host", "Content-Length", "Expect");
@@ -48,7 +48,7 @@ class OutboundRequestTest {
         in.add(HeaderNames.create("X-Forwarded-Host"), "spoofed.example");
         in.add(HeaderNames.HOST, "api.example.com");
 
-        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in, "10.1.2.3", false);
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in, OutboundRequest.Hop.of("10.1.2.3", false));
 
         assertThat(out.getHeaders("X-Forwarded-For")).extracting(Header::getValue).containsExactly("203.0.113.7, 10.1.2.3");
         assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("http");
@@ -57,11 +57,76 @@ class OutboundRequestTest {
 
     @Test
     void aRequestWithoutHostOrForwardingHeadersGetsOnlyWhatThisHopKnows() {
-        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", WritableHeaders.create(), "::1", true);
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", WritableHeaders.create(), OutboundRequest.Hop.of("::1", true));
 
         assertThat(out.getFirstHeader("X-Forwarded-For").getValue()).isEqualTo("::1");
         assertThat(out.getFirstHeader("X-Forwarded-Proto").getValue()).isEqualTo("https");
         assertThat(out.getFirstHeader("X-Forwarded-Host")).isNull();
+    }
+
+    private static WritableHeaders<?> spoofing() {
+        WritableHeaders<?> in = WritableHeaders.create();
+        in.add(HeaderNames.HOST, "api.example.com");
+        in.add(HeaderNames.create("X-Forwarded-For"), "203.0.113.7");
+        in.add(HeaderNames.create("X-Forwarded-Proto"), "https");
+        in.add(HeaderNames.create("X-Forwarded-Host"), "spoofed.example");
+        in.add(HeaderNames.create("X-Forwarded-Port"), "1");
+        in.add(HeaderNames.create("X-Forwarded-Prefix"), "/evil");
+        in.add(HeaderNames.create("X-Real-IP"), "198.51.100.1");
+        in.add(HeaderNames.create("Forwarded"), "for=198.51.100.1;proto=https");
+        return in;
+    }
+
+    @Test
+    void anUntrustedClientsForwardingHeadersAreReplacedByWhatThisHopSaw() {
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
+                new OutboundRequest.Hop("10.1.2.3", false, 8091, "/api", false, false));
+
+        assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("http");
+        assertThat(out.getHeaders("X-Forwarded-Host")).extracting(Header::getValue).containsExactly("api.example.com");
+        assertThat(out.getHeaders("X-Forwarded-Port")).extracting(Header::getValue).containsExactly("8091");
+        assertThat(out.getHeaders("X-Forwarded-Prefix")).extracting(Header::getValue).containsExactly("/api");
+        assertThat(out.getHeaders("X-Real-IP")).extracting(Header::getValue).containsExactly("10.1.2.3");
+        assertThat(out.getHeaders("Forwarded")).extracting(Header::getValue)
+                .containsExactly("for=10.1.2.3;proto=http;host=\"api.example.com\"");
+        assertThat(out.getFirstHeader("Host")).isNull(); // the transport writes the upstream's
+    }
+
+    @Test
+    void aTrustedProxysForwardingHeadersAreKept() {
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
+                new OutboundRequest.Hop("10.1.2.3", false, 8091, null, true, false));
+
+        assertThat(out.getHeaders("X-Forwarded-For")).extracting(Header::getValue).containsExactly("203.0.113.7, 10.1.2.3");
+        assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("https");
+        assertThat(out.getHeaders("X-Forwarded-Host")).extracting(Header::getValue).containsExactly("spoofed.example");
+        assertThat(out.getHeaders("X-Forwarded-Port")).extracting(Header::getValue).containsExactly("1");
+        assertThat(out.getHeaders("X-Forwarded-Prefix")).extracting(Header::getValue).containsExactly("/evil");
+        assertThat(out.getHeaders("X-Real-IP")).extracting(Header::getValue).containsExactly("198.51.100.1");
+        assertThat(out.getHeaders("Forwarded")).extracting(Header::getValue).containsExactly(
+                "for=198.51.100.1;proto=https, for=10.1.2.3;proto=http;host=\"api.example.com\"");
+    }
+
+    @Test
+    void ipv6ClientIsQuotedInForwardedAndPreserveHostSendsTheClientsHost() {
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
+                new OutboundRequest.Hop("::1", true, 8443, null, false, true));
+
+        assertThat(out.getFirstHeader("Forwarded").getValue()).isEqualTo("for=\"[::1]\";proto=https;host=\"api.example.com\"");
+        assertThat(out.getFirstHeader("Host").getValue()).isEqualTo("api.example.com");
+        assertThat(out.getFirstHeader("X-Forwarded-Prefix")).isNull();
+    }
+
+    @Test
+    void trustedProxiesMatchTheirBlocksOnly() throws Exception {
+        TrustedProxies trusted = TrustedProxies.parse(java.util.List.of("10.0.0.0/8", " ::1 "));
+        assertThat(trusted.trusts(java.net.InetAddress.getByName("10.200.1.1"))).isTrue();
+        assertThat(trusted.trusts(java.net.InetAddress.getByName("11.0.0.1"))).isFalse();
+        assertThat(trusted.trusts(java.net.InetAddress.getByName("::1"))).isTrue();
+        assertThat(TrustedProxies.parse(java.util.List.of("")).trusts(java.net.InetAddress.getByName("10.0.0.1")))
+                .isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TrustedProxies.parse(java.util.List.of("proxy.local")))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

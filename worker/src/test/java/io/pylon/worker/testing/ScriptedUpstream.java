@@ -27,7 +27,10 @@ import java.util.zip.CRC32;
  * <p>Paths: {@code /bytes/N}, {@code /chunked/N}, {@code /trickle/COUNT/GAP_MS}, {@code /sse/COUNT/GAP_MS},
  * {@code /status/204}, {@code /status/304}, {@code /hints} (103 then 200), {@code /close-early/N} (announces N,
  * sends half, closes), {@code /lie-long} (announces 5 bytes, sends 10), {@code /http10/N} (HTTP/1.0, close-delimited),
- * {@code /echo} (the request body's length, CRC-32 and framing), anything else: 200 with the request's target.
+ * {@code /echo} (the request body's length, CRC-32 and framing), {@code /status/CODE}, {@code /fail-first/KEY} (503
+ * the first time, then 200), {@code /redirect/PATH} (302 to this upstream's absolute {@code /redirect/PATH/done}), {@code /health} (the
+ * status set by {@link #healthStatus}), anything else:
+ * 200 with the request's target.
  */
 public final class ScriptedUpstream implements AutoCloseable {
     /** What the upstream received: request line, headers (names as sent) and the body's length. */
@@ -46,6 +49,8 @@ public final class ScriptedUpstream implements AutoCloseable {
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Socket> open = new ConcurrentLinkedQueue<>();
+    private final java.util.Set<String> failed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile int healthStatus = 200;
 
     private ScriptedUpstream(ServerSocket server) {
         this.server = server;
@@ -68,6 +73,11 @@ public final class ScriptedUpstream implements AutoCloseable {
     /** The requests received so far, oldest first. */
     public List<Seen> seen() {
         return List.copyOf(seen);
+    }
+
+    /** What {@code GET /health} answers from now on (200 at first). */
+    public void healthStatus(int status) {
+        healthStatus = status;
     }
 
     public void clearSeen() {
@@ -209,8 +219,22 @@ public final class ScriptedUpstream implements AutoCloseable {
             }
             case "status" -> {
                 int code = Integer.parseInt(parts[2]);
-                write(out, "HTTP/1.1 " + code + (code == 204 ? " No Content" : " Not Modified") + "\r\n"
-                        + (code == 304 ? "ETag: \"v1\"\r\nCache-Control: max-age=60\r\n" : "") + conn + "\r\n");
+                boolean empty = code == 204 || code == 304;
+                write(out, "HTTP/1.1 " + code + (code == 204 ? " No Content" : code == 304 ? " Not Modified" : " Status")
+                        + "\r\n" + (code == 304 ? "ETag: \"v1\"\r\nCache-Control: max-age=60\r\n" : "")
+                        + (empty ? "" : "Content-Length: 0\r\n") + conn + "\r\n");
+            }
+            case "health" -> write(out, "HTTP/1.1 " + healthStatus + " Health\r\nContent-Length: 0\r\n" + conn + "\r\n");
+            case "fail-first" -> {
+                boolean first = failed.add(path);
+                String body = first ? "" : "ok";
+                write(out, "HTTP/1.1 " + (first ? "503 Unavailable" : "200 OK") + "\r\nContent-Length: " + body.length()
+                        + "\r\n" + conn + "\r\n" + (head ? "" : body));
+            }
+            case "redirect" -> {
+                String to = "http://127.0.0.1:" + port() + path + "/done";
+                write(out, "HTTP/1.1 302 Found\r\nLocation: " + to + "\r\nContent-Location: " + to
+                        + "\r\nContent-Length: 0\r\n" + conn + "\r\n");
             }
             case "hints" -> {
                 write(out, "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n");

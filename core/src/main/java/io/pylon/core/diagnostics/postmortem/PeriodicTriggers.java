@@ -6,8 +6,6 @@ import io.pylon.core.health.HealthReport;
 import io.pylon.core.health.HealthStatus;
 import io.pylon.core.health.MemoryCheck;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +24,6 @@ final class PeriodicTriggers implements Runnable {
     private final BlackBox blackBox;
     private final HealthRegistry health;
     private final MemoryCheck memory;
-    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private long[] lastDeadlocked = new long[0];
     private boolean livenessDown;
     private boolean heapAbove;
@@ -45,8 +42,10 @@ final class PeriodicTriggers implements Runnable {
     /** Looks once and writes a capture when something changed for the worse; what it fired, for tests. */
     List<BlackBox.Firing> check() {
         List<BlackBox.Firing> firings = new ArrayList<>();
-        long[] deadlocked = threads.findDeadlockedThreads();
-        deadlocked = deadlocked == null ? new long[0] : deadlocked;
+        // the liveness probe's deadlock check looks (each look stops every thread at a safepoint): its answer is
+        // reused rather than a second look every period
+        HealthReport liveness = health.probe(HealthCheck.Probe.LIVENESS);
+        long[] deadlocked = deadlockedIds(liveness);
         Arrays.sort(deadlocked);
         if (deadlocked.length > 0 && !Arrays.equals(deadlocked, lastDeadlocked)) {
             firings.add(new BlackBox.Firing(Trigger.DEADLOCK, deadlocked.length + " threads deadlocked (ids "
@@ -54,7 +53,6 @@ final class PeriodicTriggers implements Runnable {
         }
         lastDeadlocked = deadlocked;
 
-        HealthReport liveness = health.probe(HealthCheck.Probe.LIVENESS);
         if (!liveness.isUp() && !livenessDown) {
             firings.add(new BlackBox.Firing(Trigger.LIVENESS_DOWN, "liveness DOWN: " + liveness.checks().entrySet()
                     .stream().filter(e -> e.getValue().status() == HealthStatus.DOWN).map(java.util.Map.Entry::getKey)
@@ -75,5 +73,12 @@ final class PeriodicTriggers implements Runnable {
             blackBox.capture(firings);
         }
         return firings;
+    }
+
+    /** The deadlocked thread ids the liveness probe's {@code threads} check reported; none when it did not answer. */
+    private static long[] deadlockedIds(HealthReport liveness) {
+        io.pylon.core.health.CheckResult threads = liveness.checks().get("threads");
+        Object ids = threads == null ? null : threads.details().get("deadlockedThreadIds");
+        return ids instanceof long[] found ? found.clone() : new long[0];
     }
 }

@@ -1,0 +1,55 @@
+package io.pylon.worker.proxy;
+
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.SettingType;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** How the gateway treats what clients send: whose forwarding headers it trusts, how large a body it takes. */
+public final class GatewaySettings {
+    private static final Pattern SIZE = Pattern.compile("([0-9]{1,12})([kKmMgG]?)");
+
+    private GatewaySettings() {
+    }
+
+    /** A size in bytes, or in k, m or g (powers of 1024). */
+    static final SettingType<Long> BYTE_SIZE = new SettingType<>("a size in bytes, or with k, m or g (e.g. 128m)", s -> {
+        Matcher m = SIZE.matcher(s.strip());
+        if (!m.matches()) {
+            throw new IllegalArgumentException(s);
+        }
+        long value = Long.parseLong(m.group(1));
+        return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> value << 10;
+            case "m" -> value << 20;
+            case "g" -> value << 30;
+            default -> value;
+        };
+    });
+
+    static final SettingType<TrustedProxies> CIDR_LIST = new SettingType<>(
+            "a comma-separated list of IP addresses or CIDR blocks (e.g. 10.0.0.0/8, ::1)",
+            s -> TrustedProxies.parse(List.of(s.split(","))));
+
+    public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.of("pylon.worker.trusted-proxies",
+            "Client addresses (CIDR blocks) whose X-Forwarded-*, Forwarded and X-Real-IP headers are kept; from any other "
+                    + "client they are replaced by what the Worker saw. Unset: trust no one.",
+            null, CIDR_LIST);
+
+    public static final Setting<Long> MAX_REQUEST_BODY = Setting.of("pylon.worker.max-request-body",
+            "Largest request body a route takes unless its maxRequestBody says otherwise (chunked bodies are counted as "
+                    + "they stream); beyond it: 413. 0: no limit.", 128L << 20, BYTE_SIZE);
+
+    /** The trusted proxies {@code settings} name; none when unset. */
+    public static TrustedProxies trustedProxies(io.pylon.core.config.Settings settings) {
+        TrustedProxies trusted = settings.get(TRUSTED_PROXIES);
+        return trusted == null ? TrustedProxies.NONE : trusted;
+    }
+
+    public static List<Setting<?>> all() {
+        return List.of(TRUSTED_PROXIES, MAX_REQUEST_BODY);
+    }
+}

@@ -1,0 +1,181 @@
+package io.pylon.worker.proxy;
+
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.ScriptedUpstream;
+import io.pylon.worker.testing.WireConnection;
+import io.pylon.worker.testing.WireConnection.Message;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.util.Arrays;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A route's forwarding fields and the pod's client settings on the wire: the request body limit (sized and chunked),
+ * Host preservation, Location rewriting, response buffering, retries of idempotent requests, and the forwarding
+ * headers of a trusted proxy against anyone else.
+ */
+class ForwardingTest {
+    static ScriptedUpstream upstream;
+    static Gateway gateway;
+    static String host;
+    static int port;
+
+    @BeforeAll
+    static void start() throws Exception {
+        upstream = ScriptedUpstream.start();
+        gateway = Gateway.start("forwarding-test", """
+                routes:
+                  - {name: small, pathPrefix: /small, stripPrefix: true, maxRequestBody: 1k, upstreams: [%1$s]}
+                  - {name: open, pathPrefix: /open, stripPrefix: true, maxRequestBody: 0, upstreams: [%1$s]}
+                  - {name: host, pathPrefix: /host, preserveHost: true, upstreams: [%1$s]}
+                  - {name: moved, pathPrefix: /moved, stripPrefix: true, upstreams: [%1$s/redirect/base]}
+                  - {name: raw, pathPrefix: /raw, stripPrefix: true, rewriteLocation: false,
+                     upstreams: [%1$s/redirect/base]}
+                  - {name: buffered, pathPrefix: /chunked, responseBuffering: true, upstreams: [%1$s]}
+                  - {name: retried, pathPrefix: /fail-first, retries: {attempts: 1, onStatus: [503], within: 30s},
+                     upstreams: [%1$s]}
+                  - {name: default, pathPrefix: /, upstreams: [%1$s]}
+                """.formatted(upstream.url()), Map.of("pylon.worker.max-request-body", "64k",
+                "pylon.worker.trusted-proxies", "10.0.0.0/8"));
+        URI uri = URI.create(gateway.url("/"));
+        host = uri.getHost();
+        port = uri.getPort();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        gateway.close();
+        upstream.close();
+    }
+
+    @BeforeEach
+    void forget() {
+        upstream.clearSeen();
+    }
+
+    private static WireConnection connect() throws Exception {
+        return WireConnection.open(host, port);
+    }
+
+    private static String post(String path, int length) {
+        return "POST " + path + " HTTP/1.1\r\nHost: api.test\r\nContent-Length: " + length + "\r\n\r\n";
+    }
+
+    @Test
+    void sizedBodyOverTheLimitIsRefusedWith413BeforeTheUpstream() throws Exception {
+        try (WireConnection c = connect()) {
+            Message m = c.send(post("/small/echo", 1025)).read();
+            assertThat(m.status()).isEqualTo(413);
+            assertThat(m.header("content-type")).startsWith("application/json");
+            assertThat(m.start()).contains("payload_too_large");
+            assertThat(m.header("connection")).isEqualToIgnoringCase("close");
+        }
+        try (WireConnection c = connect()) {
+            c.send(post("/echo", 64 * 1024 + 1)); // the pod's default for routes without a limit
+            assertThat(c.read().status()).isEqualTo(413);
+        }
+        assertThat(upstream.seen()).isEmpty();
+    }
+
+    @Test
+    void bodiesWithinTheLimitAndUnlimitedRoutesGoThrough() throws Exception {
+        byte[] body = new byte[1024];
+        Arrays.fill(body, (byte) 'x');
+        try (WireConnection c = connect()) {
+            Message m = c.send(post("/small/echo", 1024)).send(body).read();
+            assertThat(m.status()).isEqualTo(200);
+            assertThat(m.start()).startsWith("1024 ");
+        }
+        byte[] large = new byte[200 * 1024];
+        try (WireConnection c = connect()) {
+            Message m = c.send(post("/open/echo", large.length)).send(large).read();
+            assertThat(m.status()).isEqualTo(200);
+            assertThat(m.start()).startsWith(large.length + " ");
+        }
+    }
+
+    @Test
+    void chunkedBodyIsCountedAsItStreamsAndRefusedWith413() throws Exception {
+        try (WireConnection c = connect()) {
+            c.send("POST /small/echo HTTP/1.1\r\nHost: api.test\r\nTransfer-Encoding: chunked\r\n\r\n");
+            byte[] piece = new byte[600];
+            Arrays.fill(piece, (byte) 'y');
+            for (int i = 0; i < 2; i++) {
+                c.send("258\r\n").send(piece).send("\r\n");
+            }
+            c.send("0\r\n\r\n");
+            Message m = c.read();
+            assertThat(m.status()).isEqualTo(413);
+            assertThat(m.start()).contains("payload_too_large");
+        }
+    }
+
+    @Test
+    void preserveHostSendsTheClientsHostOtherRoutesTheUpstreams() throws Exception {
+        try (WireConnection c = connect()) {
+            assertThat(c.send("GET /host/x HTTP/1.1\r\nHost: shop.example:8443\r\n\r\n").read().status()).isEqualTo(200);
+            assertThat(c.send("GET /other HTTP/1.1\r\nHost: shop.example:8443\r\n\r\n").read().status()).isEqualTo(200);
+        }
+        assertThat(upstream.seen()).extracting(s -> s.header("Host"))
+                .containsExactly("shop.example:8443", "127.0.0.1:" + upstream.port());
+    }
+
+    @Test
+    void locationPointingAtTheUpstreamIsRewrittenToTheClientsAddress() throws Exception {
+        try (WireConnection c = connect()) {
+            // the upstream (base path /redirect/base) redirects to its own absolute /redirect/base/next/done: the
+            // client is sent to /moved/next/done
+            Message m = c.send("GET /moved/next HTTP/1.1\r\nHost: api.example.com\r\n\r\n").read();
+            assertThat(m.status()).isEqualTo(302);
+            assertThat(m.header("location")).isEqualTo("http://api.example.com/moved/next/done");
+            assertThat(m.header("content-location")).isEqualTo("http://api.example.com/moved/next/done");
+            Message raw = c.send("GET /raw/next HTTP/1.1\r\nHost: api.example.com\r\n\r\n").read();
+            assertThat(raw.header("location"))
+                    .isEqualTo("http://127.0.0.1:" + upstream.port() + "/redirect/base/next/done");
+        }
+    }
+
+    @Test
+    void bufferedRouteSendsAnUnsizedBodyWithItsLength() throws Exception {
+        try (WireConnection c = connect()) {
+            Message buffered = c.send("GET /chunked/5000 HTTP/1.1\r\nHost: api.test\r\n\r\n").read();
+            assertThat(buffered.framing()).isEqualTo(WireConnection.Framing.LENGTH);
+            assertThat(buffered.crc()).isEqualTo(ScriptedUpstream.patternCrc(5000));
+            Message large = c.send("GET /chunked/" + (2 * 1024 * 1024) + " HTTP/1.1\r\nHost: api.test\r\n\r\n").read();
+            assertThat(large.framing()).isEqualTo(WireConnection.Framing.CHUNKED);
+            assertThat(large.crc()).isEqualTo(ScriptedUpstream.patternCrc(2 * 1024 * 1024));
+        }
+    }
+
+    @Test
+    void idempotentRequestIsRetriedOnAListedStatusOthersAreNot() throws Exception {
+        try (WireConnection c = connect()) {
+            assertThat(c.send("GET /fail-first/a HTTP/1.1\r\nHost: api.test\r\n\r\n").read().status()).isEqualTo(200);
+            c.send("POST /fail-first/b HTTP/1.1\r\nHost: api.test\r\nContent-Length: 1\r\n\r\nx");
+            assertThat(c.read().status()).isEqualTo(503);
+        }
+        try (WireConnection c = connect()) {
+            // a route without retries passes the 503 on
+            assertThat(c.send("GET /status/503 HTTP/1.1\r\nHost: api.test\r\n\r\n").read().status()).isEqualTo(503);
+        }
+    }
+
+    @Test
+    void forwardingHeadersOfAnUntrustedClientAreReplaced() throws Exception {
+        try (WireConnection c = connect()) {
+            c.send("GET /h HTTP/1.1\r\nHost: api.test\r\nX-Real-IP: 6.6.6.6\r\nForwarded: for=6.6.6.6\r\n"
+                    + "X-Forwarded-Port: 1\r\nX-Forwarded-Prefix: /evil\r\n\r\n").read();
+        }
+        ScriptedUpstream.Seen seen = upstream.seen().getFirst();
+        assertThat(seen.header("X-Real-IP")).isEqualTo("127.0.0.1");
+        assertThat(seen.header("Forwarded")).isEqualTo("for=127.0.0.1;proto=http;host=\"api.test\"");
+        assertThat(seen.header("X-Forwarded-Port")).isEqualTo(String.valueOf(port));
+        assertThat(seen.header("X-Forwarded-Prefix")).isNull();
+    }
+}

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergePods, rowError, versionSkew, memberDisagreement, membersOf, answeredLine } from '../../../../manager/src/main/resources/web/js/pods.js';
+import { toYaml, fieldOffset, dotted, pointer } from '../../../../manager/src/main/resources/web/js/definition-text.js';
 import { parseThreadDump, groupThreads } from '../../../../manager/src/main/resources/web/js/threaddump.js';
 
 const pod = (name, extra = {}) => ({ podName: name, podIp: '10.0.0.' + name.slice(-1), version: '1.0', ...extra });
@@ -164,4 +165,46 @@ test('identifiers without thousands separators, fractions as percentages, labels
   assert.equal(valueText('max', 20480, true), '20 KiB', 'beside used/committed it is');
   assert.equal(valueText('idleTimeout', 'PT5M'), '5 min 0 s');
   assert.equal(valueText('timeout', 'PT0.5S'), '500 ms');
+});
+
+test('a definition is shown as block YAML, strings quoted only where YAML would read them otherwise', () => {
+  const text = toYaml({ name: 'orders', description: 'Orders API', pathPrefix: '/orders', upstreams: ['http://10.0.0.5:8080'],
+    connectTimeout: '2s', stripPrefix: false, methods: [], rateLimit: { requests: 50, per: 'second' }, host: 'yes',
+    requestHeaders: { add: { 'X-Env': 'prod: eu' } } });
+  assert.equal(text, `name: orders
+description: "Orders API"
+pathPrefix: /orders
+upstreams:
+  - http://10.0.0.5:8080
+connectTimeout: "2s"
+stripPrefix: false
+methods: []
+rateLimit:
+  requests: 50
+  per: second
+host: "yes"
+requestHeaders:
+  add:
+    X-Env: "prod: eu"
+`);
+});
+
+test('a field the API names is found in YAML and JSON text, following its path', () => {
+  const yaml = 'name: a\nrequests: 1\nrateLimit:\n  per: second\n  requests: -5\n';
+  assert.equal(yaml.slice(fieldOffset(yaml, 'rateLimit.requests')).split('\n')[0], 'requests: -5');
+  const flow = 'name: a\nrateLimit: {per: second, requests: -5}\n';
+  assert.equal(flow.slice(fieldOffset(flow, 'rateLimit.requests')).startsWith('requests: -5'), true);
+  const json = '{"name": "a",\n "upstreams": ["file:///x"]}';
+  assert.equal(json.slice(fieldOffset(json, 'upstreams[0]')).startsWith('"upstreams"'), true);
+  assert.equal(fieldOffset(yaml, 'cors.allowOrigins'), -1);
+});
+
+test('JSON pointers of a patch read as the definition\'s dotted fields and resolve to the old values', () => {
+  assert.equal(dotted('/upstreams/0'), 'upstreams[0]');
+  assert.equal(dotted('/requestHeaders/add/X-A~1B'), 'requestHeaders.add.X-A/B');
+  assert.equal(dotted(''), '(whole definition)');
+  const doc = { upstreams: ['http://a'], rateLimit: { requests: 5 } };
+  assert.equal(pointer(doc, '/upstreams/0'), 'http://a');
+  assert.equal(pointer(doc, '/rateLimit/requests'), 5);
+  assert.equal(pointer(doc, '/cors/maxAge'), undefined);
 });

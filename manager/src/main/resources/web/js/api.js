@@ -4,10 +4,11 @@ const TOKEN_KEY = 'pylon.token';
 const listeners = new Set();
 
 export class ApiError extends Error {
-  constructor(status, error, description) {
+  constructor(status, error, description, details) {
     super(description || error || ('HTTP ' + status));
     this.status = status;
     this.error = error;
+    this.details = details || null;
   }
 }
 
@@ -28,7 +29,7 @@ function endSession(message) {
 /** Words for a failed call that the user can act on. */
 export function explain(err) {
   if (!(err instanceof ApiError)) return 'The Manager could not be reached (' + err.message + ').';
-  if (err.status === 403) return 'Not allowed: ' + err.message + ' This needs the admin role.';
+  if (err.status === 403) return 'Not allowed: ' + err.message + (/role/.test(err.message) ? '' : ' Your role does not allow it.');
   return err.message;
 }
 
@@ -36,7 +37,8 @@ async function errorOf(response) {
   let body = null;
   try { body = await response.json(); } catch { /* not JSON */ }
   const description = body && (body.error_description || body.message);
-  return new ApiError(response.status, body && body.error, description || response.statusText || ('HTTP ' + response.status));
+  return new ApiError(response.status, body && body.error, description || response.statusText || ('HTTP ' + response.status),
+    body && body.details);
 }
 
 /** fetch with the bearer token; 401 ends the session. Returns the Response for ok answers. */

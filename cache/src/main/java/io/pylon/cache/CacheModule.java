@@ -13,20 +13,26 @@ import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The Cache: the platform's data grid (Hazelcast), with diagnostics of its pods. */
+/**
+ * The Cache: the platform's data grid (Hazelcast), with diagnostics of its pods.
+ *
+ * <p>Threading: {@code start} runs once on the starting thread and publishes the member and the datagrid section
+ * through volatile fields, which diagnostics and health threads read afterwards.
+ */
 public final class CacheModule implements PylonModule {
     public static final String NAME = "cache";
 
     /** How often the cluster's safety (migrations, backups in sync) is checked for {@code datagrid}. */
     static final Duration SAFETY_CHECK_PERIOD = Duration.ofSeconds(2);
 
-    private volatile GridMember member;
-    private volatile DatagridSection datagrid;
+    private volatile @Nullable GridMember member;
+    private volatile @Nullable DatagridSection datagrid;
 
     @Override
     public String name() {
@@ -70,24 +76,24 @@ public final class CacheModule implements PylonModule {
     }
 
     /** This pod's data grid member, once started. */
-    GridMember member() {
+    @Nullable GridMember member() {
         return member;
     }
 
     /** This pod's {@code datagrid} section, once started. */
-    DatagridSection datagrid() {
+    @Nullable DatagridSection datagrid() {
         return datagrid;
     }
 
-    static Integer expectedMembers(Settings settings) {
-        Integer expected = settings.get(GridSettings.EXPECTED_MEMBERS);
+    static @Nullable Integer expectedMembers(Settings settings) {
+        Integer expected = settings.find(GridSettings.EXPECTED_MEMBERS);
         if (expected != null) {
             return expected;
         }
-        if (settings.get(GridSettings.KUBERNETES_SERVICE_DNS) != null) {
+        if (settings.find(GridSettings.KUBERNETES_SERVICE_DNS) != null) {
             return null;
         }
-        List<String> members = settings.get(GridSettings.MEMBERS);
+        List<String> members = settings.find(GridSettings.MEMBERS);
         return members == null || members.isEmpty() ? null : members.size();
     }
 }

@@ -1,6 +1,7 @@
 package io.pylon.distribution;
 
 import io.pylon.core.server.PylonModule;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Comparator;
 import java.util.List;
@@ -18,7 +19,7 @@ final class Modules {
                 .toList();
     }
 
-    static PylonModule named(String name) {
+    static PylonModule named(@Nullable String name) {
         return all().stream().filter(m -> m.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("Unknown module '" + name + "'. Modules: "
                         + String.join(", ", all().stream().map(PylonModule::name).toList())));

@@ -45,7 +45,7 @@ final class PodHeap {
      */
     static String options(String module, Map<String, String> environment) {
         String raw = environment.get(CoreSettings.HEAP_MAX.envName());
-        Long configured = Settings.of(raw == null ? Map.of() : Map.of(CoreSettings.HEAP_MAX.key(), raw)).get(CoreSettings.HEAP_MAX);
+        Long configured = Settings.of(raw == null ? Map.of() : Map.of(CoreSettings.HEAP_MAX.key(), raw)).find(CoreSettings.HEAP_MAX);
         long mib = configured != null ? configured : defaultMib(module);
         String bounds = "-Xms" + (mib / 4 + 16) + "m -Xmx" + mib + "m";
         return collector(module).equals("-XX:+UseSerialGC") ? bounds + " -Xmn" + mib / 4 + "m" : bounds;

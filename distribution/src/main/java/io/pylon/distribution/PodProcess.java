@@ -161,8 +161,9 @@ final class PodProcess {
     static String libraryClassPath() {
         try {
             Path jar = Path.of(PylonCli.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (Files.isRegularFile(jar)) {
-                return jar.getParent().resolve("*").toString();
+            Path lib = jar.getParent();
+            if (Files.isRegularFile(jar) && lib != null) {
+                return lib.resolve("*").toString();
             }
         } catch (java.net.URISyntaxException | SecurityException e) {
             // fall through to the JVM's own class path

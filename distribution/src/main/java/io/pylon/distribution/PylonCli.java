@@ -9,7 +9,9 @@ import io.pylon.distribution.cli.CompletionCommand;
 import io.pylon.distribution.cli.ConfigCommand;
 import io.pylon.distribution.cli.DiagCommand;
 import io.pylon.distribution.cli.DumpCommand;
+import io.pylon.distribution.cli.DeployCommand;
 import io.pylon.distribution.cli.EnvironmentsCommand;
+import io.pylon.distribution.cli.GatewayCommand;
 import io.pylon.distribution.cli.FlowsCommand;
 import io.pylon.distribution.cli.RunsCommand;
 import io.pylon.distribution.cli.HealthCommand;
@@ -21,8 +23,11 @@ import io.pylon.distribution.cli.StartupTrace;
 import io.pylon.distribution.cli.Text;
 import io.pylon.distribution.cli.TokensCommand;
 import io.pylon.distribution.cli.TopCommand;
+import io.pylon.distribution.cli.ProxiesCommand;
+import io.pylon.distribution.cli.RolloutCommand;
 import io.pylon.distribution.cli.UsersCommand;
 import io.pylon.distribution.cli.VersionCommand;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -42,7 +47,8 @@ public final class PylonCli {
             LoginCommand.class, LogoutCommand.class, ConfigCommand.class, PodsCommand.class, DiagCommand.class,
             HealthCommand.class, VersionCommand.class, TopCommand.class, DumpCommand.class, CollectCommand.class,
             UsersCommand.class, TokensCommand.class, EnvironmentsCommand.class, AuditCommand.class,
-            FlowsCommand.class, RunsCommand.class, CompletionCommand.class);
+            ProxiesCommand.class, DeployCommand.class, RolloutCommand.class, GatewayCommand.class, FlowsCommand.class,
+            RunsCommand.class, CompletionCommand.class);
 
     public static void main(String[] args) {
         StartupTrace.mark("main");
@@ -140,7 +146,7 @@ public final class PylonCli {
         return "pylon: " + (e.getMessage() == null ? e.getClass().getSimpleName() : Text.printable(e.getMessage()));
     }
 
-    private static Class<?> subcommand(String name) {
+    private static @Nullable Class<?> subcommand(String name) {
         for (Class<?> type : SUBCOMMANDS) {
             Command command = type.getAnnotation(Command.class);
             if (command.name().equals(name) || List.of(command.aliases()).contains(name)) {

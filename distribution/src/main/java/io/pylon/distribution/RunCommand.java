@@ -6,6 +6,7 @@ import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.Pod;
 import io.pylon.core.server.PodServer;
 import io.pylon.core.server.PylonModule;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,18 +32,18 @@ final class RunCommand implements Callable<Integer> {
     String module;
 
     @Option(names = "--pod-name", paramLabel = "NAME", description = "Pod name (default: <module>-<host>-<port>).")
-    String podName;
+    @Nullable String podName;
 
     @Option(names = "--bind", paramLabel = "ADDR", description = "Address to bind to (default 0.0.0.0).")
-    String bind;
+    @Nullable String bind;
 
     @Option(names = "--port", paramLabel = "PORT", description = "Port (default: the module's internal port).")
-    Integer port;
+    @Nullable Integer port;
 
     private static final Pattern PORT = Pattern.compile("[1-9][0-9]{0,4}");
 
     /** The run command for {@code args} in its plain form, or null when picocli must read them. */
-    static RunCommand parseSimple(String[] args) {
+    static @Nullable RunCommand parseSimple(String[] args) {
         if (args.length < 2 || args.length % 2 != 0 || !args[0].equals("run") || args[1].isEmpty() || args[1].startsWith("-")) {
             return null;
         }

@@ -4,6 +4,7 @@ import io.pylon.core.config.Setting;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.PodServer;
 import io.pylon.core.server.PylonModule;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 
 import java.time.Duration;
@@ -55,7 +56,7 @@ final class SettingsCommand implements Callable<Integer> {
     private record Row(Setting<?> setting, String modules, String defaultValue) {
     }
 
-    private static String show(Object value) {
+    private static String show(@Nullable Object value) {
         if (value == null) {
             return "(unset)";
         }

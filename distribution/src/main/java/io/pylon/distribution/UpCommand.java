@@ -32,6 +32,11 @@ import java.util.concurrent.TimeUnit;
  * The whole local platform as separate JVM processes on loopback: every child's log lines prefixed with its pod
  * name, a child that dies reported, every child stopped (SIGTERM, then forcibly) on Ctrl-C or SIGTERM. Each child
  * also watches this process and exits when it is gone, so not even a SIGKILL leaves a JVM behind.
+ *
+ * <p>Threading: the command's thread starts the children; one virtual thread per child copies its output; a shutdown
+ * hook stops everything on Ctrl-C or SIGTERM. The list of children is guarded by its own monitor, output lines by the
+ * output stream's monitor (so lines of two pods never interleave), and the volatile {@code stopping} flag keeps a
+ * child stopped on purpose from being reported as dead.
  */
 @Command(name = "up", description = "Runs the whole local platform: Manager, Integration, Portal, two Worker and two Cache pods.")
 final class UpCommand implements Callable<Integer> {

@@ -78,9 +78,9 @@ public final class IntegrationModule implements PylonModule {
         Clock clock = Clock.systemUTC();
         ObjectMapper json = JsonMapper.builder().build();
 
-        String url = settings.get(IntegrationSettings.DB_URL);
-        String user = settings.get(IntegrationSettings.DB_USER);
-        String password = settings.get(IntegrationSettings.DB_PASSWORD);
+        String url = settings.find(IntegrationSettings.DB_URL);
+        String user = settings.find(IntegrationSettings.DB_USER);
+        String password = settings.find(IntegrationSettings.DB_PASSWORD);
         if (url == null) {
             url = IntegrationDatabase.h2Url(context.dataDir());
             user = user == null ? "pylon" : user;
@@ -108,7 +108,7 @@ public final class IntegrationModule implements PylonModule {
         HttpCaller http = new HttpCaller(new GuardedDnsResolver(guard), deadlines,
                 settings.get(IntegrationSettings.HTTP_MAX_CONNECTIONS));
         context.onStop(http);
-        Path secretsDir = settings.get(IntegrationSettings.SECRETS_DIR);
+        Path secretsDir = settings.find(IntegrationSettings.SECRETS_DIR);
         if (secretsDir == null) {
             secretsDir = context.dataDir().resolve("secrets");
             Files.createDirectories(secretsDir);

@@ -60,7 +60,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The Manager: management API (tokens, accounts, environments) and the System / Server Management screen. */
+/**
+ * The Manager: management API (tokens, accounts, environments) and the System / Server Management screen.
+ *
+ * <p>Threading: {@code start} runs once on the starting thread and publishes the management API and its routes through
+ * volatile fields, which request threads and tests read afterwards.
+ */
 public final class ManagerModule implements PylonModule {
     public static final String NAME = "manager";
     private static final System.Logger LOG = System.getLogger(ManagerModule.class.getName());
@@ -143,9 +148,9 @@ public final class ManagerModule implements PylonModule {
         BearerAuth auth = new BearerAuth(tokens::authenticate);
 
         FirstAdmin.ensure(accounts, settings.get(FirstAdminSettings.USERNAME),
-                settings.get(FirstAdminSettings.PASSWORD), System.out);
+                settings.find(FirstAdminSettings.PASSWORD), System.out);
         BootstrapEnvironment.ensure(environments, audit, clock, settings.get(CoreSettings.ENVIRONMENT_NAME),
-                settings.get(BootstrapSettings.ENVIRONMENT_TYPE), settings.get(CoreSettings.ENVIRONMENT_ID),
+                settings.get(BootstrapSettings.ENVIRONMENT_TYPE), settings.find(CoreSettings.ENVIRONMENT_ID),
                 settings.get(BootstrapSettings.ENVIRONMENT_URLS));
 
         Routes routes = context.routes();

@@ -100,5 +100,5 @@ export async function render(main, session) {
 }
 
 function roleSelect(value, name) {
-  return h('select', { name }, ['viewer', 'admin'].map((r) => h('option', { value: r, selected: r === value }, r)));
+  return h('select', { name }, ['viewer', 'operator', 'admin'].map((r) => h('option', { value: r, selected: r === value }, r)));
 }

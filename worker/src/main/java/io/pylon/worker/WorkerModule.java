@@ -57,7 +57,12 @@ import java.util.function.Supplier;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-/** The Worker: the API gateway data plane, with diagnostics of its pods. */
+/**
+ * The Worker: the API gateway data plane, with diagnostics of its pods.
+ *
+ * <p>Threading: {@code start} runs once on the starting thread and publishes the connections section through a
+ * volatile field, which diagnostics threads read afterwards.
+ */
 public final class WorkerModule implements PylonModule {
     public static final String NAME = "worker";
 
@@ -121,7 +126,7 @@ public final class WorkerModule implements PylonModule {
             throw new InvalidSettingException("Setting " + ConfigSettings.SOURCE.key() + " must be 'manager' or 'file', "
                     + "not '" + source.replaceAll("\\p{Cntrl}", "?") + "'.");
         }
-        RoutesFile routes = new RoutesFile(fromManager ? null : settings.get(RoutesSettings.FILE), parser, pools::sync);
+        RoutesFile routes = new RoutesFile(fromManager ? null : settings.find(RoutesSettings.FILE), parser, pools::sync);
         try {
             routes.loadInitial();
         } catch (InvalidProxyException e) {
@@ -139,17 +144,17 @@ public final class WorkerModule implements PylonModule {
         KeySet keys = new KeySet();
         KeyFollower keyFollower = null;
         if (fromManager) {
-            if (settings.get(ConfigSettings.MANAGER_URL) == null) {
+            if (settings.find(ConfigSettings.MANAGER_URL) == null) {
                 throw new InvalidSettingException("Setting " + ConfigSettings.MANAGER_URL.key() + " is required when "
                         + ConfigSettings.SOURCE.key() + " is 'manager'.");
             }
-            String environmentId = settings.get(CoreSettings.ENVIRONMENT_ID);
+            String environmentId = settings.find(CoreSettings.ENVIRONMENT_ID);
             if (environmentId == null || environmentId.isBlank()) {
                 throw new InvalidSettingException("Setting " + CoreSettings.ENVIRONMENT_ID.key() + " is required when "
                         + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
             }
             managed = new GatewayConfig(parser, pools::sync);
-            follower = new ManagerFollower(settings.get(ConfigSettings.MANAGER_URL), environmentId,
+            follower = new ManagerFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId,
                     context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
                     settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
@@ -229,8 +234,8 @@ public final class WorkerModule implements PylonModule {
     }
 
     private static ListenerTls listenerTls(Settings settings) {
-        var certificate = settings.get(ListenerSettings.TLS_CERTIFICATE);
-        var key = settings.get(ListenerSettings.TLS_KEY);
+        var certificate = settings.find(ListenerSettings.TLS_CERTIFICATE);
+        var key = settings.find(ListenerSettings.TLS_KEY);
         if (certificate == null && key == null) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.pylon.cache.client;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +16,9 @@ import java.util.function.Supplier;
 /**
  * Runs one grid operation for a caller: refused at once unless the client is connected, bounded by the operation
  * timeout, and every failure turned into {@link GridUnavailableException}. Counts outcomes for {@link GridClient#describe()}.
+ *
+ * <p>Threading: called concurrently by request threads; the outcome counters are adders and the last failure a
+ * volatile field (the latest writer wins), read by {@code describe} from any thread.
  */
 final class GridCalls {
     private final Supplier<ConnectionStatus> status;
@@ -21,7 +26,7 @@ final class GridCalls {
     final LongAdder succeeded = new LongAdder();
     final LongAdder failed = new LongAdder();
     final LongAdder refused = new LongAdder();
-    private volatile String lastFailure;
+    private volatile @Nullable String lastFailure;
 
     GridCalls(Supplier<ConnectionStatus> status, Duration timeout) {
         this.status = status;
@@ -91,14 +96,14 @@ final class GridCalls {
         }
     }
 
-    private GridUnavailableException failure(String operation, String reason, Throwable cause) {
+    private GridUnavailableException failure(String operation, String reason, @Nullable Throwable cause) {
         failed.increment();
         lastFailure = reason;
         return new GridUnavailableException(operation + " failed: " + reason, cause);
     }
 
     // The exception type only: Hazelcast messages may name internal addresses and are long.
-    private static String describe(Throwable t) {
+    private static String describe(@Nullable Throwable t) {
         return t == null ? "unknown error" : t.getClass().getSimpleName();
     }
 
@@ -106,7 +111,7 @@ final class GridCalls {
         return TimeUnit.NANOSECONDS.toMillis(timeoutNanos);
     }
 
-    String lastFailure() {
+    @Nullable String lastFailure() {
         return lastFailure;
     }
 }

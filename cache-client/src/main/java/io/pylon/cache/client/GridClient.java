@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * to the member owning its key) that starts without waiting for the grid, reconnects by itself forever with
  * exponential back-off, and makes every operation fail fast with {@link GridUnavailableException} while it is not
  * connected.
+ *
+ * <p>Threading: operations are called concurrently by request threads; Hazelcast's lifecycle thread writes the
+ * connection status (a volatile, immutable value that every call reads) and counts connects (atomic); {@link #close}
+ * may run on any thread.
  */
 public final class GridClient implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -47,7 +51,7 @@ public final class GridClient implements AutoCloseable {
     private GridClient(Settings settings, GridClusterName clusterName) {
         requireAddresses(settings);
         this.clusterName = clusterName;
-        this.addresses = List.copyOf(settings.get(GridClientSettings.ADDRESSES));
+        this.addresses = List.copyOf(settings.find(GridClientSettings.ADDRESSES));
         Duration timeout = settings.get(GridClientSettings.OPERATION_TIMEOUT);
         this.calls = new GridCalls(() -> status, timeout);
         // Hazelcast logs each failed attempt with a stack trace; before the first connection that is only the Cache

@@ -38,7 +38,7 @@ public final class GridClientSettings {
 
     /** Whether the settings name any data grid member, i.e. whether a client should be started at all. */
     public static boolean configured(Settings settings) {
-        List<String> addresses = settings.get(ADDRESSES);
+        List<String> addresses = settings.find(ADDRESSES);
         return addresses != null && !addresses.isEmpty();
     }
 }

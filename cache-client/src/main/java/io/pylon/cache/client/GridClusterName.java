@@ -28,7 +28,7 @@ public record GridClusterName(String secret, String label) {
 
     /** The environment's names from its settings; fails naming the setting when the environment ID is not set. */
     public static GridClusterName of(Settings settings) {
-        String id = settings.get(CoreSettings.ENVIRONMENT_ID);
+        String id = settings.find(CoreSettings.ENVIRONMENT_ID);
         if (id == null || id.isEmpty()) {
             throw new InvalidSettingException("Setting " + CoreSettings.ENVIRONMENT_ID.key() + " (environment variable "
                     + CoreSettings.ENVIRONMENT_ID.envName() + ") is not set: the data grid's cluster name, the only "

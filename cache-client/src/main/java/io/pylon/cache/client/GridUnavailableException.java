@@ -1,5 +1,7 @@
 package io.pylon.cache.client;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The data grid could not answer: the client is not connected, or the operation did not complete within the
  * operation timeout. Thrown at once while disconnected, so a request thread never waits on a grid that is down.
@@ -10,7 +12,7 @@ public final class GridUnavailableException extends RuntimeException {
         super(message);
     }
 
-    public GridUnavailableException(String message, Throwable cause) {
+    public GridUnavailableException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

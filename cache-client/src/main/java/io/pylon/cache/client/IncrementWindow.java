@@ -5,6 +5,7 @@ import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.util.Map;
@@ -21,7 +22,7 @@ public final class IncrementWindow implements EntryProcessor<String, WindowCount
     static final long MIN_TTL_MILLIS = 1_000;
 
     private long windowMillis;
-    private transient WindowCounter result;
+    private transient @Nullable WindowCounter result;
     private transient long ttlMillis;
 
     /** For deserialization. */
@@ -50,7 +51,7 @@ public final class IncrementWindow implements EntryProcessor<String, WindowCount
     }
 
     @Override
-    public EntryProcessor<String, WindowCounter, WindowCounter> getBackupProcessor() {
+    public @Nullable EntryProcessor<String, WindowCounter, WindowCounter> getBackupProcessor() {
         return result == null ? null : new PutWindowCounter(result, ttlMillis);
     }
 

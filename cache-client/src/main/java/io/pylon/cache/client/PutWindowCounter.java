@@ -5,6 +5,7 @@ import com.hazelcast.map.ExtendedMapEntry;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.util.Map;
@@ -12,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /** The backup side of {@link IncrementWindow}: stores the value the primary computed, with the same TTL. */
 public final class PutWindowCounter implements EntryProcessor<String, WindowCounter, WindowCounter>, IdentifiedDataSerializable {
-    private WindowCounter value;
+    private @Nullable WindowCounter value;
     private long ttlMillis;
 
     /** For deserialization. */
@@ -25,7 +26,7 @@ public final class PutWindowCounter implements EntryProcessor<String, WindowCoun
     }
 
     @Override
-    public WindowCounter process(Map.Entry<String, WindowCounter> entry) {
+    public @Nullable WindowCounter process(Map.Entry<String, WindowCounter> entry) {
         @SuppressWarnings("unchecked")
         ExtendedMapEntry<String, WindowCounter> extended = (ExtendedMapEntry<String, WindowCounter>) entry;
         extended.setValue(value, ttlMillis, TimeUnit.MILLISECONDS);
@@ -33,7 +34,7 @@ public final class PutWindowCounter implements EntryProcessor<String, WindowCoun
     }
 
     @Override
-    public EntryProcessor<String, WindowCounter, WindowCounter> getBackupProcessor() {
+    public @Nullable EntryProcessor<String, WindowCounter, WindowCounter> getBackupProcessor() {
         return null;
     }
 
@@ -49,8 +50,12 @@ public final class PutWindowCounter implements EntryProcessor<String, WindowCoun
 
     @Override
     public void writeData(ObjectDataOutput out) throws IOException {
-        out.writeLong(value.windowStart());
-        out.writeLong(value.count());
+        WindowCounter written = value;
+        if (written == null) {
+            throw new IllegalStateException("nothing to write: a put is written only by the member that built it");
+        }
+        out.writeLong(written.windowStart());
+        out.writeLong(written.count());
         out.writeLong(ttlMillis);
     }
 

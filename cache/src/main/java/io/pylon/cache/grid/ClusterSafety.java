@@ -10,6 +10,9 @@ import java.util.Map;
  * Whether the cluster is safe (no partition migrating, every backup in sync), checked in the background. Hazelcast
  * answers by asking every member, which takes tens of milliseconds on a busy machine; {@code datagrid} reports the
  * latest answer and when it was taken instead of waiting for a fresh one on every call.
+ *
+ * <p>Threading: {@link #run} runs on the maintenance executor, one run at a time (fixed delay); it publishes each
+ * answer as a new immutable map in a volatile field, which {@link #latest} hands to any thread.
  */
 public final class ClusterSafety implements Runnable {
     private final GridMember member;

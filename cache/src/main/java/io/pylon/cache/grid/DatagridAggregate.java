@@ -1,6 +1,7 @@
 package io.pylon.cache.grid;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -80,7 +81,7 @@ public final class DatagridAggregate {
         return summary;
     }
 
-    private static JsonNode section(JsonNode pod) {
+    private static @Nullable JsonNode section(JsonNode pod) {
         if (pod == null || pod.has("error")) {
             return null;
         }

@@ -4,6 +4,7 @@ import com.hazelcast.cluster.ClusterState;
 import com.hazelcast.core.HazelcastInstance;
 import io.pylon.core.health.CheckResult;
 import io.pylon.core.health.HealthCheck;
+import org.jspecify.annotations.Nullable;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,9 +17,9 @@ import java.util.Set;
  */
 public final class DatagridCheck implements HealthCheck {
     private final GridMember member;
-    private final Integer expectedMembers;
+    private final @Nullable Integer expectedMembers;
 
-    public DatagridCheck(GridMember member, Integer expectedMembers) {
+    public DatagridCheck(GridMember member, @Nullable Integer expectedMembers) {
         this.member = member;
         this.expectedMembers = expectedMembers;
     }

@@ -63,14 +63,14 @@ public final class GridMemberConfig {
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        String serviceDns = settings.get(GridSettings.KUBERNETES_SERVICE_DNS);
+        String serviceDns = settings.find(GridSettings.KUBERNETES_SERVICE_DNS);
         if (serviceDns != null) {
             join.getKubernetesConfig().setEnabled(true)
                     .setProperty("service-dns", serviceDns)
                     .setProperty("service-port", String.valueOf(port));
             return;
         }
-        List<String> members = settings.get(GridSettings.MEMBERS);
+        List<String> members = settings.find(GridSettings.MEMBERS);
         join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(2)
                 .setMembers(members == null || members.isEmpty() ? List.of(address + ":" + port) : members);
     }

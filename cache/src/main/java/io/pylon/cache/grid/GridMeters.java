@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.pylon.cache.client.GridMaps;
 import io.pylon.core.metrics.PodMetrics;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +54,7 @@ public final class GridMeters {
         }
     }
 
-    private static void mapGauge(MeterRegistry registry, GridMember member, String map, String meter, String unit,
+    private static void mapGauge(MeterRegistry registry, GridMember member, String map, String meter, @Nullable String unit,
                                  ToLongFunction<LocalMapStats> value, String description) {
         // a null unit: a count, whose name already says what it counts
         Gauge.builder(meter, member, m -> stat(m, map, value)).baseUnit(unit).tag("map", map).description(description)

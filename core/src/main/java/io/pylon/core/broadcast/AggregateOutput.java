@@ -1,5 +1,7 @@
 package io.pylon.core.broadcast;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -23,7 +25,7 @@ public final class AggregateOutput extends OutputStream {
     private final Supplier<OutputStream> stream;
     private final Consumer<byte[]> whole;
     private final int limit;
-    private OutputStream out;
+    private @Nullable OutputStream out;
     private byte[] buffer;
     private int count;
     private boolean closed;
@@ -47,8 +49,7 @@ public final class AggregateOutput extends OutputStream {
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
         if (length >= limit) {
-            drain();
-            out.write(bytes, offset, length);
+            drain().write(bytes, offset, length);
             return;
         }
         if (count + length > limit) {
@@ -68,14 +69,15 @@ public final class AggregateOutput extends OutputStream {
             return;
         }
         closed = true;
-        if (out == null) {
+        OutputStream opened = out;
+        if (opened == null) {
             whole.accept(Arrays.copyOf(buffer, count));
             return;
         }
         try {
             drain();
         } finally {
-            out.close();
+            opened.close();
         }
     }
 
@@ -97,17 +99,21 @@ public final class AggregateOutput extends OutputStream {
         }
     }
 
-    private void drain() throws IOException {
-        if (out == null) {
+    /** Opens the stream if not yet open, writes the buffer to it, and returns it. */
+    private OutputStream drain() throws IOException {
+        OutputStream opened = out;
+        if (opened == null) {
             try {
-                out = stream.get();
+                opened = stream.get();
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
+            out = opened;
         }
         if (count > 0) {
-            out.write(buffer, 0, count);
+            opened.write(buffer, 0, count);
             count = 0;
         }
+        return opened;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.http.Json;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -70,7 +71,7 @@ final class AggregateWriter implements PodAnswers {
     }
 
     /** Closes {@code pods} and adds the summary; {@code discoveryError} is null when discovery worked. */
-    void finish(double responseTimeMs, String discoveryMode, String discoveryError) throws IOException {
+    void finish(double responseTimeMs, String discoveryMode, @Nullable String discoveryError) throws IOException {
         ObjectNode tail = Json.MAPPER.createObjectNode();
         tail.putObject("summary").put("total", total).put("succeeded", total - failed).put("failed", failed);
         tail.put("responseTime", responseTimeMs);

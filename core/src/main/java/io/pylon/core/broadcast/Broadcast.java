@@ -1,6 +1,7 @@
 package io.pylon.core.broadcast;
 
 import io.pylon.core.discovery.DiscoveredPod;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,7 +50,7 @@ final class Broadcast {
      * @param authorization the caller's Authorization value, passed on to every pod
      * @param uris          where each peer is asked
      */
-    record Call(String method, String name, String authorization, Function<DiscoveredPod, URI> uris) {
+    record Call(String method, String name, @Nullable String authorization, Function<DiscoveredPod, URI> uris) {
         Call(String name, String authorization, Function<DiscoveredPod, URI> uris) {
             this("GET", name, authorization, uris);
         }
@@ -76,13 +77,15 @@ final class Broadcast {
                 call.turn.countDown();
                 PodResult result = call.await(deadline + GRACE_NANOS, limits.deadline());
                 call.forget();
-                if (result.answer() != null) {
-                    meters.answered(result.answer().length);
-                    writer.answered(result.answer());
+                byte[] answer = result.answer();
+                if (answer != null) {
+                    meters.answered(answer.length);
+                    writer.answered(answer);
                     readAhead.release(call.reserved);
                 } else {
-                    meters.failed(result.failure());
-                    writer.failed(call.pod, result.failure());
+                    PodFailure failure = result.failureOfUnanswered();
+                    meters.failed(failure);
+                    writer.failed(call.pod, failure);
                 }
             }
         } finally {
@@ -216,7 +219,7 @@ final class Broadcast {
                 return PodResult.failed(new PodFailure(504, "no answer within the broadcast deadline of "
                         + deadline.toMillis() + " ms"));
             } catch (ExecutionException e) {
-                return PodResult.failed(PodFailure.of(e.getCause(), deadline));
+                return PodResult.failed(PodFailure.of(e.getCause() != null ? e.getCause() : e, deadline));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return PodResult.failed(PodFailure.timeout(deadline));

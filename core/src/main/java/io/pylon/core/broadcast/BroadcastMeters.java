@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.pylon.core.metrics.HttpServerMetrics;
 import io.pylon.core.metrics.PodMetrics;
-
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -65,7 +64,10 @@ public final class BroadcastMeters {
 
     void failed(PodFailure failure) {
         if (enabled) {
-            failed.get(CAUSES.getOrDefault(failure.status(), "other")).increment();
+            Counter counter = failed.get(CAUSES.getOrDefault(failure.status(), "other"));
+            if (counter != null) {   // every cause has one
+                counter.increment();
+            }
         }
     }
 

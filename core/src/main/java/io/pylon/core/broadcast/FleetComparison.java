@@ -8,6 +8,7 @@ import io.pylon.core.diagnostics.compare.CompareReport;
 import io.pylon.core.diagnostics.compare.PodFacts;
 import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.http.Json;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -56,7 +57,7 @@ final class FleetComparison implements PodAnswers {
     }
 
     /** Writes the comparison; {@code discoveryError} is null when discovery worked. */
-    void finish(OutputStream out, double responseTimeMs, String discoveryMode, String discoveryError) throws IOException {
+    void finish(OutputStream out, double responseTimeMs, String discoveryMode, @Nullable String discoveryError) throws IOException {
         ObjectNode root = Json.MAPPER.createObjectNode();
         CompareReport.write(root, answered, options);
         ArrayNode pods = root.putArray("pods");

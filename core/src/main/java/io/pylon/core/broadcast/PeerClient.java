@@ -6,6 +6,7 @@ import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.api.WebClient;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,7 +28,7 @@ import java.util.Optional;
  */
 public final class PeerClient implements AutoCloseable {
     private final Duration connectTimeout;
-    private volatile WebClient client;
+    private volatile @Nullable WebClient client;
     private volatile boolean closed;
 
     public PeerClient(Duration connectTimeout) {
@@ -109,7 +110,7 @@ public final class PeerClient implements AutoCloseable {
      * went out, or before a pod busy building thread dumps read it), so the request was not served. Other methods
      * are not repeated: a change may have been made.
      */
-    public Response request(String method, URI uri, String authorization, String accept, Duration timeout)
+    public Response request(String method, URI uri, @Nullable String authorization, @Nullable String accept, Duration timeout)
             throws IOException {
         try {
             return send(method, uri, authorization, accept, timeout, true);
@@ -134,7 +135,7 @@ public final class PeerClient implements AutoCloseable {
         return false;
     }
 
-    private Response send(String method, URI uri, String authorization, String accept, Duration timeout,
+    private Response send(String method, URI uri, @Nullable String authorization, @Nullable String accept, Duration timeout,
                           boolean keepAlive) throws IOException {
         var request = client().method(Method.create(method)).uri(uri).readTimeout(timeout).keepAlive(keepAlive);
         if (authorization != null) {

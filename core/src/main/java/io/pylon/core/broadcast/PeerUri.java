@@ -1,7 +1,6 @@
 package io.pylon.core.broadcast;
 
 import io.pylon.core.http.PodPaths;
-
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

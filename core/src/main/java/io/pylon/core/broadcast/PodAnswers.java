@@ -1,7 +1,6 @@
 package io.pylon.core.broadcast;
 
 import io.pylon.core.discovery.DiscoveredPod;
-
 import java.io.IOException;
 
 /**

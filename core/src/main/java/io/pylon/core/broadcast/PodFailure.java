@@ -1,5 +1,7 @@
 package io.pylon.core.broadcast;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -11,7 +13,7 @@ import java.time.Duration;
  * Why a pod has no answer in the aggregate: the HTTP status it stands for and a message for people. Never carries
  * the request's Authorization value.
  */
-public record PodFailure(int status, String message) {
+public record PodFailure(int status, @Nullable String message) {
 
     public static PodFailure timeout(Duration timeout) {
         return new PodFailure(504, "no answer within " + timeout.toMillis() + " ms");
@@ -39,8 +41,8 @@ public record PodFailure(int status, String message) {
 
     private static String describe(Throwable t) {
         Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
+        for (Throwable cause = root.getCause(); cause != null && cause != root; cause = root.getCause()) {
+            root = cause;
         }
         String message = root.getMessage();
         return message == null || message.isBlank() ? root.getClass().getSimpleName()

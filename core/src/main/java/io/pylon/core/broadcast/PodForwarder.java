@@ -5,6 +5,7 @@ import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.PodPaths;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.net.URI;
@@ -32,7 +33,7 @@ final class PodForwarder {
         this.paths = paths;
     }
 
-    PeerClient.Response open(String method, String target, String name, String authorization, String accept,
+    PeerClient.Response open(String method, String target, String name, @Nullable String authorization, @Nullable String accept,
                              Map<String, List<String>> query, String selfName) throws PodFailedException {
         List<DiscoveredPod> pods;
         try {
@@ -53,7 +54,7 @@ final class PodForwarder {
             throw failed(503, "Pod " + pod.podName() + " cannot be called: " + pod.unavailable() + ".");
         }
         boolean heapDump = LocalDiagnostics.HEAPDUMP.equals(name);
-        URI uri = PeerUri.of(pod.baseUrl(), paths, name, query, !heapDump);
+        URI uri = PeerUri.of(pod.callableBaseUrl(), paths, name, query, !heapDump);
         Duration timeout = limits.podTimeout(name);
         try {
             return client.request(method, uri, authorization, accept, timeout);

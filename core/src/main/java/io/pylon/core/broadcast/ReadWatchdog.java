@@ -1,5 +1,7 @@
 package io.pylon.core.broadcast;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +40,7 @@ final class ReadWatchdog {
 
     static final class Guard implements AutoCloseable {
         private final Thread reader;
-        private ScheduledFuture<?> timeout;
+        private @Nullable ScheduledFuture<?> timeout;
         private boolean reading = true;
         private boolean expired;
 
@@ -63,7 +65,10 @@ final class ReadWatchdog {
             synchronized (this) {
                 reading = false;
             }
-            timeout.cancel(false);
+            ScheduledFuture<?> scheduled = timeout;
+            if (scheduled != null) {
+                scheduled.cancel(false);
+            }
         }
     }
 }

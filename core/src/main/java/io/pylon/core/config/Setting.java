@@ -1,5 +1,7 @@
 package io.pylon.core.config;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -12,12 +14,12 @@ import java.util.function.Function;
 public final class Setting<T> {
     private final String key;
     private final String description;
-    private final T defaultValue;
+    private final @Nullable T defaultValue;
     private final String expected;
     private final Function<String, T> parser;
     private final boolean secret;
 
-    private Setting(String key, String description, T defaultValue, String expected, Function<String, T> parser, boolean secret) {
+    private Setting(String key, String description, @Nullable T defaultValue, String expected, Function<String, T> parser, boolean secret) {
         this.key = Objects.requireNonNull(key);
         this.description = Objects.requireNonNull(description);
         this.defaultValue = defaultValue;
@@ -26,12 +28,12 @@ public final class Setting<T> {
         this.secret = secret;
     }
 
-    public static <T> Setting<T> of(String key, String description, T defaultValue, SettingType<T> type) {
+    public static <T> Setting<T> of(String key, String description, @Nullable T defaultValue, SettingType<T> type) {
         return new Setting<>(key, description, defaultValue, type.expected(), type::parse, false);
     }
 
     /** A setting whose value is never shown: not in errors, not in logs, not in diagnostics. */
-    public static <T> Setting<T> secret(String key, String description, T defaultValue, SettingType<T> type) {
+    public static <T> Setting<T> secret(String key, String description, @Nullable T defaultValue, SettingType<T> type) {
         return new Setting<>(key, description, defaultValue, type.expected(), type::parse, true);
     }
 
@@ -52,7 +54,7 @@ public final class Setting<T> {
         return description;
     }
 
-    public T defaultValue() {
+    public @Nullable T defaultValue() {
         return defaultValue;
     }
 

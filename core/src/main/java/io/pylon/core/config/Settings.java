@@ -1,5 +1,7 @@
 package io.pylon.core.config;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -14,6 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Where setting values come from, highest first: overrides given in code (launcher flags, tests), Java system
  * properties ({@code -Dpylon.server.port=9000}), the properties file named by {@code pylon.config.file} /
  * {@code PYLON_CONFIG_FILE}, environment variables ({@code PYLON_SERVER_PORT}), then the setting's default.
+ *
+ * <p>Threading: immutable apart from the cache of parsed values, a concurrent map; any thread may read settings (two
+ * threads reading one setting first may both parse it, with the same result).
  */
 public final class Settings {
     public static final String CONFIG_FILE_KEY = "pylon.config.file";
@@ -50,9 +55,22 @@ public final class Settings {
         return new Settings(merged, systemProperties, environment);
     }
 
-    /** The setting's value, or its default (which may be null). Throws {@link InvalidSettingException} for a bad value. */
-    @SuppressWarnings("unchecked")
+    /**
+     * The value of a setting that has a default: its value, or the default. Throws {@link InvalidSettingException} for a
+     * bad value, and {@link IllegalStateException} for a setting without a default that is not set (read those with
+     * {@link #find}).
+     */
     public <T> T get(Setting<T> setting) {
+        T value = find(setting);
+        if (value == null) {
+            throw new IllegalStateException(setting.key() + " has no default and is not set: read it with find()");
+        }
+        return value;
+    }
+
+    /** The setting's value, its default, or null when it has neither. Throws {@link InvalidSettingException} for a bad value. */
+    @SuppressWarnings("unchecked")
+    public <T> @Nullable T find(Setting<T> setting) {
         return (T) cache.computeIfAbsent(setting, s -> Optional.ofNullable(resolve(setting))).orElse(null);
     }
 
@@ -66,7 +84,7 @@ public final class Settings {
         return lookup(setting.key()) != null;
     }
 
-    private <T> T resolve(Setting<T> setting) {
+    private <T> @Nullable T resolve(Setting<T> setting) {
         String raw = lookup(setting.key());
         if (raw == null) {
             return setting.defaultValue();
@@ -80,7 +98,7 @@ public final class Settings {
         }
     }
 
-    private String lookup(String key) {
+    private @Nullable String lookup(String key) {
         String value = overrides.get(key);
         if (value == null) {
             value = systemProperties.get(key);

@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
@@ -15,7 +17,7 @@ final class ClassHistogram {
     private static final String MBEAN = "com.sun.management:type=DiagnosticCommand";
 
     /** One line of the histogram. */
-    record Entry(int rank, String className, String module, long instances, long bytes) {
+    record Entry(int rank, String className, @Nullable String module, long instances, long bytes) {
     }
 
     /** The top entries and the heap totals over every class. */

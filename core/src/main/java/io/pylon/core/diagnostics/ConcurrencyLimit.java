@@ -1,10 +1,15 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.concurrent.Semaphore;
 
 /**
  * A fixed number of concurrent callers of something expensive; the next one is refused at once rather than queued,
  * so a burst of callers can never pile up threads or memory on the pod.
+ *
+ * <p>Threading: {@link #enter} is called concurrently by request threads; the semaphore counts the permits. A {@link
+ * Permit} may be closed from any thread, more than once: its monitor makes the release happen once.
  */
 final class ConcurrencyLimit {
     private final Semaphore permits;
@@ -30,7 +35,7 @@ final class ConcurrencyLimit {
 
     /** Released exactly once, however often it is closed. */
     static final class Permit implements AutoCloseable {
-        private Semaphore permits;
+        private @Nullable Semaphore permits;
 
         private Permit(Semaphore permits) {
             this.permits = permits;

@@ -38,7 +38,7 @@ public final class CoreDiagnostics {
     public static PodDiagnostics install(Settings values, PodIdentity identity, Path dataDir, DataBudget budget,
                                          PodExecutors executors,
                                          HealthRegistry health, DiagnosticsRegistry registry, List<Setting<?>> settings) {
-        Path dir = values.get(DiagnosticsSettings.DUMP_DIR);
+        Path dir = values.find(DiagnosticsSettings.DUMP_DIR);
         DumpDirectory dumps = new DumpDirectory(dir != null ? dir : dataDir.resolve("dumps"));
         dumps.removeLeftovers();
 
@@ -49,13 +49,13 @@ public final class CoreDiagnostics {
                 secretKeys.add(setting.envName());
             }
         }
-        SecretMasker masker = new SecretMasker(values.get(CoreSettings.ENVIRONMENT_ID),
+        SecretMasker masker = new SecretMasker(values.find(CoreSettings.ENVIRONMENT_ID),
                 values.get(DiagnosticsSettings.MASK_KEYS), secretKeys);
 
         registry.register(new JvmSection());
         registry.register(new ThreadsSection(executors));
         registry.register(new ThreadDumpSection(new VirtualThreadDump(dumps.path(), budget), masker));
-        registry.register(new EnvSection(masker, new EnvDigest(values.get(CoreSettings.ENVIRONMENT_ID)), System::getenv));
+        registry.register(new EnvSection(masker, new EnvDigest(values.find(CoreSettings.ENVIRONMENT_ID)), System::getenv));
         registry.register(new HealthSection(health, dumps));
         registry.register(new HotThreadsSection());
         registry.register(new HistogramSection(values.get(DiagnosticsSettings.HISTOGRAM_FLAG_FACTOR)));

@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.management.ManagementFactory;
 
 /**
@@ -8,12 +10,15 @@ import java.lang.management.ManagementFactory;
  * largest part of a {@code jvm} answer's CPU, and two calls a millisecond apart measure a millisecond. Sampled once a
  * second, every answer costs nothing here and each figure spans about a second or more, as Actuator's
  * {@code process.cpu.usage} does.
+ *
+ * <p>Threading: called concurrently by request threads; the latest sample is an immutable value in a volatile field
+ * (see {@link #current}).
  */
 final class CpuLoad {
     private static final long REFRESH_NANOS = 1_000_000_000L;
 
     private final com.sun.management.OperatingSystemMXBean os;
-    private volatile Sample last;
+    private volatile @Nullable Sample last;
 
     record Sample(long takenAtNanos, double process, double system) {
     }

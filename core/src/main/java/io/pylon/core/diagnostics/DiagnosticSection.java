@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Set;
 
 /**
@@ -108,7 +110,7 @@ public interface DiagnosticSection {
      * @param pods the broadcast's pod elements that answered, each holding only {@code podName} and this section
      *             (under the key the call used: an alias's own name)
      */
-    default Object aggregate(java.util.List<com.fasterxml.jackson.databind.JsonNode> pods) {
+    default @Nullable Object aggregate(java.util.List<com.fasterxml.jackson.databind.JsonNode> pods) {
         return null;
     }
 }

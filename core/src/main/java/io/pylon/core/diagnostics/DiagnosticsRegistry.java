@@ -5,7 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** The diagnostic sections of a pod, in registration order. Modules add their own in {@code start}. */
+/**
+ * The diagnostic sections of a pod, in registration order. Modules add their own in {@code start}.
+ *
+ * <p>Threading: modules register sections while the pod starts, request threads look them up; every method holds this
+ * object's monitor, and {@link #all} returns a copy.
+ */
 public final class DiagnosticsRegistry {
     private final Map<String, DiagnosticSection> sections = new LinkedHashMap<>();
 

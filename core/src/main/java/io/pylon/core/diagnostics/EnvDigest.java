@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +29,7 @@ final class EnvDigest {
     private final byte[] secret;
 
     /** @param environmentId the pod's environment ID; null or empty leaves the key only the nonce's (no pod answers then) */
-    EnvDigest(String environmentId) {
+    EnvDigest(@Nullable String environmentId) {
         this.secret = (environmentId == null ? "" : environmentId).getBytes(StandardCharsets.UTF_8);
     }
 

@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.management.ManagementFactory;
 import java.lang.management.RuntimeMXBean;
 import java.util.LinkedHashMap;
@@ -51,7 +53,7 @@ final class EnvSection implements DiagnosticSection {
             Map<String, String> entry = new LinkedHashMap<>();
             entry.put("hash", hasher.hash(key, value));
             String shown = masker.mask(key, value);
-            if (shown.equals(value)) {
+            if (value.equals(shown)) {
                 entry.put("value", value);
             }
             variables.put(key, entry);
@@ -59,7 +61,7 @@ final class EnvSection implements DiagnosticSection {
         return Map.of("environmentDigests", variables);
     }
 
-    private static String nonce(DiagnosticsQuery query) {
+    private static @Nullable String nonce(DiagnosticsQuery query) {
         String nonce = query.text("digest").orElse(null);
         if (nonce != null && !EnvDigest.NONCE.matcher(nonce).matches()) {
             throw new InvalidParameterException("digest", "The query parameter 'digest' must be 16 to 64 hex digits.");

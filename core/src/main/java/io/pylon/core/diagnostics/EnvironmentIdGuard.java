@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
@@ -9,9 +11,9 @@ import java.security.MessageDigest;
  * A pod without an ID refuses everyone.
  */
 public final class EnvironmentIdGuard {
-    private final byte[] expected;
+    private final byte @Nullable [] expected;
 
-    public EnvironmentIdGuard(String environmentId) {
+    public EnvironmentIdGuard(@Nullable String environmentId) {
         this.expected = environmentId == null ? null : environmentId.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -19,7 +21,7 @@ public final class EnvironmentIdGuard {
         return expected != null;
     }
 
-    public boolean accepts(String presented) {
+    public boolean accepts(@Nullable String presented) {
         if (expected == null || presented == null) {
             return false;
         }

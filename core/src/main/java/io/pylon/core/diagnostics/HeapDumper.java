@@ -7,6 +7,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.pod.PodIdentity;
+import org.jspecify.annotations.Nullable;
 
 import io.pylon.core.storage.BudgetExceededException;
 import io.pylon.core.storage.DataBudget;
@@ -54,7 +55,7 @@ public final class HeapDumper {
     private final PodIdentity identity;
     private final DumpDirectory dumps;
     private final ConcurrencyLimit oneAtATime = new ConcurrencyLimit(1, "heap dump", RETRY_AFTER_SECONDS);
-    private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
+    private final @Nullable HotSpotDiagnosticMXBean hotSpot = hotSpot();
     private final Duration stallTimeout;
     private final DataBudget budget;
     private final DataBudget.Kind kind;
@@ -81,7 +82,8 @@ public final class HeapDumper {
             return;
         }
         boolean gzip = compress.equals("gzip");
-        if (hotSpot == null) {
+        HotSpotDiagnosticMXBean bean = hotSpot;
+        if (bean == null) {
             ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "service_unavailable", "This JVM cannot write heap dumps.");
             return;
         }
@@ -94,11 +96,11 @@ public final class HeapDumper {
             return;
         }
         try (permit) {
-            dumpAndSend(res, live.get(), gzip, permit);
+            dumpAndSend(bean, res, live.get(), gzip, permit);
         }
     }
 
-    private void dumpAndSend(ServerResponse res, boolean live, boolean gzip, ConcurrencyLimit.Permit permit) {
+    private void dumpAndSend(HotSpotDiagnosticMXBean hotSpot, ServerResponse res, boolean live, boolean gzip, ConcurrencyLimit.Permit permit) {
         long required = dumps.heapDumpRequirement();
         long free;
         try {
@@ -220,7 +222,7 @@ public final class HeapDumper {
         return bytes / (1024 * 1024);
     }
 
-    private static HotSpotDiagnosticMXBean hotSpot() {
+    private static @Nullable HotSpotDiagnosticMXBean hotSpot() {
         try {
             return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         } catch (RuntimeException | LinkageError e) {

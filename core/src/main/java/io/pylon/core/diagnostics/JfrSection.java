@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,13 +58,13 @@ final class JfrSection implements DiagnosticSection {
     public void validate(String method, DiagnosticsQuery query) {
         switch (method) {
             case "POST" -> request(query);
-            case "DELETE" -> id(query, "id", true);
+            case "DELETE" -> requiredId(query, "id");
             default -> {
                 query.choice("view", "list", List.of("list", "summary"));
                 if ("summary".equals(query.choice("view", "list", List.of("list", "summary")))) {
-                    id(query, "id", true);
+                    requiredId(query, "id");
                 }
-                id(query, "download", false);
+                optionalId(query, "download");
                 query.choice("compress", "none", List.of("none", "gzip"));
             }
         }
@@ -77,7 +79,7 @@ final class JfrSection implements DiagnosticSection {
     public Object collect(DiagnosticsQuery query) throws Exception {
         validate("GET", query);
         if ("summary".equals(query.choice("view", "list", List.of("list", "summary")))) {
-            String id = id(query, "id", true);
+            String id = requiredId(query, "id");
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("id", id);
             answer.put("summary", RecordingSummary.of(recordings.finishedFile(id)));
@@ -93,7 +95,7 @@ final class JfrSection implements DiagnosticSection {
         if ("POST".equals(method)) {
             return recordings.start(request(query));
         }
-        return recordings.delete(id(query, "id", true));
+        return recordings.delete(requiredId(query, "id"));
     }
 
     /** {@code maxSizeMb} is at most 1024 and at most the recordings' share of the data directory's budget. */
@@ -105,9 +107,17 @@ final class JfrSection implements DiagnosticSection {
         return new FlightRecordings.Request(duration, settings, maxSizeMb * 1024L * 1024L);
     }
 
-    static String id(DiagnosticsQuery query, String parameter, boolean required) {
-        String id = required ? query.required(parameter) : query.text(parameter).orElse(null);
-        if (id != null && !ID.matcher(id).matches()) {
+    static String requiredId(DiagnosticsQuery query, String parameter) {
+        return checkedId(parameter, query.required(parameter));
+    }
+
+    static @Nullable String optionalId(DiagnosticsQuery query, String parameter) {
+        String id = query.text(parameter).orElse(null);
+        return id == null ? null : checkedId(parameter, id);
+    }
+
+    private static String checkedId(String parameter, String id) {
+        if (!ID.matcher(id).matches()) {
             throw new InvalidParameterException(parameter, "The query parameter '" + parameter
                     + "' must be a recording id: 8 hexadecimal digits.");
         }

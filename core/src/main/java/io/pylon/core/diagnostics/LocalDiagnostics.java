@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.pylon.core.http.Json;
 import io.pylon.core.pod.PodIdentity;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -184,7 +185,7 @@ public final class LocalDiagnostics {
      *
      * @throws SectionFailedException when the section could not be collected
      */
-    public JsonNode collectUnlimited(String name, DiagnosticsQuery query) {
+    public @Nullable JsonNode collectUnlimited(String name, DiagnosticsQuery query) {
         return registry.find(name).map(section -> collect(section, query)).orElse(null);
     }
 

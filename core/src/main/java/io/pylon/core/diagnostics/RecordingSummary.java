@@ -4,6 +4,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -93,7 +94,7 @@ final class RecordingSummary {
         return summary;
     }
 
-    private static String topMethod(RecordedStackTrace stack) {
+    private static @Nullable String topMethod(RecordedStackTrace stack) {
         if (stack == null) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -36,7 +38,7 @@ final class SecretMasker {
     private static final Pattern ASSIGNMENT = Pattern.compile("([A-Za-z0-9_.\\-]+)=([^\\s,;&]+)");
     private static final Pattern OPTION_THEN_VALUE = Pattern.compile("(?<=^|\\s)(--?[A-Za-z0-9_.\\-]+)(\\s+)([^\\s\\-][^\\s]*)");
 
-    private final String environmentId;
+    private final @Nullable String environmentId;
     private final List<Pattern> extraKeys;
     private final Set<String> secretKeys;
 
@@ -45,7 +47,7 @@ final class SecretMasker {
      * @param extraKeys     more key patterns from the settings
      * @param secretKeys    keys and environment variable names of the settings declared secret
      */
-    SecretMasker(String environmentId, List<Pattern> extraKeys, Collection<String> secretKeys) {
+    SecretMasker(@Nullable String environmentId, List<Pattern> extraKeys, Collection<String> secretKeys) {
         this.environmentId = environmentId == null || environmentId.isEmpty() ? null : environmentId;
         this.extraKeys = List.copyOf(extraKeys);
         Set<String> keys = new HashSet<>();
@@ -83,7 +85,7 @@ final class SecretMasker {
     }
 
     /** The value to show for a key. */
-    String mask(String key, String value) {
+    @Nullable String mask(String key, @Nullable String value) {
         if (value == null) {
             return null;
         }

@@ -1,6 +1,7 @@
 package io.pylon.core.diagnostics;
 
 import io.pylon.core.pod.PodExecutors;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -109,7 +110,7 @@ final class ThreadsSection implements DiagnosticSection {
     }
 
     // JDK 24+ exposes jdk.management:type=VirtualThreadScheduler; read by name so the core also runs on JDK 21.
-    private Map<String, Object> virtualThreads() {
+    private @Nullable Map<String, Object> virtualThreads() {
         if (Scheduler.NAME == null) {
             return null;
         }
@@ -132,9 +133,9 @@ final class ThreadsSection implements DiagnosticSection {
      */
     private static final class Scheduler {
         static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
-        static final ObjectName NAME = lookup();
+        static final @Nullable ObjectName NAME = lookup();
 
-        private static ObjectName lookup() {
+        private static @Nullable ObjectName lookup() {
             try {
                 ObjectName name = new ObjectName("jdk.management:type=VirtualThreadScheduler");
                 return SERVER.isRegistered(name) ? name : null;

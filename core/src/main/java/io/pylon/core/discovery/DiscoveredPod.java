@@ -1,5 +1,7 @@
 package io.pylon.core.discovery;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.URI;
 
 /**
@@ -10,13 +12,21 @@ import java.net.URI;
  * @param baseUrl     where its HTTP server answers ({@code http://10.1.2.3:8091}), or null when it cannot be called
  * @param unavailable why it is not called (a pod that exists but is not running), or null when it can be called
  */
-public record DiscoveredPod(String podName, String podIp, URI baseUrl, String unavailable) {
+public record DiscoveredPod(String podName, @Nullable String podIp, @Nullable URI baseUrl, @Nullable String unavailable) {
 
-    public static DiscoveredPod callable(String podName, String podIp, URI baseUrl) {
+    /** The base URL of a pod that {@link #isCallable() can be called}; throws for one that cannot. */
+    public URI callableBaseUrl() {
+        if (baseUrl == null) {
+            throw new IllegalStateException("pod " + podName + " cannot be called: " + unavailable);
+        }
+        return baseUrl;
+    }
+
+    public static DiscoveredPod callable(String podName, String podIp, @Nullable URI baseUrl) {
         return new DiscoveredPod(podName, podIp, baseUrl, null);
     }
 
-    public static DiscoveredPod unavailable(String podName, String podIp, String reason) {
+    public static DiscoveredPod unavailable(String podName, @Nullable String podIp, String reason) {
         return new DiscoveredPod(podName, podIp, null, reason);
     }
 

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.pylon.core.config.Settings;
 import io.pylon.core.pod.PodIdentity;
+import org.jspecify.annotations.Nullable;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -25,14 +26,14 @@ public final class Discoveries {
 
     /** The configured mode, else kubernetes inside a cluster, else static when a list is given, else self. */
     public static DiscoveryMode chooseMode(Settings settings, Path serviceAccountToken) {
-        DiscoveryMode configured = settings.get(DiscoverySettings.MODE);
+        DiscoveryMode configured = settings.find(DiscoverySettings.MODE);
         if (configured != null) {
             return configured;
         }
         if (Files.isReadable(serviceAccountToken)) {
             return DiscoveryMode.KUBERNETES;
         }
-        return settings.get(DiscoverySettings.STATIC) != null ? DiscoveryMode.STATIC : DiscoveryMode.SELF;
+        return settings.find(DiscoverySettings.STATIC) != null ? DiscoveryMode.STATIC : DiscoveryMode.SELF;
     }
 
     /**
@@ -46,25 +47,25 @@ public final class Discoveries {
 
     static PodDiscovery create(Settings settings, PodIdentity identity, int ownPort, Path serviceAccountToken) {
         DiscoveredPod self = DiscoveredPod.callable(identity.podName(), identity.podIp(), null);
-        Integer configuredPort = settings.get(DiscoverySettings.PORT);
+        Integer configuredPort = settings.find(DiscoverySettings.PORT);
         int peerPort = configuredPort != null ? configuredPort : ownPort;
         return switch (chooseMode(settings, serviceAccountToken)) {
             case KUBERNETES -> kubernetes(settings, identity, peerPort, self);
-            case DNS -> new DnsDiscovery(orDefault(settings.get(DiscoverySettings.DNS_SERVICE),
+            case DNS -> new DnsDiscovery(orDefault(settings.find(DiscoverySettings.DNS_SERVICE),
                     "pylon-" + identity.module() + "-headless"), peerPort, self);
-            case STATIC -> new StaticDiscovery(orDefault(settings.get(DiscoverySettings.STATIC), List.of()), self);
+            case STATIC -> new StaticDiscovery(orDefault(settings.find(DiscoverySettings.STATIC), List.of()), self);
             case SELF -> new SelfDiscovery(self);
         };
     }
 
     private static PodDiscovery kubernetes(Settings settings, PodIdentity identity, int peerPort, DiscoveredPod self) {
-        URI apiUrl = settings.get(DiscoverySettings.API_URL);
-        String selector = orDefault(settings.get(DiscoverySettings.LABEL_SELECTOR), "app=" + identity.module());
+        URI apiUrl = settings.find(DiscoverySettings.API_URL);
+        String selector = orDefault(settings.find(DiscoverySettings.LABEL_SELECTOR), "app=" + identity.module());
         return new KubernetesDiscovery(() -> client(apiUrl), identity.namespace(), selector,
                 settings.get(DiscoverySettings.PORT_NAME), peerPort, self, KUBERNETES_SYNC_WAIT);
     }
 
-    private static KubernetesClient client(URI apiUrl) {
+    private static KubernetesClient client(@Nullable URI apiUrl) {
         Config config = Config.autoConfigure(null);
         if (apiUrl != null) {
             config.setMasterUrl(apiUrl.toString());
@@ -72,7 +73,7 @@ public final class Discoveries {
         return new KubernetesClientBuilder().withConfig(config).build();
     }
 
-    private static <T> T orDefault(T value, T fallback) {
+    private static <T> T orDefault(@Nullable T value, T fallback) {
         return value != null ? value : fallback;
     }
 }

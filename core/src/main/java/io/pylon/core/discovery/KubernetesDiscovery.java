@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -21,6 +22,10 @@ import java.util.function.Supplier;
  * The pods of this pod's namespace matching a label selector, kept current by a fabric8 informer (one list, then a
  * watch) rather than listed on every request. Running pods with an address are called; pods that exist but are not
  * running (Pending, Failed...) are listed with the reason they are not called.
+ *
+ * <p>Threading: a virtual thread builds the client and starts the informer; fabric8's threads keep the pod list and
+ * report errors into an atomic reference; request threads read the informer's cache. {@link #close} may run on any
+ * thread: the volatile {@code closed} flag makes a watch that starts after it stop at once.
  */
 public final class KubernetesDiscovery implements PodDiscovery {
     private static final System.Logger LOG = System.getLogger(KubernetesDiscovery.class.getName());
@@ -44,7 +49,7 @@ public final class KubernetesDiscovery implements PodDiscovery {
      *
      * @param namespace the namespace to watch, or null for the client's own (the service account's)
      */
-    public KubernetesDiscovery(Supplier<KubernetesClient> clients, String namespace, String labelSelector, String portName,
+    public KubernetesDiscovery(Supplier<KubernetesClient> clients, @Nullable String namespace, String labelSelector, String portName,
                                int defaultPort, DiscoveredPod self, Duration syncWait) {
         this.portName = portName;
         this.defaultPort = defaultPort;
@@ -53,7 +58,7 @@ public final class KubernetesDiscovery implements PodDiscovery {
         Thread.ofVirtual().name("pylon-kubernetes-discovery").start(() -> startWatch(clients, namespace, labelSelector));
     }
 
-    private void startWatch(Supplier<KubernetesClient> clients, String namespace, String labelSelector) {
+    private void startWatch(Supplier<KubernetesClient> clients, @Nullable String namespace, String labelSelector) {
         try {
             KubernetesClient client = clients.get();
             String ns = namespace != null ? namespace : client.getNamespace() != null ? client.getNamespace() : "default";

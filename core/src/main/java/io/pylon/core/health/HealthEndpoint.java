@@ -11,6 +11,7 @@ import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.http.Routes;
+import org.jspecify.annotations.Nullable;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,6 +21,9 @@ import java.util.function.Supplier;
 /**
  * {@code GET /<segment>/management/health} (every check), {@code .../health/live} and {@code .../health/ready}:
  * 200 when UP, 503 when DOWN; JSON by default, {@code OK}/{@code DOWN} as text when the client prefers text/plain.
+ *
+ * <p>Threading: request threads answer concurrently; each route keeps its last rendered report in an atomic reference
+ * (two threads rendering one new report at once both render it; either result is kept).
  */
 public final class HealthEndpoint {
     private static final Header TEXT = HeaderValues.createCached(HeaderNames.CONTENT_TYPE, "text/plain; charset=UTF-8");
@@ -44,7 +48,7 @@ public final class HealthEndpoint {
     }
 
     private void route(Routes routes, String path, Supplier<HealthReport> evaluation) {
-        AtomicReference<Rendered> rendered = new AtomicReference<>(new Rendered(null, null));
+        AtomicReference<Rendered> rendered = new AtomicReference<>();
         routes.get(path, (req, res) -> answer(req, res, evaluation, rendered));
     }
 
@@ -63,8 +67,8 @@ public final class HealthEndpoint {
     }
 
     private byte[] json(HealthReport report, AtomicReference<Rendered> rendered) {
-        Rendered last = rendered.get();
-        if (last.report() == report) {
+        @Nullable Rendered last = rendered.get();   // null until the first answer
+        if (last != null && last.report() == report) {
             return last.json();
         }
         Map<String, Object> body = new LinkedHashMap<>();

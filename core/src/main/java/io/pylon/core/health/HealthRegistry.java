@@ -1,5 +1,7 @@
 package io.pylon.core.health;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -19,6 +21,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * The pod's health checks. Checks run in parallel, each with the same timeout; a result is reused for a short
  * time-to-live so that probes and load never run a check on every request; a check that is still running from an
  * earlier call is not started again (a stuck dependency cannot pile up threads) and reports DOWN until it returns.
+ *
+ * <p>Threading: checks are registered while the pod starts (a copy-on-write list) and evaluated concurrently by
+ * request threads. Each check's runner guards its running future and start time with its own monitor; its cached
+ * result is a volatile immutable value read without the lock. Checks run on the async executor (or a virtual thread
+ * when it refuses).
  */
 public final class HealthRegistry {
     private final List<Runner> runners = new CopyOnWriteArrayList<>();
@@ -55,7 +62,7 @@ public final class HealthRegistry {
         return runners.stream().map(r -> r.check.name()).toList();
     }
 
-    private HealthReport evaluate(HealthCheck.Probe probe) {
+    private HealthReport evaluate(HealthCheck.@Nullable Probe probe) {
         List<Runner> selected = new ArrayList<>();
         for (Runner runner : runners) {
             if (probe == null || runner.check.probes().contains(probe)) {
@@ -102,18 +109,18 @@ public final class HealthRegistry {
 
     private final class Runner {
         private final HealthCheck check;
-        private CompletableFuture<CheckResult> inFlight;
+        private @Nullable CompletableFuture<CheckResult> inFlight;
         private long startedAt;
         // Read without the lock: a fresh result is the common case, and 64 connections asking for health at once
         // would otherwise queue on this monitor once per check and request.
-        private volatile Cached cached;
+        private volatile @Nullable Cached cached;
 
         Runner(HealthCheck check) {
             this.check = check;
         }
 
         /** The cached result while it is younger than the time-to-live, else null. */
-        CheckResult fresh(long now) {
+        @Nullable CheckResult fresh(long now) {
             Cached c = cached;
             return c != null && now - c.at() < ttlNanos ? c.result() : null;
         }
@@ -173,7 +180,7 @@ public final class HealthRegistry {
                 Thread.currentThread().interrupt();
                 return CheckResult.down(Map.of("error", "interrupted"));
             } catch (ExecutionException e) {
-                return CheckResult.down(Map.of("error", describe(e.getCause())));
+                return CheckResult.down(Map.of("error", describe(e.getCause() != null ? e.getCause() : e)));
             }
         }
     }

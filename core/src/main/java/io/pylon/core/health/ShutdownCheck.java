@@ -3,7 +3,11 @@ package io.pylon.core.health;
 import java.util.Map;
 import java.util.Set;
 
-/** Readiness goes DOWN once the pod starts shutting down, so that no new traffic is routed to it. */
+/**
+ * Readiness goes DOWN once the pod starts shutting down, so that no new traffic is routed to it.
+ *
+ * <p>Threading: the stopping thread sets a volatile flag that probe threads read.
+ */
 public final class ShutdownCheck implements HealthCheck {
     private volatile boolean stopping;
 

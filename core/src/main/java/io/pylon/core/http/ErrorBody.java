@@ -6,6 +6,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON error body used across Pylon: {@code {"error":"...","error_description":"..."}}, the OAuth 2.0 shape the
@@ -14,10 +15,10 @@ import io.helidon.webserver.http.ServerResponse;
  * name accounts or tokens; no browser or proxy may keep it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ErrorBody(String error, String error_description, Object details) {
+public record ErrorBody(String error, @Nullable String error_description, @Nullable Object details) {
     public static final Header NO_STORE = HeaderValues.createCached(HeaderNames.CACHE_CONTROL, "no-store");
 
-    public static ErrorBody of(String error, String description) {
+    public static ErrorBody of(String error, @Nullable String description) {
         return new ErrorBody(error, description, null);
     }
 
@@ -26,7 +27,7 @@ public record ErrorBody(String error, String error_description, Object details) 
         Json.send(res, status, this);
     }
 
-    public static void send(ServerResponse res, Status status, String error, String description) {
+    public static void send(ServerResponse res, Status status, String error, @Nullable String description) {
         of(error, description).send(res, status);
     }
 }

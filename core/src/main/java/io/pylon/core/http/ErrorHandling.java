@@ -9,6 +9,7 @@ import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 
@@ -112,7 +113,7 @@ public final class ErrorHandling {
 
         @Override
         public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
-                                        ServerResponseHeaders headers, String message) {
+                                        ServerResponseHeaders headers, @Nullable String message) {
             String reason = ParserFailures.take();
             Status effective = effectiveStatus(unreadableRequest(request, status), message != null ? message : reason);
             byte[] body = Json.bytes(ErrorBody.of(errorCode(effective), effective.reasonPhrase()));

@@ -1,6 +1,7 @@
 package io.pylon.core.http;
 
 import io.helidon.common.buffers.DataReader;
+import org.jspecify.annotations.Nullable;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ final class Http10Request implements Supplier<byte[]> {
     }
 
     @Override
-    public byte[] get() {
+    public byte @Nullable [] get() {
         if (headDone) {
             return next();
         }
@@ -78,7 +79,7 @@ final class Http10Request implements Supplier<byte[]> {
         return requestLine + "\r\nConnection: close" + (hasHost ? "" : "\r\nHost: " + host) + head.substring(lineEnd);
     }
 
-    private byte[] next() {
+    private byte @Nullable [] next() {
         try {
             source.ensureAvailable();
             return source.readBytes(source.available());

@@ -12,6 +12,9 @@ import java.util.logging.Logger;
  * (with {@code errorHandling.logAllMessages}); a filter on that logger keeps the message in a thread-local and drops
  * the record, so nothing is printed. Connection threads are virtual threads, one per connection, so a value left
  * behind dies with its connection.
+ *
+ * <p>Threading: {@link #install} is synchronized (each pod of a JVM calls it while it starts); the message is kept per
+ * connection thread in a thread-local, so nothing is shared between connections.
  */
 final class ParserFailures {
     // held strongly: java.util.logging forgets the level and filter of a logger that is garbage collected

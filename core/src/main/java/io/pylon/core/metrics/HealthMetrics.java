@@ -7,6 +7,7 @@ import io.pylon.core.health.HealthCheck;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.HealthReport;
 import io.pylon.core.health.HealthStatus;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,9 @@ import java.util.List;
  * a scrape never runs a check more often than probes do): {@code pylon_health_check_status{check}} (1 UP, 0 DOWN),
  * {@code pylon_health_check_duration_seconds{check}} and {@code pylon_health_probe_status{probe}} for liveness and
  * readiness. Label values are the names of the registered checks.
+ *
+ * <p>Threading: {@code refresh} runs on the scrape thread before each scrape and publishes the latest reports as one
+ * immutable value in a volatile field, which the gauges read on scrape threads.
  */
 public final class HealthMetrics {
     private final HealthRegistry health;
@@ -23,7 +27,7 @@ public final class HealthMetrics {
     private final MultiGauge duration;
     private final MultiGauge probes;
     // written by the scrape hook before the gauges of the same scrape read it
-    private volatile Latest latest;
+    private volatile @Nullable Latest latest;
 
     private HealthMetrics(HealthRegistry health, PodMetrics metrics) {
         this.health = health;
@@ -56,20 +60,30 @@ public final class HealthMetrics {
         status.register(statusRows, false);
         duration.register(durationRows, false);
         probes.register(List.of(
-                MultiGauge.Row.of(Tags.of("probe", "liveness"), () -> up(latest.liveness().status())),
-                MultiGauge.Row.of(Tags.of("probe", "readiness"), () -> up(latest.readiness().status()))), false);
+                MultiGauge.Row.of(Tags.of("probe", "liveness"), () -> probe(Latest::liveness)),
+                MultiGauge.Row.of(Tags.of("probe", "readiness"), () -> probe(Latest::readiness))), false);
     }
 
     private record Latest(HealthReport all, HealthReport liveness, HealthReport readiness) {
     }
 
+    private Number probe(java.util.function.Function<Latest, HealthReport> which) {
+        Latest current = latest;
+        return current == null ? Double.NaN : up(which.apply(current).status());
+    }
+
+    private @Nullable CheckResult result(String check) {
+        Latest current = latest;
+        return current == null ? null : current.all().checks().get(check);
+    }
+
     private Number checkStatus(String check) {
-        CheckResult result = latest.all().checks().get(check);
+        CheckResult result = result(check);
         return result == null ? Double.NaN : up(result.status());
     }
 
     private Number checkSeconds(String check) {
-        CheckResult result = latest.all().checks().get(check);
+        CheckResult result = result(check);
         return result != null && result.details().get("durationMs") instanceof Number millis
                 ? millis.doubleValue() / 1000.0 : Double.NaN;
     }

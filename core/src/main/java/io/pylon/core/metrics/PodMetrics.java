@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.pylon.core.version.BuildInfo;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -45,12 +46,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class PodMetrics implements AutoCloseable {
     private final MeterRegistry registry;
-    private final PrometheusMeterRegistry prometheus;
+    private final @Nullable PrometheusMeterRegistry prometheus;
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
     private final List<AutoCloseable> binders = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> jvmBound = new CompletableFuture<>();
 
-    private PodMetrics(MeterRegistry registry, PrometheusMeterRegistry prometheus) {
+    private PodMetrics(MeterRegistry registry, @Nullable PrometheusMeterRegistry prometheus) {
         this.registry = registry;
         this.prometheus = prometheus;
     }
@@ -132,7 +133,11 @@ public final class PodMetrics implements AutoCloseable {
         for (Runnable hook : beforeScrape) {
             hook.run();
         }
-        prometheus.scrape(out, contentType);
+        PrometheusMeterRegistry scraped = prometheus;
+        if (scraped == null) {
+            throw new IllegalStateException("metrics are disabled: nothing to scrape");
+        }
+        scraped.scrape(out, contentType);
     }
 
     /** A binder that failed leaves its meters out; the pod's own meters are still scraped. */
@@ -141,7 +146,7 @@ public final class PodMetrics implements AutoCloseable {
             jvmBound.join();
         } catch (CompletionException e) {
             System.getLogger(PodMetrics.class.getName()).log(System.Logger.Level.WARNING,
-                    "JVM meters not bound: " + e.getCause().getClass().getSimpleName());
+                    "JVM meters not bound: " + (e.getCause() != null ? e.getCause() : e).getClass().getSimpleName());
         }
     }
 

@@ -96,7 +96,7 @@ public final class CoreSettings {
             null, SettingType.intRange(1, 1024));
 
     public static int asyncThreads(io.pylon.core.config.Settings settings) {
-        Integer configured = settings.get(ASYNC_THREADS);
+        Integer configured = settings.find(ASYNC_THREADS);
         return configured != null ? configured : Math.max(4, Runtime.getRuntime().availableProcessors() * 2);
     }
 

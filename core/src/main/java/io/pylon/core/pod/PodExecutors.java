@@ -18,8 +18,10 @@ import java.util.function.BiConsumer;
 /**
  * The executors of a pod, each named so that {@code threads} diagnostics can show it:
  * {@code <segment>-async} runs the module's asynchronous work (health checks, fan-out bookkeeping, module work),
- * {@code <segment>-maintenance} runs its periodic jobs. Modules may register more pools. The pool map and the
- * listeners are guarded by this object's monitor.
+ * {@code <segment>-maintenance} runs its periodic jobs. Modules may register more pools.
+ *
+ * <p>Threading: modules register pools from any thread while the pod starts and diagnostics read them from request
+ * threads; the pool map and the listeners are guarded by this object's monitor.
  */
 public final class PodExecutors implements AutoCloseable {
     private final ThreadPoolExecutor async;

@@ -41,7 +41,7 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
     }
 
     public static ConnectionLimits from(Settings settings) {
-        Integer configured = settings.get(MAX_CONNECTIONS);
+        Integer configured = settings.find(MAX_CONNECTIONS);
         int max = configured != null ? configured : defaultMaxConnections(descriptorLimit());
         return new ConnectionLimits(max, positive(settings, IDLE_TIMEOUT), positive(settings, HEADER_TIMEOUT),
                 positive(settings, BODY_TIMEOUT));

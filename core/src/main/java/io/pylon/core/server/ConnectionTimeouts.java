@@ -16,6 +16,7 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.pylon.core.http.ConnectionClose;
 import io.pylon.core.http.Http10Connections;
 import io.pylon.core.server.GuardedConnection.Phase;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.List;
@@ -56,7 +57,7 @@ final class ConnectionTimeouts implements AutoCloseable {
     private volatile boolean draining;
     private volatile long lastOpened = System.nanoTime();
     private final Object closeLock = new Object();
-    private Runnable untilListenerClosed; // guarded by closeLock
+    private @Nullable Runnable untilListenerClosed; // guarded by closeLock
 
     ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler) {
         this.limits = limits;

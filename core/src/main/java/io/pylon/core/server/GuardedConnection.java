@@ -12,6 +12,7 @@ import io.helidon.webserver.Router;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.spi.ServerConnection;
 import io.pylon.core.http.Http10Connections;
+import org.jspecify.annotations.Nullable;
 
 import java.io.UncheckedIOException;
 import java.util.Optional;
@@ -37,7 +38,7 @@ final class GuardedConnection implements ConnectionContext {
     private volatile Phase phase = Phase.AWAITING_REQUEST;
     private volatile long phaseStart = System.nanoTime();
     private volatile long readStart;
-    private volatile ServerConnection connection;
+    private volatile @Nullable ServerConnection connection;
     private volatile boolean closeRequested;
     private volatile boolean closeAfterResponse;
     // the status of the response being sent, noted before its headers are written (connection thread only)

@@ -10,7 +10,12 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A running pod: one module's HTTP server and what it owns. */
+/**
+ * A running pod: one module's HTTP server and what it owns.
+ *
+ * <p>Threading: {@link #stop} may be called from any thread (a SIGTERM hook, a test, {@link #close}), more than once;
+ * an atomic flag lets exactly one caller stop the pod, the others return at once.
+ */
 public final class Pod implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Pod.class.getName());
 

@@ -56,7 +56,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Starts one pod of a module: validates settings, builds the routes, binds the server. */
+/**
+ * Starts one pod of a module: validates settings, builds the routes, binds the server.
+ *
+ * <p>Threading: {@code start} runs on the starting thread; the port the server really listens on is set once after
+ * binding in an atomic integer that metrics and modules' request threads read.
+ */
 public final class PodServer {
     private static final System.Logger LOG = System.getLogger(PodServer.class.getName());
 
@@ -225,7 +230,7 @@ public final class PodServer {
                 context.segment(), BroadcastMeters.of(context.metrics()),
                 io.pylon.core.diagnostics.compare.CompareOptions.from(context.settings()));
         context.onStop(broadcast);
-        new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().get(CoreSettings.ENVIRONMENT_ID)),
+        new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().find(CoreSettings.ENVIRONMENT_ID)),
                 diagnostics.local(), diagnostics.heapDumper(), broadcast, diagnostics.recordings())
                 .register(context.routes(), context.segment());
     }
@@ -250,21 +255,21 @@ public final class PodServer {
     }
 
     private static PodIdentity identity(PylonModule module, Settings settings, String bind, int port, BuildInfo build) {
-        String podName = settings.get(CoreSettings.POD_NAME);
+        String podName = settings.find(CoreSettings.POD_NAME);
         if (podName == null) {
             String suffix = port == 0 ? String.valueOf(ProcessHandle.current().pid()) : String.valueOf(port);
             podName = (module.name() + "-" + LocalHost.name() + "-" + suffix).toLowerCase(Locale.ROOT);
         }
-        String podIp = settings.get(CoreSettings.POD_IP);
+        String podIp = settings.find(CoreSettings.POD_IP);
         if (podIp == null) {
             podIp = isWildcard(bind) ? LocalHost.address() : bind;
         }
-        return new PodIdentity(podName, podIp, settings.get(CoreSettings.POD_NAMESPACE), settings.get(CoreSettings.NODE_NAME),
+        return new PodIdentity(podName, podIp, settings.find(CoreSettings.POD_NAMESPACE), settings.find(CoreSettings.NODE_NAME),
                 settings.get(CoreSettings.ENVIRONMENT_NAME), module.name(), build.version());
     }
 
     private static Path dataDir(Settings settings, PodIdentity identity) {
-        Path dir = settings.get(CoreSettings.DATA_DIR);
+        Path dir = settings.find(CoreSettings.DATA_DIR);
         if (dir == null) {
             dir = Path.of("data", identity.podName());
         }
@@ -277,7 +282,7 @@ public final class PodServer {
     }
 
     private static void watchParent(Settings settings, PodExecutors executors) {
-        Long parent = settings.get(CoreSettings.PARENT_PID);
+        Long parent = settings.find(CoreSettings.PARENT_PID);
         if (parent == null) {
             return;
         }

@@ -61,7 +61,7 @@ class DiscoveriesTest {
     void aBadStaticListIsRefusedNamingTheSetting() {
         for (String bad : List.of("worker-0", "worker-0=ftp://x", "=http://127.0.0.1:1", "a=http://127.0.0.1:1,a=http://127.0.0.1:2")) {
             Settings settings = Settings.of(Map.of("pylon.discovery.static", bad));
-            assertThatThrownBy(() -> settings.get(DiscoverySettings.STATIC)).isInstanceOf(InvalidSettingException.class)
+            assertThatThrownBy(() -> settings.find(DiscoverySettings.STATIC)).isInstanceOf(InvalidSettingException.class)
                     .hasMessageContaining("pylon.discovery.static").hasMessageContaining("PYLON_DISCOVERY_STATIC");
         }
     }

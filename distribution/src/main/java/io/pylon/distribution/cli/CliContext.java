@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 
 /**
@@ -10,8 +12,8 @@ import java.time.Instant;
  *                  the Manager's to tell)
  * @param segment   the path segment the environment's modules serve (platform unless renamed)
  */
-public record CliContext(String name, String manager, String user, String token, String expiresAt,
-                         String environment, String segment) {
+public record CliContext(String name, String manager, String user, String token, @Nullable String expiresAt,
+                         @Nullable String environment, @Nullable String segment) {
 
     public CliContext withEnvironment(String newEnvironment) {
         return new CliContext(name, manager, user, token, expiresAt, newEnvironment, segment);

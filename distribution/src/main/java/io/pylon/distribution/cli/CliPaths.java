@@ -51,6 +51,30 @@ public final class CliPaths {
         return environments() + "/" + segment(name) + tail(rest);
     }
 
+    public static String proxies() {
+        return "/apiops/proxies";
+    }
+
+    public static String proxy(String name, String... rest) {
+        return proxies() + "/" + segment(name) + tail(rest);
+    }
+
+    public static String deployments(String environment) {
+        return environment(environment, "deployments");
+    }
+
+    public static String deployment(String environment, long version) {
+        return environment(environment, "deployments", Long.toString(version));
+    }
+
+    public static String rollback(String environment, long version) {
+        return environment(environment, "deployments", Long.toString(version), "rollback");
+    }
+
+    public static String gatewayStatus(String environment) {
+        return environment(environment, "gateway-status");
+    }
+
     public static String flows() {
         return "/apiops/flows";
     }

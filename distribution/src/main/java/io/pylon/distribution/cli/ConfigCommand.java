@@ -1,5 +1,6 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -74,7 +75,7 @@ public final class ConfigCommand {
         return 0;
     }
 
-    private static CliContext existing(ConfigFile.Contents config, String name) {
+    private static CliContext existing(ConfigFile.Contents config, @Nullable String name) {
         if (name == null) {
             throw CliException.usage("No current context: run `pylon login <manager-url>`.");
         }

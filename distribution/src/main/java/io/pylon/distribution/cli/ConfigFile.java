@@ -3,6 +3,7 @@ package io.pylon.distribution.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -78,7 +79,7 @@ public final class ConfigFile {
 
     public void write(Contents contents) {
         try {
-            Path dir = path.toAbsolutePath().getParent();
+            Path dir = java.util.Objects.requireNonNull(path.toAbsolutePath().getParent(), "an absolute file path has a parent");
             boolean posix = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
             if (!Files.isDirectory(dir)) {
                 if (posix) {
@@ -121,7 +122,7 @@ public final class ConfigFile {
     }
 
     /** The file's content: the contexts in the order they were added and the name of the current one. */
-    public record Contents(String currentContext, List<CliContext> contexts) {
+    public record Contents(@Nullable String currentContext, List<CliContext> contexts) {
 
         public Optional<CliContext> find(String name) {
             return contexts.stream().filter(c -> c.name().equals(name)).findFirst();

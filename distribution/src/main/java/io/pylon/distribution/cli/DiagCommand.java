@@ -1,6 +1,7 @@
 package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,7 +25,7 @@ public final class DiagCommand implements Callable<Integer> {
     String module;
 
     @Option(names = "--pod", paramLabel = "POD", description = "One pod instead of all of the module.")
-    String pod;
+    @Nullable String pod;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "json", description = "json (default) or yaml.")
     String format;

@@ -1,7 +1,6 @@
 package io.pylon.distribution.cli;
 
 import io.pylon.core.config.SettingType;
-
 import java.time.Duration;
 
 /** A duration given on the command line ({@code --every 2m}), in the settings' syntax, with a lower bound. */

@@ -3,6 +3,7 @@ package io.pylon.distribution.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -116,7 +117,7 @@ public final class EnvironmentsCommand implements Callable<Integer> {
         return environment;
     }
 
-    private static String url(JsonNode urls, String module) {
+    private static @Nullable String url(JsonNode urls, String module) {
         return urls.path(module).isTextual() ? urls.path(module).asText() : null;
     }
 

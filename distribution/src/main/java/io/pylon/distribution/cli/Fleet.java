@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -96,22 +97,22 @@ public final class Fleet {
         }
         Map<String, HttpJson.Answer> answers = new LinkedHashMap<>();
         calls.forEach((name, call) -> answers.put(name, result(call)));
-        HttpJson.Answer health = answers.get("health");
-        if (!health.ok()) {
-            return List.of(PodSnapshot.failure(null, module, health.status(), health.description()));
+        HttpJson.Answer health = answers.get("health");   // sections(module) always asks for health
+        if (health == null || !health.ok()) {
+            return List.of(health == null ? PodSnapshot.failure(null, module, 0, "no health answer")
+                    : PodSnapshot.failure(null, module, health.status(), health.description()));
         }
-        Map<String, Map<String, JsonNode>> byPod = new LinkedHashMap<>();
-        TreeSet<String> names = new TreeSet<>();
+        Map<String, Map<String, JsonNode>> byPod = new TreeMap<>();   // sorted by pod name
         answers.forEach((name, answer) -> {
             for (JsonNode pod : answer.body().path("pods")) {
                 String podName = pod.path("podName").asText();
-                names.add(podName);
                 byPod.computeIfAbsent(podName, k -> new LinkedHashMap<>()).put(name, pod);
             }
         });
         List<PodSnapshot> pods = new ArrayList<>();
-        for (String podName : names) {
-            Map<String, JsonNode> of = byPod.get(podName);
+        for (Map.Entry<String, Map<String, JsonNode>> entry : byPod.entrySet()) {
+            String podName = entry.getKey();
+            Map<String, JsonNode> of = entry.getValue();
             pods.add(PodSnapshot.of(podName, module, of.get("jvm"), of.get("threads"), of.get("health"), of.get("connections")));
         }
         return pods;
@@ -124,7 +125,7 @@ public final class Fleet {
             if (e.getCause() instanceof CliException cli) {
                 throw cli;
             }
-            throw CliException.failed("A diagnostics call failed (" + e.getCause().getClass().getSimpleName() + ").");
+            throw CliException.failed("A diagnostics call failed (" + (e.getCause() != null ? e.getCause() : e).getClass().getSimpleName() + ").");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw CliException.failed("Interrupted.");

@@ -2,6 +2,7 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 
 import java.util.List;
@@ -59,7 +60,7 @@ public final class HealthCommand extends ModuleEndpointCommand {
         return result.answer().body().path("status").asText(result.answer().ok() ? "UP" : "DOWN");
     }
 
-    private static String downChecks(ModuleEndpoints.Result result) {
+    private static @Nullable String downChecks(ModuleEndpoints.Result result) {
         if (result.answer() == null) {
             return result.error();
         }

@@ -1,5 +1,6 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,7 +35,7 @@ public final class HeapDumpCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = "--module", paramLabel = "MODULE", description = "worker or cache (default: found from the pod name).")
-    String module;
+    @Nullable String module;
 
     @Mixin
     ContextOptions contextOptions;
@@ -69,7 +70,7 @@ public final class HeapDumpCommand implements Callable<Integer> {
         try {
             response = session.manager().stream(CliPaths.diagnostics(environment, module, "heapdump", pod, null), TIMEOUT);
         } catch (CliException e) {
-            if (e.getMessage().contains("HTTP 404")) {
+            if (String.valueOf(e.getMessage()).contains("HTTP 404")) {
                 return PodLocator.Attempt.missing(e.getMessage());
             }
             throw e;

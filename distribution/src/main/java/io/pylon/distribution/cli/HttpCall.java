@@ -1,12 +1,14 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** One HTTP request of the CLI: method, URL, headers, an optional body and the time to wait for the answer. */
-public record HttpCall(String method, URI uri, Map<String, String> headers, byte[] body, Duration timeout) {
+public record HttpCall(String method, URI uri, Map<String, String> headers, byte @Nullable [] body, Duration timeout) {
 
     public static HttpCall get(URI uri, Duration timeout) {
         return new HttpCall("GET", uri, Map.of("Accept", "application/json"), null, timeout);
@@ -19,7 +21,7 @@ public record HttpCall(String method, URI uri, Map<String, String> headers, byte
     }
 
     /** The same call with another method and body ({@code null}: none) of the given content type. */
-    public HttpCall send(String newMethod, byte[] newBody, String contentType) {
+    public HttpCall send(String newMethod, byte @Nullable [] newBody, String contentType) {
         HttpCall call = new HttpCall(newMethod, uri, headers, newBody, timeout);
         return newBody == null ? call : call.header("Content-Type", contentType);
     }

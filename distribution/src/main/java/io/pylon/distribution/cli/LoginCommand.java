@@ -2,6 +2,7 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.config.SettingType;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,7 +25,7 @@ public final class LoginCommand implements Callable<Integer> {
     String managerUrl;
 
     @Option(names = {"-u", "--username"}, description = "Account to sign in as (asked for when omitted on a terminal).")
-    String username;
+    @Nullable String username;
 
     @ArgGroup(exclusive = true)
     Secret secret = new Secret();
@@ -38,10 +39,10 @@ public final class LoginCommand implements Callable<Integer> {
     }
 
     @Option(names = "--name", paramLabel = "CONTEXT", description = "Name of the context (default: the Manager's host:port).")
-    String contextName;
+    @Nullable String contextName;
 
     @Option(names = "--env", paramLabel = "NAME", description = "Default environment of the context.")
-    String environment;
+    @Nullable String environment;
 
     @Option(names = "--path-segment", paramLabel = "SEGMENT", defaultValue = "platform",
             description = "Path segment the modules serve (default: platform).")

@@ -1,6 +1,7 @@
 package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 import java.io.InputStream;
 import java.net.URI;
@@ -19,10 +20,10 @@ public final class ManagerClient {
     private static final String FORM = "application/x-www-form-urlencoded";
 
     private final String base;
-    private final String token;
-    private final String contextName;
+    private final @Nullable String token;
+    private final @Nullable String contextName;
 
-    public ManagerClient(String managerUrl, String token, String contextName) {
+    public ManagerClient(String managerUrl, @Nullable String token, @Nullable String contextName) {
         this.base = managerUrl.endsWith("/") ? managerUrl.substring(0, managerUrl.length() - 1) : managerUrl;
         this.token = token;
         this.contextName = contextName;
@@ -45,9 +46,22 @@ public final class ManagerClient {
         return answer;
     }
 
-    public JsonNode send(String method, String path, JsonNode body) {
+    public JsonNode send(String method, String path, @Nullable JsonNode body) {
         byte[] bytes = body == null ? null : body.toString().getBytes(StandardCharsets.UTF_8);
         return checked(HttpJson.send(request(path, CALL_TIMEOUT).send(method, bytes, "application/json")));
+    }
+
+    /**
+     * A call with a body of any content type (a YAML definition), extra headers ({@code If-Match}) and its own
+     * timeout (a deploy that waits for pods); non-2xx mapped as for every call.
+     */
+    public JsonNode send(String method, String path, byte[] body, String contentType, Duration timeout,
+                         Map<String, String> headers) {
+        HttpCall call = request(path, timeout);
+        for (Map.Entry<String, String> header : headers.entrySet()) {
+            call = call.header(header.getKey(), header.getValue());
+        }
+        return checked(HttpJson.send(call.send(method, body, contentType)));
     }
 
     public JsonNode postForm(String path, Map<String, String> form) {
@@ -100,7 +114,8 @@ public final class ManagerClient {
                     + ": log in again with `pylon login " + base + "`.");
         }
         if (answer.status() == 403) {
-            throw CliException.auth("Not allowed: " + Text.printable(answer.description()) + " (this needs the admin role).");
+            String why = Text.printable(answer.description());
+            throw CliException.auth("Not allowed: " + why + (why.contains(" role") ? "" : " (your role does not allow it)."));
         }
         throw CliException.failed(Text.printable(answer.description()) + " (HTTP " + answer.status()
                 + (error.isEmpty() ? "" : ", " + Text.printable(error)) + ")");

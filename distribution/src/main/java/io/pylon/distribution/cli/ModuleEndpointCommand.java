@@ -1,5 +1,6 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
@@ -14,7 +15,7 @@ abstract class ModuleEndpointCommand implements Callable<Integer> {
     final CliIo io;
 
     @Parameters(arity = "0..1", paramLabel = "MODULE", description = "manager, worker, cache, integration or portal (default: all).")
-    String module;
+    @Nullable String module;
 
     @Mixin
     ContextOptions contextOptions;

@@ -1,6 +1,7 @@
 package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 import java.net.URI;
 import java.time.Duration;
@@ -17,7 +18,7 @@ public final class ModuleEndpoints {
     static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     /** One module's answer: {@code answer} null when it could not be called, then {@code error} says why. */
-    public record Result(String module, String url, HttpJson.Answer answer, String error, long millis) {
+    public record Result(String module, @Nullable String url, HttpJson.@Nullable Answer answer, @Nullable String error, long millis) {
     }
 
     private ModuleEndpoints() {
@@ -35,7 +36,7 @@ public final class ModuleEndpoints {
         return futures.stream().map(Future::resultNow).toList();
     }
 
-    private static Result one(String module, String url, String path) {
+    private static Result one(String module, @Nullable String url, String path) {
         if (url == null) {
             return new Result(module, null, null, "no URL in the environment", 0);
         }

@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 
 /** Which modules a command may name: all five for health and version, Worker and Cache for diagnostics. */
@@ -10,7 +12,7 @@ public final class ModuleNames {
     }
 
     /** Both diagnosable modules, or the one named; any other name is a usage error. */
-    public static List<String> diagnosable(String module) {
+    public static List<String> diagnosable(@Nullable String module) {
         if (module == null) {
             return Fleet.MODULES;
         }
@@ -21,7 +23,7 @@ public final class ModuleNames {
         return List.of(module);
     }
 
-    public static List<String> any(String module) {
+    public static List<String> any(@Nullable String module) {
         if (module == null) {
             return ALL;
         }

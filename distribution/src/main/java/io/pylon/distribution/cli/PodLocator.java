@@ -1,6 +1,9 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -12,22 +15,27 @@ final class PodLocator {
     private PodLocator() {
     }
 
-    static <T> T call(String pod, String module, Function<String, Attempt<T>> call) {
+    static <T> T call(String pod, @Nullable String module, Function<String, Attempt<T>> call) {
         List<String> order = module != null ? ModuleNames.diagnosable(module)
                 : pod.contains("cache") ? List.of("cache", "worker") : List.of("worker", "cache");
-        Attempt<T> last = null;
+        String description = null;
         for (String candidate : order) {
-            last = call.apply(candidate);
-            if (!last.notFound()) {
-                return last.value();
+            Attempt<T> attempt = call.apply(candidate);
+            if (!attempt.notFound()) {
+                return attempt.found();
             }
+            description = attempt.description();
         }
         throw CliException.failed("No pod named '" + Text.printable(pod) + "' in " + String.join(" or ", order)
-                + (last.description() == null ? "" : " (" + Text.printable(last.description()) + ")") + ".");
+                + (description == null ? "" : " (" + Text.printable(description) + ")") + ".");
     }
 
     /** What one try gave: a value, or that the module has no such pod. */
-    record Attempt<T>(T value, boolean notFound, String description) {
+    record Attempt<T>(@Nullable T value, boolean notFound, @Nullable String description) {
+        T found() {
+            return Objects.requireNonNull(value, "a pod that was found has a value");
+        }
+
         static <T> Attempt<T> found(T value) {
             return new Attempt<>(value, false, null);
         }

@@ -1,6 +1,7 @@
 package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 
@@ -9,9 +10,9 @@ import java.util.List;
  * (Worker) {@code connections} answers. A pod that did not answer has {@code errorStatus} and {@code error} set and
  * the figures null; so does a module whose whole broadcast failed (then {@code name} is null).
  */
-public record PodSnapshot(String name, String module, Integer errorStatus, String error, String health, String version,
-                          Long uptimeMs, Long heapUsed, Long heapMax, Double cpu, Integer threads, Integer blocked,
-                          Integer deadlocks, Integer connections, Integer pending, Long rejected, List<String> compared) {
+public record PodSnapshot(@Nullable String name, String module, @Nullable Integer errorStatus, @Nullable String error, @Nullable String health, @Nullable String version,
+                          @Nullable Long uptimeMs, @Nullable Long heapUsed, @Nullable Long heapMax, @Nullable Double cpu, @Nullable Integer threads, @Nullable Integer blocked,
+                          @Nullable Integer deadlocks, @Nullable Integer connections, @Nullable Integer pending, @Nullable Long rejected, List<String> compared) {
 
     public PodSnapshot {
         compared = compared == null ? List.of() : List.copyOf(compared);
@@ -27,7 +28,7 @@ public record PodSnapshot(String name, String module, Integer errorStatus, Strin
         return errorStatus != null || !"UP".equals(health);
     }
 
-    public Double heapFraction() {
+    public @Nullable Double heapFraction() {
         return heapUsed == null || heapMax == null || heapMax <= 0 ? null : (double) heapUsed / heapMax;
     }
 
@@ -56,7 +57,7 @@ public record PodSnapshot(String name, String module, Integer errorStatus, Strin
     }
 
     /** Builds the snapshot of one pod from its answers (each may be null when that call failed). */
-    static PodSnapshot of(String name, String module, JsonNode jvm, JsonNode threads, JsonNode health, JsonNode connections) {
+    static PodSnapshot of(String name, String module, @Nullable JsonNode jvm, @Nullable JsonNode threads, @Nullable JsonNode health, @Nullable JsonNode connections) {
         JsonNode first = firstPresent(health, jvm, threads, connections);
         JsonNode error = first == null ? null : first.get("error");
         if (error != null) {
@@ -93,11 +94,11 @@ public record PodSnapshot(String name, String module, Integer errorStatus, Strin
                 integer(path(connections, "connections", "active")), pending, rejected, List.of());
     }
 
-    static PodSnapshot failure(String name, String module, int status, String message) {
+    static PodSnapshot failure(@Nullable String name, String module, int status, String message) {
         return new PodSnapshot(name, module, status, message, null, null, null, null, null, null, null, null, null, null, null, null, List.of());
     }
 
-    private static JsonNode firstPresent(JsonNode... nodes) {
+    private static @Nullable JsonNode firstPresent(@Nullable JsonNode... nodes) {
         for (JsonNode node : nodes) {
             if (node != null) {
                 return node;
@@ -106,7 +107,7 @@ public record PodSnapshot(String name, String module, Integer errorStatus, Strin
         return null;
     }
 
-    private static JsonNode path(JsonNode node, String... names) {
+    private static @Nullable JsonNode path(@Nullable JsonNode node, String... names) {
         JsonNode at = node;
         for (String name : names) {
             if (at == null) {
@@ -117,15 +118,15 @@ public record PodSnapshot(String name, String module, Integer errorStatus, Strin
         return at == null || at.isNull() || at.isMissingNode() ? null : at;
     }
 
-    private static String text(JsonNode node) {
+    private static @Nullable String text(@Nullable JsonNode node) {
         return node == null ? null : node.asText();
     }
 
-    private static Long number(JsonNode node) {
+    private static @Nullable Long number(@Nullable JsonNode node) {
         return node != null && node.isNumber() ? node.asLong() : null;
     }
 
-    private static Integer integer(JsonNode node) {
+    private static @Nullable Integer integer(@Nullable JsonNode node) {
         return node != null && node.isNumber() ? node.asInt() : null;
     }
 }

@@ -2,6 +2,7 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -16,7 +17,7 @@ public final class PodsCommand implements Callable<Integer> {
     private final CliIo io;
 
     @Parameters(arity = "0..1", paramLabel = "MODULE", description = "worker or cache (default: both).")
-    String module;
+    @Nullable String module;
 
     @Mixin
     ContextOptions contextOptions;

@@ -1,6 +1,7 @@
 package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,9 +14,9 @@ import java.util.List;
 public final class Session {
     private final CliContext context;
     private final ManagerClient manager;
-    private final String envOption;
+    private final @Nullable String envOption;
 
-    private Session(CliContext context, String envOption) {
+    private Session(CliContext context, @Nullable String envOption) {
         this.context = context;
         this.manager = new ManagerClient(context.manager(), context.token(), context.name());
         this.envOption = envOption;

@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +23,7 @@ public final class Table {
     }
 
     public record Cell(String text, Colour colour) {
-        public static Cell of(Object value) {
+        public static Cell of(@Nullable Object value) {
             return new Cell(value == null ? "-" : Text.printable(String.valueOf(value)), Colour.NONE);
         }
     }
@@ -38,7 +40,7 @@ public final class Table {
         return this;
     }
 
-    public Table addValues(Object... values) {
+    public Table addValues(@Nullable Object... values) {
         List<Cell> row = new ArrayList<>();
         for (Object value : values) {
             row.add(value instanceof Cell cell ? cell : Cell.of(value));

@@ -1,12 +1,14 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 /** Text from the network made safe for a terminal: control characters shown escaped, never interpreted. */
 public final class Text {
     private Text() {
     }
 
     /** {@code value} with every control character (ESC included) as {@code \xNN} or {@code \n}, {@code \t}. */
-    public static String printable(String value) {
+    public static String printable(@Nullable String value) {
         if (value == null) {
             return "";
         }

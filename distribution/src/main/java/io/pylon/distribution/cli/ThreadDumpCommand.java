@@ -1,5 +1,6 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,10 +21,10 @@ public final class ThreadDumpCommand implements Callable<Integer> {
     String pod;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "File to write (default: standard output).")
-    Path file;
+    @Nullable Path file;
 
     @Option(names = "--module", paramLabel = "MODULE", description = "worker or cache (default: found from the pod name).")
-    String module;
+    @Nullable String module;
 
     @Mixin
     ContextOptions contextOptions;

@@ -5,6 +5,7 @@ import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import org.jline.utils.InfoCmp.Capability;
 import org.jline.utils.NonBlockingReader;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * on the terminal's alternate screen in raw mode (JLine); q or Ctrl-C restores the terminal and exits. Without a
  * terminal it prints one frame and exits, so a script can still use it.
  *
- * <p>Threads: a daemon platform thread ({@link CallThreads}) fetches snapshots and publishes each in the volatile fields {@code pods}/{@code
+ * <p>Threading: a daemon platform thread ({@link CallThreads}) fetches snapshots and publishes each in the volatile fields {@code pods}/{@code
  * updated}/{@code problem}; the command's thread reads keys and draws. Only the drawing thread writes to the terminal.
  */
 @Command(name = "top", description = "Live, refreshing table of every pod (heap, CPU, threads, connections, flags).")
@@ -30,7 +31,7 @@ public final class TopCommand implements Callable<Integer> {
     private final CliIo io;
 
     @Parameters(arity = "0..1", paramLabel = "MODULE", description = "worker or cache (default: both).")
-    String module;
+    @Nullable String module;
 
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "2s", description = "Refresh interval (default 2s).")
     String interval;
@@ -42,8 +43,8 @@ public final class TopCommand implements Callable<Integer> {
     ContextOptions contextOptions;
 
     private volatile List<PodSnapshot> pods = List.of();
-    private volatile LocalTime updated;
-    private volatile String problem;
+    private volatile @Nullable LocalTime updated;
+    private volatile @Nullable String problem;
     private final AtomicBoolean dirty = new AtomicBoolean(true);
     private final AtomicBoolean quit = new AtomicBoolean();
 

@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -17,8 +19,8 @@ public final class TopScreen {
     }
 
     /** The frame's lines, none longer than {@code width}, at most {@code height} of them. */
-    public static List<String> render(String environment, List<PodSnapshot> pods, TopSort sort, LocalTime updated,
-                                      String problem, int width, int height, boolean colour) {
+    public static List<String> render(String environment, List<PodSnapshot> pods, TopSort sort, @Nullable LocalTime updated,
+                                      @Nullable String problem, int width, int height, boolean colour) {
         List<String> lines = new ArrayList<>();
         long failed = pods.stream().filter(PodSnapshot::failed).count();
         lines.add("pylon top - " + Text.printable(environment) + " - " + pods.size() + " pods, " + failed

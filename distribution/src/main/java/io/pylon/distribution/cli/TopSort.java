@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Comparator;
 import java.util.function.Function;
 
@@ -23,7 +25,7 @@ public enum TopSort {
         this.order = order.thenComparing(p -> p.name() == null ? "" : p.name());
     }
 
-    static TopSort forKey(int key) {
+    static @Nullable TopSort forKey(int key) {
         for (TopSort sort : values()) {
             if (sort.key == Character.toLowerCase(key)) {
                 return sort;

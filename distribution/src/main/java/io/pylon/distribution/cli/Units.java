@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Locale;
 
 /** Human-readable figures for tables: sizes in binary units, ages like kubectl's, percentages. */
@@ -7,7 +9,7 @@ public final class Units {
     private Units() {
     }
 
-    public static String bytes(Long bytes) {
+    public static String bytes(@Nullable Long bytes) {
         if (bytes == null || bytes < 0) {
             return "-";
         }
@@ -25,7 +27,7 @@ public final class Units {
     }
 
     /** {@code 45s}, {@code 12m}, {@code 3h12m}, {@code 4d5h}. */
-    public static String age(Long millis) {
+    public static String age(@Nullable Long millis) {
         if (millis == null) {
             return "-";
         }
@@ -42,7 +44,7 @@ public final class Units {
         return s / 86400 + "d" + (s % 86400) / 3600 + "h";
     }
 
-    public static String percent(Double fraction) {
+    public static String percent(@Nullable Double fraction) {
         if (fraction == null) {
             return "-";
         }

@@ -39,7 +39,7 @@ public final class UsersCommand implements Callable<Integer> {
 
     @Command(name = "create", description = "Creates an account.")
     int create(@Parameters(paramLabel = "USERNAME") String username,
-               @Option(names = "--role", defaultValue = "viewer", description = "viewer (default) or admin.") String role,
+               @Option(names = "--role", defaultValue = "viewer", description = "viewer (default), operator (also changes and deploys API proxies) or admin.") String role,
                @Option(names = "--password-stdin", description = "Read the password from standard input.") boolean stdin) {
         ObjectNode body = HttpJson.MAPPER.createObjectNode().put("username", username).put("role", role)
                 .put("password", SecretInput.password(io, stdin, "Password for " + Text.printable(username)));

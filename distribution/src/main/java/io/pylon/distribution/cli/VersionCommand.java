@@ -25,10 +25,11 @@ public final class VersionCommand extends ModuleEndpointCommand {
                 ? List.of("MODULE", "VERSION", "COMMIT", "COMMIT TIME", "JAVA", "URL") : List.of("MODULE", "VERSION", "COMMIT", "URL"));
         boolean all = true;
         for (ModuleEndpoints.Result result : results) {
-            boolean answered = result.answer() != null && result.answer().ok();
+            HttpJson.Answer answer = result.answer();
+            boolean answered = answer != null && answer.ok();
             all &= answered || result.url() == null;
             ObjectNode node = data.addObject().put("module", result.module()).put("url", result.url());
-            var body = answered ? result.answer().body() : HttpJson.MAPPER.missingNode();
+            var body = answer != null && answered ? answer.body() : HttpJson.MAPPER.missingNode();
             if (answered) {
                 node.set("version", body);
             } else {

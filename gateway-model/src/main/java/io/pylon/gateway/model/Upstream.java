@@ -41,7 +41,7 @@ public record Upstream(String scheme, String host, int port, String basePath, St
         } catch (java.net.URISyntaxException e) {
             throw new IllegalArgumentException("'" + text + "' is not a URL");
         }
-        String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
         if (!"http".equals(scheme) && !"https".equals(scheme)) {
             throw new IllegalArgumentException("'" + text + "' is not an http:// or https:// URL");
         }

@@ -31,6 +31,11 @@ public final class ApiException extends RuntimeException {
         return new ApiException(Status.BAD_REQUEST_400, "invalid_request", description, null, field);
     }
 
+    /** A refusal about one field (its name in {@code details.field}, for a form to show it there); any status. */
+    public static ApiException aboutField(Status status, String error, String description, String field) {
+        return new ApiException(status, error, description, null, field);
+    }
+
     /** A refusal that passes (overload, throttling): answered with {@code Retry-After} in whole seconds. */
     public static ApiException retryLater(Status status, String error, String description, Duration retryAfter) {
         return new ApiException(status, error, description, retryAfter, null);

@@ -7,6 +7,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.pylon.core.http.Json;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -146,7 +147,7 @@ public final class RequestBodies {
     }
 
     /** A text field of a JSON object: null when absent or null, 400 when of another type. */
-    public static String text(ObjectNode body, String field) {
+    public static @Nullable String text(ObjectNode body, String field) {
         JsonNode node = body.get(field);
         if (node == null || node.isNull()) {
             return null;

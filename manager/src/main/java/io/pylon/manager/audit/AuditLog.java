@@ -1,6 +1,7 @@
 package io.pylon.manager.audit;
 
 import io.pylon.manager.db.Jdbc;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -31,7 +32,7 @@ public final class AuditLog {
         this.recorded = recorded;
     }
 
-    public void record(String actor, String action, String target, String sourceAddress, String outcome) {
+    public void record(String actor, String action, String target, @Nullable String sourceAddress, String outcome) {
         Instant now = clock.instant();
         jdbc.update("INSERT INTO audit_events (event_time, actor, action, target, source_address, outcome) "
                         + "VALUES (?, ?, ?, ?, ?, ?)",
@@ -48,7 +49,7 @@ public final class AuditLog {
         Object[] params = beforeId > 0 ? new Object[]{beforeId, limit} : new Object[]{limit};
         return jdbc.query("SELECT id, event_time, actor, action, target, source_address, outcome FROM audit_events "
                         + where + "ORDER BY id DESC FETCH FIRST ? ROWS ONLY",
-                rs -> new AuditEvent(rs.getLong("id"), Jdbc.instant(rs, "event_time"), rs.getString("actor"),
+                rs -> new AuditEvent(rs.getLong("id"), Jdbc.requiredInstant(rs, "event_time"), rs.getString("actor"),
                         rs.getString("action"), rs.getString("target"), rs.getString("source_address"),
                         rs.getString("outcome")), params);
     }
@@ -57,7 +58,7 @@ public final class AuditLog {
         return jdbc.update("DELETE FROM audit_events WHERE event_time < ?", before);
     }
 
-    private static String cut(String value, int max) {
+    private static @Nullable String cut(@Nullable String value, int max) {
         return value == null || value.length() <= max ? value : value.substring(0, max);
     }
 }

@@ -3,6 +3,7 @@ package io.pylon.manager.auth;
 import io.pylon.manager.api.ApiException;
 import io.pylon.manager.api.Role;
 import io.pylon.manager.audit.AuditLog;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -116,10 +117,10 @@ public final class Accounts {
         return users.list();
     }
 
-    public User create(String actor, String username, String password, Role role, String source) {
+    public User create(String actor, String username, @Nullable String password, Role role, String source) {
         String name = validUsername(username);
-        validPassword(password);
-        if (!users.insert(name, hasher.hash(password), role, clock.instant())) {
+        String valid = validPassword(password);
+        if (!users.insert(name, hasher.hash(valid), role, clock.instant())) {
             throw ApiException.conflict("A user named '" + name + "' already exists.");
         }
         audit.record(actor, "user.created", "user:" + name, source, "role=" + role.wireName());
@@ -174,10 +175,10 @@ public final class Accounts {
     }
 
     /** A new password revokes every token of the account (as a changed password ends sessions elsewhere). */
-    public void resetPassword(String actor, String username, String password, String source) {
+    public void resetPassword(String actor, String username, @Nullable String password, String source) {
         User user = require(username);
-        validPassword(password);
-        users.updatePassword(user.username(), hasher.hash(password), clock.instant());
+        String valid = validPassword(password);
+        users.updatePassword(user.username(), hasher.hash(valid), clock.instant());
         tokens.revokeAll(user.username());
         audit.record(actor, "user.password-reset", "user:" + user.username(), source, "success");
     }
@@ -211,7 +212,7 @@ public final class Accounts {
         return name;
     }
 
-    private static void validPassword(String password) {
+    private static String validPassword(@Nullable String password) {
         if (password == null || password.isEmpty()) {
             throw ApiException.badRequest("Missing password.");
         }
@@ -219,5 +220,6 @@ public final class Accounts {
         if (length < MIN_PASSWORD || length > MAX_PASSWORD) {
             throw ApiException.badRequest("A password has " + MIN_PASSWORD + " to " + MAX_PASSWORD + " characters.");
         }
+        return password;
     }
 }

@@ -1,5 +1,7 @@
 package io.pylon.manager.auth;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.PrintStream;
 import java.security.SecureRandom;
 
@@ -15,7 +17,7 @@ public final class FirstAdmin {
     }
 
     /** Returns whether an account was created. */
-    public static boolean ensure(Accounts accounts, String username, String configuredPassword, PrintStream console) {
+    public static boolean ensure(Accounts accounts, String username, @Nullable String configuredPassword, PrintStream console) {
         String password = configuredPassword != null ? configuredPassword : generate();
         if (!accounts.createFirstAdmin(username, password)) {
             return false;

@@ -3,6 +3,7 @@ package io.pylon.manager.auth;
 import io.pylon.manager.auth.argon2.Argon2Cost;
 import io.pylon.manager.auth.argon2.Argon2idPhc;
 import io.pylon.manager.auth.argon2.PooledArgon2id;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -69,11 +70,11 @@ public final class PasswordHasher {
      * asks for too much, it verifies against a dummy hash of the current cost and answers false, so that an unknown
      * username takes as long as a known one. Never throws for a bad stored hash and never logs it.
      */
-    public boolean verify(String password, String storedHash) {
+    public boolean verify(String password, @Nullable String storedHash) {
         return pool.run(() -> verifyHere(password, storedHash));
     }
 
-    private boolean verifyHere(String password, String storedHash) {
+    private boolean verifyHere(String password, @Nullable String storedHash) {
         Argon2idPhc stored = Argon2idPhc.parse(storedHash);
         if (stored == null || !withinBounds(stored.cost())) {
             matches(password, dummyHash);

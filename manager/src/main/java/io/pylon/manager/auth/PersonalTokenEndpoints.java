@@ -13,6 +13,7 @@ import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -72,7 +73,7 @@ public final class PersonalTokenEndpoints {
         Json.send(res, Status.CREATED_201, json);
     }
 
-    private Instant expiresAt(JsonNode node) {
+    private @Nullable Instant expiresAt(JsonNode node) {
         if (node == null || node.isNull()) {
             return null;
         }

@@ -41,7 +41,7 @@ public final class SignInSettings {
                     + "the first failure.", Duration.ofMinutes(15), SettingType.DURATION_TYPE);
 
     public static int hashThreads(Settings settings) {
-        Integer configured = settings.get(HASH_THREADS);
+        Integer configured = settings.find(HASH_THREADS);
         return configured != null ? configured : HashingPool.defaultThreads(Runtime.getRuntime().availableProcessors());
     }
 

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.helidon.http.Status;
 import io.pylon.manager.api.ApiException;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -78,7 +79,7 @@ public final class SignInThrottle {
         return new Window(current.start(), current.failures() + 1);
     }
 
-    private Duration blockedFor(Window counted, int max, Instant now) {
+    private @Nullable Duration blockedFor(@Nullable Window counted, int max, Instant now) {
         if (counted == null || counted.failures() < max) {
             return null;
         }

@@ -1,14 +1,15 @@
 package io.pylon.manager.auth;
 
 import io.pylon.manager.api.Role;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A token as stored (its hash only), with the state of its account at the time it was read. */
-public record StoredToken(String id, String username, Kind kind, String name, Instant createdAt, Instant expiresAt,
-                          Instant revokedAt, Role role, boolean accountEnabled) {
+public record StoredToken(String id, String username, Kind kind, String name, Instant createdAt, @Nullable Instant expiresAt,
+                          @Nullable Instant revokedAt, Role role, boolean accountEnabled) {
 
     public enum Kind {
         /** From POST /apiops/auth/token. */

@@ -2,6 +2,7 @@ package io.pylon.manager.auth;
 
 import io.pylon.manager.api.Role;
 import io.pylon.manager.db.Jdbc;
+import org.jspecify.annotations.Nullable;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,8 +22,8 @@ public final class TokenRepository {
         this.jdbc = jdbc;
     }
 
-    public void insert(String id, String username, StoredToken.Kind kind, String name, String tokenHash,
-                       Instant createdAt, Instant expiresAt) {
+    public void insert(String id, String username, StoredToken.Kind kind, @Nullable String name, String tokenHash,
+                       Instant createdAt, @Nullable Instant expiresAt) {
         jdbc.update("INSERT INTO tokens (id, username, kind, name, token_hash, created_at, expires_at, revoked_at) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
                 id, username, kind.name().toLowerCase(Locale.ROOT), name, tokenHash, createdAt, expiresAt);
@@ -62,7 +63,7 @@ public final class TokenRepository {
     private static StoredToken map(ResultSet rs) throws SQLException {
         return new StoredToken(rs.getString("id"), rs.getString("username"),
                 StoredToken.Kind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)), rs.getString("name"),
-                Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "expires_at"), Jdbc.instant(rs, "revoked_at"),
+                Jdbc.requiredInstant(rs, "created_at"), Jdbc.instant(rs, "expires_at"), Jdbc.instant(rs, "revoked_at"),
                 Role.parse(rs.getString("role")).orElse(Role.VIEWER), rs.getBoolean("enabled"));
     }
 }

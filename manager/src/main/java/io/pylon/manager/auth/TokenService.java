@@ -1,6 +1,7 @@
 package io.pylon.manager.auth;
 
 import io.pylon.manager.api.Principal;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -25,7 +26,7 @@ public final class TokenService {
     }
 
     /** A new access token's value (returned once, stored only as a hash) and its lifetime. */
-    public record Issued(String id, String value, Instant createdAt, Instant expiresAt) {
+    public record Issued(String id, String value, Instant createdAt, @Nullable Instant expiresAt) {
     }
 
     public Issued issueAccessToken(String username) {
@@ -36,7 +37,7 @@ public final class TokenService {
         return issued;
     }
 
-    public Issued createPersonalToken(String username, String name, Instant expiresAt) {
+    public Issued createPersonalToken(String username, String name, @Nullable Instant expiresAt) {
         Instant now = clock.instant();
         String value = codec.newPersonalToken();
         Issued issued = new Issued(UUID.randomUUID().toString(), value, now, expiresAt);

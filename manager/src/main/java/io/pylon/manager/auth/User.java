@@ -1,6 +1,7 @@
 package io.pylon.manager.auth;
 
 import io.pylon.manager.api.Role;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -8,7 +9,7 @@ import java.util.Map;
 
 /** An account as stored. The password hash never leaves the server: {@link #toJson(Instant)} leaves it out. */
 public record User(String username, String passwordHash, Role role, boolean enabled, int failedAttempts,
-                   Instant lockedUntil, Instant createdAt, Instant updatedAt) {
+                   @Nullable Instant lockedUntil, Instant createdAt, Instant updatedAt) {
 
     public boolean lockedAt(Instant now) {
         return lockedUntil != null && lockedUntil.isAfter(now);
@@ -21,7 +22,7 @@ public record User(String username, String passwordHash, Role role, boolean enab
         json.put("enabled", enabled);
         boolean locked = lockedAt(now);
         json.put("locked", locked);
-        json.put("lockedUntil", locked ? lockedUntil.toString() : null);
+        json.put("lockedUntil", locked && lockedUntil != null ? lockedUntil.toString() : null);
         json.put("failedAttempts", failedAttempts);
         json.put("createdAt", createdAt.toString());
         json.put("updatedAt", updatedAt.toString());

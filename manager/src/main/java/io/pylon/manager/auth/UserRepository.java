@@ -116,7 +116,7 @@ public final class UserRepository {
     private static User map(ResultSet rs) throws SQLException {
         return new User(rs.getString("username"), rs.getString("password_hash"),
                 Role.parse(rs.getString("role")).orElse(Role.VIEWER), rs.getBoolean("enabled"),
-                rs.getInt("failed_attempts"), Jdbc.instant(rs, "locked_until"), Jdbc.instant(rs, "created_at"),
-                Jdbc.instant(rs, "updated_at"));
+                rs.getInt("failed_attempts"), Jdbc.instant(rs, "locked_until"), Jdbc.requiredInstant(rs, "created_at"),
+                Jdbc.requiredInstant(rs, "updated_at"));
     }
 }

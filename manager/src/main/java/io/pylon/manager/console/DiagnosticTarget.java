@@ -1,6 +1,7 @@
 package io.pylon.manager.console;
 
 import io.helidon.http.Status;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Map;
 import java.util.Set;
@@ -10,7 +11,7 @@ import java.util.regex.Pattern;
  * One diagnostics call the console forwards: which module, which diagnostics name, and optionally one pod or the
  * {@code internal} flag, validated before anything leaves the Manager.
  */
-record DiagnosticTarget(String module, String name, String pod, Boolean internal, String method,
+record DiagnosticTarget(String module, String name, String pod, @Nullable Boolean internal, String method,
                         Map<String, String> parameters) {
     static final Set<String> MODULES = Set.of("worker", "cache");
     private static final Set<String> COMMON = Set.of("jvm", "threads", "threaddump", "heapdump", "env", "health", "all",
@@ -25,7 +26,7 @@ record DiagnosticTarget(String module, String name, String pod, Boolean internal
     private static final Map<String, Set<String>> CHANGES = Map.of("loggers", Set.of("PUT", "DELETE"),
             "jfr", Set.of("POST", "DELETE"));
 
-    DiagnosticTarget(String module, String name, String pod, Boolean internal) {
+    DiagnosticTarget(String module, String name, String pod, @Nullable Boolean internal) {
         this(module, name, pod, internal, "GET", Map.of());
     }
 

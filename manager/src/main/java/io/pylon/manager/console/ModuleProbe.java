@@ -5,6 +5,7 @@ import io.helidon.webclient.api.HttpClientResponse;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
 import io.pylon.manager.environments.Environment;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -89,7 +90,7 @@ final class ModuleProbe {
                 health == null ? null : health.get("checks"), responseTime, checkedAt, error);
     }
 
-    private JsonNode version(String url, String what) {
+    private @Nullable JsonNode version(String url, String what) {
         try (HttpClientResponse response = upstream.get(url + paths.version(), Map.of(), null,
                 "application/json", timeout, what)) {
             return response.status().code() == 200 ? readJson(response) : null;
@@ -98,7 +99,7 @@ final class ModuleProbe {
         }
     }
 
-    private static JsonNode readJson(HttpClientResponse response) {
+    private static @Nullable JsonNode readJson(HttpClientResponse response) {
         try {
             byte[] bytes = response.inputStream().readAllBytes();
             return bytes.length == 0 ? null : Json.MAPPER.readTree(bytes);

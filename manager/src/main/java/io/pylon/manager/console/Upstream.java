@@ -6,6 +6,7 @@ import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.WebClient;
+import org.jspecify.annotations.Nullable;
 
 import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
@@ -36,13 +37,13 @@ final class Upstream {
      * Sends the GET and returns the open response; the caller closes it. {@code what} names the callee for messages
      * ("the worker of environment dev").
      */
-    HttpClientResponse get(String url, Map<String, String> query, String authorization, String accept,
+    HttpClientResponse get(String url, Map<String, String> query, @Nullable String authorization, String accept,
                            Duration readTimeout, String what) {
         return send("GET", url, query, authorization, accept, readTimeout, what);
     }
 
     /** Like {@link #get} with another method: the console's changes (a log level, a recording). */
-    HttpClientResponse send(String method, String url, Map<String, String> query, String authorization, String accept,
+    HttpClientResponse send(String method, String url, Map<String, String> query, @Nullable String authorization, @Nullable String accept,
                             Duration readTimeout, String what) {
         HttpClientRequest request = client.join().method(io.helidon.http.Method.create(method)).uri(url).readTimeout(readTimeout);
         query.forEach(request::queryParam);

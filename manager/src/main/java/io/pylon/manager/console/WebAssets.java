@@ -1,5 +1,7 @@
 package io.pylon.manager.console;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -44,7 +46,11 @@ final class WebAssets {
                     return read(jar.getPath("/" + ROOT));
                 }
             }
-            return read(Path.of(uri).getParent());
+            Path folder = Path.of(uri).getParent();   // index.html is a file, so it has one
+            if (folder == null) {
+                throw new IllegalStateException("The web UI's index.html has no folder: " + uri);
+            }
+            return read(folder);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the web UI", e);
         } catch (URISyntaxException e) {
@@ -78,7 +84,7 @@ final class WebAssets {
     }
 
     /** The file at {@code path} relative to {@code web/}, or null. */
-    byte[] file(String path) {
+    byte @Nullable [] file(String path) {
         return files.get(path);
     }
 

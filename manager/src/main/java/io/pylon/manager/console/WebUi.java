@@ -58,7 +58,7 @@ public final class WebUi {
         int slash = rest.indexOf('/');
         String file = slash < 0 ? null : rest.substring(slash + 1);
         byte[] bytes = file == null || file.equals("index.html") || file.contains("..") ? null : assets.file(file);
-        if (bytes == null) {
+        if (file == null || bytes == null) {
             ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No resource at " + req.path().path());
             return;
         }

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.pylon.core.config.Settings;
 import org.flywaydb.core.Flyway;
+import org.jspecify.annotations.Nullable;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
@@ -31,10 +32,10 @@ public final class Database implements AutoCloseable {
     }
 
     /** @param meters where HikariCP registers its {@code hikaricp_connections_*} meters; null for none */
-    public static Database open(Settings settings, Path dataDir, io.micrometer.core.instrument.MeterRegistry meters) {
-        String url = settings.get(DatabaseSettings.URL);
-        String user = settings.get(DatabaseSettings.USER);
-        String password = settings.get(DatabaseSettings.PASSWORD);
+    public static Database open(Settings settings, Path dataDir, io.micrometer.core.instrument.@Nullable MeterRegistry meters) {
+        String url = settings.find(DatabaseSettings.URL);
+        String user = settings.find(DatabaseSettings.USER);
+        String password = settings.find(DatabaseSettings.PASSWORD);
         if (url == null) {
             url = h2Url(dataDir);
             user = user == null ? "pylon" : user;
@@ -96,8 +97,8 @@ public final class Database implements AutoCloseable {
         return open(url, user, password, poolSize, h2Sync, null);
     }
 
-    private static Database open(String url, String user, String password, int poolSize, boolean h2Sync,
-                                 io.micrometer.core.instrument.MeterRegistry meters) {
+    private static Database open(String url, @Nullable String user, @Nullable String password, int poolSize, boolean h2Sync,
+                                 io.micrometer.core.instrument.@Nullable MeterRegistry meters) {
         HikariConfig config = new HikariConfig();
         if (meters != null) {
             config.setMetricRegistry(meters);

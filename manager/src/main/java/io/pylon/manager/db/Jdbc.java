@@ -1,5 +1,7 @@
 package io.pylon.manager.db;
 
+import org.jspecify.annotations.Nullable;
+
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -42,7 +44,7 @@ public final class Jdbc {
     }
 
     /** One statement in its own transaction (auto-commit), durable when it returns. */
-    public int update(String sql, Object... params) {
+    public int update(String sql, @Nullable Object... params) {
         return inConnection(c -> {
             int count = update(c, sql, params);
             if (count > 0) {
@@ -122,9 +124,18 @@ public final class Jdbc {
     }
 
     /** A time column as an Instant (null stays null). */
-    public static Instant instant(ResultSet rs, String column) throws SQLException {
+    public static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
+    }
+
+    /** A time column declared NOT NULL as an Instant. */
+    public static Instant requiredInstant(ResultSet rs, String column) throws SQLException {
+        Instant value = instant(rs, column);
+        if (value == null) {
+            throw new SQLException("column " + column + " is NULL although declared NOT NULL");
+        }
+        return value;
     }
 
     /** Whether a failure is a unique-key clash (SQLState class 23, integrity constraint violation). */

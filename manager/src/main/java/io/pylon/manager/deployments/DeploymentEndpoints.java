@@ -156,8 +156,15 @@ public final class DeploymentEndpoints {
                 throw ApiException.badRequest("Parameter 'limit' must be a whole number from 1 to 1000.");
             }
         }
-        Json.send(res, Map.of("environment", environment, "deployments",
-                store.history(environment, limit).stream().map(Deployment::toJson).toList()));
+        List<Deployment> history = store.history(environment, limit);
+        Map<Long, Integer> counts = history.isEmpty() ? Map.of()
+                : store.proxyCounts(environment, history.getLast().version(), history.getFirst().version());
+        Json.send(res, Map.of("environment", environment, "deployments", history.stream().map(d -> {
+            Map<String, Object> row = d.toJson();
+            row.remove("proxies"); // the snapshot is one version's (GET .../deployments/{version}); a page has the count
+            row.put("proxyCount", counts.getOrDefault(d.version(), 0));
+            return row;
+        }).toList()));
     }
 
     private void one(ServerRequest req, ServerResponse res, Principal principal) {

@@ -71,6 +71,14 @@ public final class DeploymentStore {
                 + "LIMIT " + limit, DeploymentStore::map, environment);
     }
 
+    /** How many proxies each version from {@code from} to {@code to} deployed: one grouped query for a history page. */
+    public Map<Long, Integer> proxyCounts(String environment, long from, long to) {
+        Map<Long, Integer> counts = new LinkedHashMap<>();
+        jdbc.query("SELECT version, COUNT(*) FROM deployment_proxies WHERE environment = ? AND version >= ? "
+                + "AND version <= ? GROUP BY version", rs -> counts.put(rs.getLong(1), rs.getInt(2)), environment, from, to);
+        return counts;
+    }
+
     public Optional<byte[]> bundle(String environment, long version) {
         return jdbc.queryOne("SELECT bundle FROM deployments WHERE environment = ? AND version = ?",
                 rs -> rs.getString(1).getBytes(StandardCharsets.UTF_8), environment, version);

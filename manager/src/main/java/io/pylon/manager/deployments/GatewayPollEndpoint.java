@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  * reports, in every poll, what it serves and what it last refused; the answer is the bundle as soon as its hash differs
  * from {@code If-None-Match} (at once when it already does), or 304 when {@code wait} runs out. Concurrent long-polls
  * are bounded per replica.
+ *
+ * <p>Threading: request threads poll concurrently; a semaphore bounds how many wait at once.
  */
 public final class GatewayPollEndpoint {
     public static final String PATH = "/apiops/gateway/bundle";

@@ -3,6 +3,7 @@ package io.pylon.manager.environments;
 import io.pylon.core.config.InvalidSettingException;
 import io.pylon.manager.api.ApiException;
 import io.pylon.manager.audit.AuditLog;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -19,7 +20,7 @@ public final class BootstrapEnvironment {
     }
 
     public static boolean ensure(EnvironmentStore store, AuditLog audit, Clock clock, String name, String type,
-                                 String environmentId, List<String> urlPairs) {
+                                 @Nullable String environmentId, List<String> urlPairs) {
         if (urlPairs.isEmpty() || store.find(name).isPresent()) {
             return false;
         }

@@ -1,5 +1,7 @@
 package io.pylon.manager.environments;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,7 +12,7 @@ import java.util.Map;
  * A platform environment: its name, type, description, the 24-hex-digit ID its Worker and Cache pods check in
  * {@code Authorization}, and the access URLs of its modules ({@code worker} and {@code cache} always present).
  */
-public record Environment(String name, String type, String description, String environmentId,
+public record Environment(String name, String type, String description, @Nullable String environmentId,
                           Map<String, String> urls, Instant createdAt, Instant updatedAt) {
 
     /** The modules an environment has URLs for, in display order. */

@@ -1,5 +1,7 @@
 package io.pylon.manager.environments;
 
+import org.jspecify.annotations.Nullable;
+
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.regex.Pattern;
@@ -18,7 +20,7 @@ public final class EnvironmentIds {
         return HexFormat.of().formatHex(bytes);
     }
 
-    public static boolean isValid(String id) {
+    public static boolean isValid(@Nullable String id) {
         return id != null && FORMAT.matcher(id).matches();
     }
 }

@@ -71,6 +71,6 @@ public final class EnvironmentStore {
             }
         }
         return new Environment(rs.getString("name"), rs.getString("type"), rs.getString("description"),
-                rs.getString("environment_id"), urls, Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "updated_at"));
+                rs.getString("environment_id"), urls, Jdbc.requiredInstant(rs, "created_at"), Jdbc.requiredInstant(rs, "updated_at"));
     }
 }

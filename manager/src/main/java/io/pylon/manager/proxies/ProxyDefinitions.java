@@ -35,6 +35,6 @@ public final class ProxyDefinitions {
     }
 
     public static ApiException invalid(InvalidProxyException e) {
-        return new ApiException(io.helidon.http.Status.BAD_REQUEST_400, "invalid_proxy", e.getMessage());
+        return ApiException.aboutField(io.helidon.http.Status.BAD_REQUEST_400, "invalid_proxy", e.getMessage(), e.field());
     }
 }

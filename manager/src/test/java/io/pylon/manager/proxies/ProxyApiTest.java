@@ -89,6 +89,10 @@ class ProxyApiTest {
             assertThat(answer.body()).contains(field).doesNotContain(tenK);
             assertThat(answer.body().length()).isLessThan(2000);
         });
+        HttpResponse<String> rateLimit = manager.postJson("/apiops/proxies", admin,
+                "{\"name\":\"rl\",\"pathPrefix\":\"/rl\",\"upstreams\":[\"http://127.0.0.1:1\"],\"rateLimit\":{\"requests\":-1}}");
+        assertThat(rateLimit.body()).as("the field alone, for a form to show the error there")
+                .contains("\"details\":{\"field\":\"rateLimit.requests\"}");
         assertThat(manager.get("/apiops/proxies/..", admin).statusCode()).isIn(400, 404);
         assertThat(manager.get("/apiops/proxies/%2e%2e", admin).statusCode()).isIn(400, 404);
         assertThat(manager.get("/apiops/proxies/" + tenK, admin).statusCode()).isIn(400, 414, 431);
@@ -159,6 +163,12 @@ class ProxyApiTest {
         TestPods.send(manager.builder("/apiops/environments/test/config?wait=0s")
                 .header("Authorization", "Bearer " + admin).header("Content-Type", "application/yaml")
                 .PUT(HttpRequest.BodyPublishers.ofString("proxies: []")).build());
+        // the history counts each version's proxies (the snapshot itself is one version's)
+        JsonNode history = json(manager.get("/apiops/environments/test/deployments?limit=2",
+                admin)).path("deployments");
+        assertThat(history.get(0).path("proxyCount").asInt()).isZero();
+        assertThat(history.get(1).path("proxyCount").asInt()).isEqualTo(1000);
+        assertThat(history.get(1).has("proxies")).isFalse();
     }
 
     private static HttpResponse<String> poll(String etag, String wait, String environmentId) {

@@ -27,8 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * through {@link GatewayConfig}, then writes it as last-known-good; each poll reports what is in force and the last
  * refusal. At start it takes the Manager's bundle, else its disk copy. Every step is bounded: headers and body each
  * within the poll's wait plus {@code timeout} (a Manager that hangs mid-answer costs one failed poll, never the
- * configuration in force), the body to {@code maxBytes}. One virtual thread runs the loop; the rest is read by
- * diagnostics through volatiles.
+ * configuration in force), the body to {@code maxBytes}.
+ *
+ * <p>Threading: one virtual thread runs the loop ({@link #start} is synchronized so it starts once); diagnostics
+ * threads read its state through volatile fields and an atomic failure count.
  */
 public final class ManagerFollower implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ManagerFollower.class.getName());

@@ -1,6 +1,7 @@
 package io.pylon.worker.proxy;
 
 import io.helidon.common.socket.PeerInfo;
+import org.jspecify.annotations.Nullable;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -25,7 +26,7 @@ final class ClientAddress {
     }
 
     /** The Host header without its port ({@code [::1]:80} gives {@code ::1}); null stays null. */
-    static String hostWithoutPort(String host) {
+    static @Nullable String hostWithoutPort(@Nullable String host) {
         if (host == null) {
             return null;
         }

@@ -7,7 +7,9 @@ import java.io.InterruptedIOException;
 /**
  * The client's request body on its way upstream, remembering whether reading started (after that, trying another
  * upstream would send a partial body) and whether it was the client's side that failed (then nobody is left to
- * answer). Read by the one thread writing the request upstream; the flags are volatile for the request thread that
+ * answer).
+ *
+ * <p>Threading: read by the one thread writing the request upstream; the flags are volatile for the request thread that
  * reads them after a failure.
  */
 final class ClientRequestBody extends InputStream {

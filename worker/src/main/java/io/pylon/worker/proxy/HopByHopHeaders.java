@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -32,13 +34,13 @@ final class HopByHopHeaders {
     }
 
     /** One Connection header value; the common {@code keep-alive} or {@code close} costs no allocation. */
-    static HopByHopHeaders of(String connectionValue) {
+    static HopByHopHeaders of(@Nullable String connectionValue) {
         Set<String> named = connectionValue == null ? null : addTokens(connectionValue, null);
         return named == null ? FIXED_ONLY : new HopByHopHeaders(named);
     }
 
     // Tokens that name a header outside the fixed list; "close" names no header and is skipped too.
-    private static Set<String> addTokens(String value, Set<String> named) {
+    private static @Nullable Set<String> addTokens(String value, @Nullable Set<String> named) {
         int start = 0;
         int length = value.length();
         while (start <= length) {

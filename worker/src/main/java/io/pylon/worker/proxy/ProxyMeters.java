@@ -11,7 +11,6 @@ import io.pylon.core.metrics.PodMetrics;
 import io.pylon.gateway.model.Route;
 import io.pylon.gateway.model.Upstream;
 import org.apache.hc.core5.pool.PoolStats;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +55,8 @@ public final class ProxyMeters {
 
     /** Meters that record nothing (tests, metrics off). */
     public static ProxyMeters disabled() {
-        return new ProxyMeters(null, false);
+        // a composite registry without registries hands out meters that record nothing
+        return new ProxyMeters(new io.micrometer.core.instrument.composite.CompositeMeterRegistry(), false);
     }
 
     /** The gateway's meters on the pod's registry, with the error counts of {@code stats} and the pools' gauges. */

@@ -7,7 +7,10 @@ package io.pylon.worker.proxy;
  * upstream's base path could be escaped with is refused instead: a path that climbs above the root, an encoded
  * slash or backslash ({@code %2F}, {@code %5C}: a segment must not become two upstream), a raw backslash, a
  * dot-segment with parameters ({@code ..;x}, which some servers read as {@code ..}), a malformed percent-encoding.
- * Double encoding ({@code %252e}) is data: it stays as it came. Stateless.
+ * Double encoding ({@code %252e}) is data: it stays as it came.
+ *
+ * <p>Threading: stateless, so any thread may call it; the one {@code synchronized} below only keeps the signature of
+ * the {@link Throwable#fillInStackTrace} it overrides.
  */
 final class RequestPath {
     /** Why a path is refused; the message names the problem for the client's 400. */

@@ -2,6 +2,7 @@ package io.pylon.worker.proxy;
 
 import org.apache.hc.client5.http.io.ConnectionEndpoint;
 import org.apache.hc.core5.io.CloseMode;
+import org.jspecify.annotations.Nullable;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -12,6 +13,10 @@ import java.io.InputStream;
  * each read of the response body, for each write of the request body), disarmed while it waits on the client. An
  * armed timeout that comes due is expired by the {@link ResponseTimeouts} sweep, which closes the upstream
  * connection; the exchange's blocked read or write then fails and {@link #expired()} says why.
+ *
+ * <p>Threading: the exchange's own thread arms, disarms and finishes it; the sweep thread of {@link ResponseTimeouts}
+ * reads the volatile due time and expires it. Expiring and finishing both hold this object's monitor, so the sweep
+ * never closes a connection that was already finished and handed back to the pool.
  */
 final class ResponseTimeout {
     private static final long DISARMED = Long.MIN_VALUE;
@@ -23,7 +28,7 @@ final class ResponseTimeout {
     private final long timeoutNanos;
     private volatile long dueNanos = DISARMED;
     private volatile int state = WATCHING;
-    private ConnectionEndpoint endpoint;
+    private @Nullable ConnectionEndpoint endpoint;
 
     ResponseTimeout(ResponseTimeouts owner, long timeoutNanos) {
         this.owner = owner;
@@ -107,7 +112,10 @@ final class ResponseTimeout {
                 return;
             }
             state = EXPIRED;
-            endpoint.close(CloseMode.IMMEDIATE);
+            ConnectionEndpoint watched = endpoint;   // set by watch() before the sweep can see this timeout
+            if (watched != null) {
+                watched.close(CloseMode.IMMEDIATE);
+            }
         }
         owner.remove(this);
     }

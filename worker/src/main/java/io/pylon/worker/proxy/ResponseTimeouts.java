@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>The sweep runs on the maintenance executor every {@link #TICK} while any exchange is watched, so a timeout
  * fires between its due time and one tick later.
+ *
+ * <p>Threading: request threads add and remove their timeouts in a concurrent set; at most one sweep is scheduled at a
+ * time (an atomic flag), on the maintenance executor.
  */
 public final class ResponseTimeouts {
     static final Duration TICK = Duration.ofMillis(20);

@@ -27,7 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * left with bytes past a response) is retried once on another connection of the same upstream while none of the
  * client's body was consumed. A route's {@code retries} also try an idempotent request without a body again after
  * a failed connection or a listed status (502, 503, 504), over the upstreams in turn, within its time budget. Any
- * other failure ends the attempt. Called concurrently by request threads: the route's cursor is atomic,
+ * other failure ends the attempt.
+ *
+ * <p>Threading: called concurrently by request threads: the route's cursor is atomic,
  * the connect timeouts are a concurrent map, the pools guard their own state.
  */
 final class UpstreamDispatch {

@@ -14,7 +14,6 @@ import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.pool.PoolStats;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,6 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * The connection pool of one upstream origin, plus whether it failed recently. Requests go through it as
  * {@link UpstreamExchange}s: a plain transport with no retries, redirects, cookies, decompression or default
  * User-Agent, so what the client sent and what the upstream answered pass through unchanged.
+ *
+ * <p>Threading: request threads lease connections concurrently (the HTTP client's pool is thread-safe) and mark
+ * failures; the failure count and the cool-down's end are atomic, so the maintenance thread's probe and request
+ * threads may both update them.
  */
 public final class UpstreamPool implements AutoCloseable {
     // A pooled connection idle for longer than this is checked before reuse: upstreams close idle keep-alive

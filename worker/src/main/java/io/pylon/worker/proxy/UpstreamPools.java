@@ -4,6 +4,7 @@ import io.pylon.gateway.model.Route;
 import io.pylon.worker.routes.RouteTable;
 import io.pylon.gateway.model.Upstream;
 import org.apache.hc.core5.pool.PoolStats;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -26,6 +27,10 @@ import java.util.concurrent.RejectedExecutionException;
  * closed: requests still using it finish, and it is closed once it has no leased connection left. Periodic work
  * ({@link #maintain}, run on the maintenance executor) evicts idle connections, closes drained retired pools and
  * probes upstreams that failed, so they come back before their cool-down ends.
+ *
+ * <p>Threading: request threads look pools up concurrently in a concurrent map; {@link #sync} (on a routes reload),
+ * {@link #maintain} (maintenance executor) and {@link #close} hold this object's monitor, so they never run at once.
+ * The set of origins in use is an immutable value in a volatile field; retired pools are a copy-on-write list.
  */
 public final class UpstreamPools implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(UpstreamPools.class.getName());
@@ -175,7 +180,7 @@ public final class UpstreamPools implements AutoCloseable {
     }
 
     /** Names of the routes using an origin (empty for a retired pool). */
-    public Set<String> routesOf(String origin) {
+    public Set<String> routesOf(@Nullable String origin) {
         return routesByOrigin.getOrDefault(origin, Set.of());
     }
 

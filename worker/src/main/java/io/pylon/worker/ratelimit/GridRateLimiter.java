@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Rate limits counted in the Cache data grid, so every Worker pod sees the same fixed-window count per route and key.
  * When the grid cannot answer (not connected, or slower than the rate-limit timeout) the route's
  * {@code onCacheUnavailable} decides; the switch to and from that degraded state is logged once each way.
+ *
+ * <p>Threading: called concurrently by request threads; the degraded state flips with compare-and-set, so each switch
+ * is logged once, and its start time is a volatile field.
  */
 public final class GridRateLimiter implements RateLimiter {
     private static final System.Logger LOG = System.getLogger(GridRateLimiter.class.getName());

@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The routes in force, immutable; a reload swaps in a new table, so a request keeps the route it matched. The most
  * specific route wins: the longest prefix, then a route bound to a host over one for any host, then a route bound to
  * methods over one for any method.
+ *
+ * <p>Threading: immutable, so any thread may match against it; only each entry's round-robin cursor changes,
+ * atomically, as request threads pick upstreams.
  */
 public final class RouteTable {
     private final List<Entry> entries;

@@ -21,6 +21,10 @@ import java.util.function.Consumer;
  * executor) compares the file's bytes with the last ones seen, so an edit in place, a rename over it or a Kubernetes
  * ConfigMap's symlink swap are all noticed; a file that fails validation is refused, logged once per content, and the
  * routes in force stay. The table is swapped atomically: a request in flight keeps the route it matched.
+ *
+ * <p>Threading: {@link #reloadIfChanged()} holds this object's monitor (start-up and the maintenance executor may both
+ * call it); request threads read the table through an atomic reference without the lock, and diagnostics threads read
+ * the reload status from volatile fields (each written only under the lock).
  */
 public final class RoutesFile {
     private static final System.Logger LOG = System.getLogger(RoutesFile.class.getName());

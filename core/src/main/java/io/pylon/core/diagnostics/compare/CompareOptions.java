@@ -1,7 +1,6 @@
 package io.pylon.core.diagnostics.compare;
 
 import io.pylon.core.config.Settings;
-
 import java.util.Set;
 
 /** How a pod compares the fleet: the outlier threshold and the environment variables that never count as drift. */
@@ -15,6 +14,6 @@ public record CompareOptions(double threshold, Set<String> ignoredEnv) {
     }
 
     public static CompareOptions defaults() {
-        return new CompareOptions(CompareSettings.THRESHOLD.defaultValue(), Set.copyOf(CompareSettings.IGNORE_ENV.defaultValue()));
+        return from(Settings.of(java.util.Map.of()));
     }
 }

@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics.compare;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -26,7 +28,7 @@ public final class Drift {
     }
 
     /** One group of pods sharing a value; {@code hash} null and {@code absent} true for the pods without it. */
-    public record Group(String value, String hash, boolean absent, List<String> pods) {
+    public record Group(@Nullable String value, @Nullable String hash, boolean absent, List<String> pods) {
     }
 
     /** One environment variable that differs between pods. */
@@ -62,23 +64,29 @@ public final class Drift {
 
     private static List<EnvDrift> env(List<PodFacts> pods) {
         // a pod whose env section failed knows nothing of its variables: it is left out rather than "unset"
-        List<PodFacts> known = pods.stream().filter(pod -> pod.env() != null).toList();
+        Map<String, Map<String, PodFacts.EnvValue>> known = new LinkedHashMap<>();
+        for (PodFacts pod : pods) {
+            Map<String, PodFacts.EnvValue> env = pod.env();
+            if (env != null) {
+                known.put(pod.podName(), env);
+            }
+        }
         TreeSet<String> names = new TreeSet<>();
-        known.forEach(pod -> names.addAll(pod.env().keySet()));
+        known.values().forEach(env -> names.addAll(env.keySet()));
         List<EnvDrift> drift = new ArrayList<>();
         for (String name : names) {
             Map<String, List<String>> byHash = new LinkedHashMap<>();
             Map<String, String> shown = new LinkedHashMap<>();
             List<String> absent = new ArrayList<>();
             boolean masked = false;
-            for (PodFacts pod : known) {
-                PodFacts.EnvValue value = pod.env().get(name);
+            for (Map.Entry<String, Map<String, PodFacts.EnvValue>> pod : known.entrySet()) {
+                PodFacts.EnvValue value = pod.getValue().get(name);
                 if (value == null) {
-                    absent.add(pod.podName());
+                    absent.add(pod.getKey());
                     continue;
                 }
                 masked |= value.masked();
-                byHash.computeIfAbsent(value.hash(), h -> new ArrayList<>()).add(pod.podName());
+                byHash.computeIfAbsent(value.hash(), h -> new ArrayList<>()).add(pod.getKey());
                 shown.putIfAbsent(value.hash(), value.value());
             }
             if (byHash.size() + (absent.isEmpty() ? 0 : 1) < 2) {

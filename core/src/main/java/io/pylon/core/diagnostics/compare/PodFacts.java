@@ -1,6 +1,7 @@
 package io.pylon.core.diagnostics.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Collections;
 import java.util.Iterator;
@@ -19,11 +20,11 @@ import java.util.TreeMap;
  * @param env by variable name, ignored names left out; null when the pod's env section failed, so that its
  *            variables count as unknown rather than unset
  */
-public record PodFacts(String podName, String podIp, String version, String commit, String javaVersion, String status,
-                       Map<String, Double> metrics, Map<String, EnvValue> env) {
+public record PodFacts(String podName, @Nullable String podIp, @Nullable String version, @Nullable String commit, @Nullable String javaVersion, @Nullable String status,
+                       Map<String, Double> metrics, @Nullable Map<String, EnvValue> env) {
 
     /** One environment variable as a pod reports it to a comparison. */
-    public record EnvValue(String hash, String value) {
+    public record EnvValue(String hash, @Nullable String value) {
         public boolean masked() {
             return value == null;
         }
@@ -63,7 +64,7 @@ public record PodFacts(String podName, String podIp, String version, String comm
                 env == null ? null : Collections.unmodifiableMap(env));
     }
 
-    private static String text(JsonNode node) {
+    private static @Nullable String text(JsonNode node) {
         return node.isValueNode() && !node.isNull() ? node.asText() : null;
     }
 }

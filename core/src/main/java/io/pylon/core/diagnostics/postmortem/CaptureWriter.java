@@ -7,6 +7,7 @@ import io.pylon.core.diagnostics.DiagnosticsQuery;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.diagnostics.SectionFailedException;
 import io.pylon.core.http.Json;
+import org.jspecify.annotations.Nullable;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -75,7 +76,7 @@ final class CaptureWriter {
         }
     }
 
-    private JsonNode section(String name, DiagnosticsQuery query) {
+    private @Nullable JsonNode section(String name, DiagnosticsQuery query) {
         try {
             return local.collectUnlimited(name, query);
         } catch (SectionFailedException | io.pylon.core.diagnostics.DiagnosticsRefusedException e) {

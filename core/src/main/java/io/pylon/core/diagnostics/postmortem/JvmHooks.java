@@ -1,5 +1,6 @@
 package io.pylon.core.diagnostics.postmortem;
 
+import org.jspecify.annotations.Nullable;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -25,7 +26,7 @@ final class JvmHooks {
     private static final List<Runnable> OUT_OF_MEMORY = new CopyOnWriteArrayList<>();
     /** The longest the JVM's exit waits for a SIGTERM capture still being written. */
     static final java.time.Duration SIGTERM_WAIT = java.time.Duration.ofSeconds(10);
-    private static volatile Thread sigtermCapture;
+    private static volatile @Nullable Thread sigtermCapture;
     private static boolean sigtermInstalled;
     private static boolean uncaughtInstalled;
 

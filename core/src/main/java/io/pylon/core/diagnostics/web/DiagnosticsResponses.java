@@ -19,6 +19,7 @@ import io.pylon.core.diagnostics.SectionFailedException;
 import io.pylon.core.diagnostics.ThreadDumpSection;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 
@@ -97,7 +98,7 @@ final class DiagnosticsResponses {
     }
 
     /** An error of this pod standing between the caller and another pod (404, 502, 503, 504). */
-    static void sendGatewayError(ServerResponse res, int status, String description) {
+    static void sendGatewayError(ServerResponse res, int status, @Nullable String description) {
         String error = switch (status) {
             case 404 -> "not_found";
             case 503 -> "service_unavailable";
@@ -108,7 +109,7 @@ final class DiagnosticsResponses {
     }
 
     /** 404 for a name the pod does not offer, listing the ones it does. */
-    static void sendUnknown(ServerResponse res, String name, List<String> offered) {
+    static void sendUnknown(ServerResponse res, @Nullable String name, List<String> offered) {
         String shown = name == null || name.isEmpty() ? "No diagnostics name given" : "No diagnostics named '" + clip(name) + "' on this module";
         new ErrorBody("not_found", shown + "; available: " + String.join(", ", offered) + ".",
                 java.util.Map.of("available", offered)).send(res, Status.NOT_FOUND_404);

@@ -1,5 +1,7 @@
 package io.pylon.manager.auth.argon2;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Base64;
 
 /**
@@ -27,7 +29,7 @@ public record Argon2idPhc(Argon2Cost cost, byte[] salt, byte[] hash) {
      * The hash written in {@code phc}, or null when it is not a well-formed Argon2id version 19 PHC string with valid
      * parameters, a salt of at least 8 bytes and a hash of at least 4. Never throws.
      */
-    public static Argon2idPhc parse(String phc) {
+    public static @Nullable Argon2idPhc parse(@Nullable String phc) {
         if (phc == null || phc.length() > MAX_LENGTH || !phc.startsWith(PREFIX)) {
             return null;
         }
@@ -72,7 +74,7 @@ public record Argon2idPhc(Argon2Cost cost, byte[] salt, byte[] hash) {
         return value > Integer.MAX_VALUE ? -1 : (int) value;
     }
 
-    private static byte[] base64(String text) {
+    private static byte @Nullable [] base64(String text) {
         if (text.isEmpty()) {
             return null;
         }

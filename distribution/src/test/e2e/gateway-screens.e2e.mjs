@@ -115,6 +115,16 @@ paths:
 `);
   await page.locator('#import-submit').click();
   await page.locator('#proxies tr[data-proxy="pet-store"]').waitFor(LONG);
+  // ...and one uploaded as a file, named here
+  await page.locator('#import-openapi').click();
+  await page.locator('#openapi-file').setInputFiles({ name: 'users.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({
+    openapi: '3.1.0', info: { title: 'Users', version: '2' }, servers: [{ url: UPSTREAM }],
+    paths: { '/users': { get: { responses: { 200: { description: 'ok' } } } } } })) });
+  await page.waitForFunction(() => document.querySelector('#openapi-document').value.includes('"openapi"'));
+  await page.locator('#openapi-name').fill('people');
+  await page.locator('#openapi-prefix').fill('/people');
+  await page.locator('#import-submit').click();
+  await page.locator('#proxies tr[data-proxy="people"]').waitFor(LONG);
   await shot(page, '03-list');
 
   // deploy to the environment: both pods apply it

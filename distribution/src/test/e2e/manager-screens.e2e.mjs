@@ -110,7 +110,7 @@ async function panels(page) {
 
   const connections = await openPanel(page, `Connections of ${worker}`);
   check(/^\d+ active and \d+ idle backend connections, \d+ waiting for one; \d+ client connections open/.test(
-    await connections.locator('.lead').innerText()), 'the connections panel leads with backend and client connections');
+    await connections.locator('.intro').innerText()), 'the connections panel leads with backend and client connections');
   check(/^\d+$/.test(await connections.locator('table.kv tr', { has: page.locator('th', { hasText: /^Port$/ }) }).locator('td').innerText()),
     'the port without a thousands separator');
   check(/^CONNECTED since \d{4}-/.test(await connections.locator('table.kv tr', { has: page.locator('th', { hasText: /^State$/ }) }).locator('td').innerText()),
@@ -121,7 +121,7 @@ async function panels(page) {
 
   const grid = await openPanel(page, `Data grid of ${cache}`);
   check(/^1 members, cluster ACTIVE, safe \(checked \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\); this member owns \d+ of \d+ partitions\.$/.test(
-    await grid.locator('.lead').innerText()), 'the data grid panel leads with members, state and safety: ' + await grid.locator('.lead').innerText());
+    await grid.locator('.intro').innerText()), 'the data grid panel leads with members, state and safety: ' + await grid.locator('.intro').innerText());
   check(await grid.locator('#grid-members tbody tr').count() === 1, 'the member is listed');
   await readable(grid, 'Data grid');
   await shot(page, '04-datagrid');

@@ -127,7 +127,7 @@ export function connectionsPanel(c) {
   const grid = c.cache || {};
   const outcomes = Object.entries(proxy).filter(([, v]) => typeof v === 'number');
   return h('div', { class: 'section-panel' },
-    h('p', { class: 'lead' }, `${c.active} active and ${c.idle} idle backend connections, ${c.pending} waiting for one; `
+    h('p', { class: 'intro' }, `${c.active} active and ${c.idle} idle backend connections, ${c.pending} waiting for one; `
       + `${server.openConnections ?? '–'} client connections open, ${server.requestsInFlight ?? '–'} requests in flight.`),
     h('div', { class: 'panel-grid' },
       h('section', { 'aria-label': 'Clients' }, h('h3', {}, 'Clients'), kv([
@@ -162,7 +162,7 @@ export function datagridPanel(g) {
   const members = g.members || [];
   const maps = Object.entries(g.maps || {}).map(([name, m]) => ({ name, ...m }));
   return h('div', { class: 'section-panel' },
-    h('p', { class: 'lead' }, `${g.memberCount ?? members.length} members, cluster ${g.clusterState || '–'}, `
+    h('p', { class: 'intro' }, `${g.memberCount ?? members.length} members, cluster ${g.clusterState || '–'}, `
       + `${g.clusterSafe ? 'safe' : 'not safe'} (checked ${fmt.dateTime(g.safetyCheckedAt)}); this member owns `
       + `${fmt.number(g.ownedPartitions)} of ${fmt.number(g.partitionCount)} partitions.`),
     h('div', { class: 'panel-grid' },

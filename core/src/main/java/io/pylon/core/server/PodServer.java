@@ -98,7 +98,7 @@ public final class PodServer {
     public static Pod start(PylonModule module, Settings settings) {
         long t0 = System.nanoTime();
         for (Setting<?> setting : settingsOf(module)) {
-            settings.get(setting);
+            settings.find(setting);
         }
         String segment = settings.get(CoreSettings.PATH_SEGMENT);
         String bind = settings.get(CoreSettings.BIND);

@@ -45,7 +45,7 @@ public final class GatewaySettings {
 
     /** The trusted proxies {@code settings} name; none when unset. */
     public static TrustedProxies trustedProxies(io.pylon.core.config.Settings settings) {
-        TrustedProxies trusted = settings.get(TRUSTED_PROXIES);
+        TrustedProxies trusted = settings.find(TRUSTED_PROXIES);
         return trusted == null ? TrustedProxies.NONE : trusted;
     }
 

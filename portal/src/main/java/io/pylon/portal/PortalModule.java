@@ -39,16 +39,17 @@ public final class PortalModule implements PylonModule {
     @Override
     public void start(ModuleContext context) {
         Settings settings = context.settings();
-        String environment = settings.get(PortalSettings.ENVIRONMENT);
+        String environment = settings.find(PortalSettings.ENVIRONMENT);
         if (environment == null) {
             environment = settings.get(CoreSettings.ENVIRONMENT_NAME);
         }
         PortalPages.headers(context.routes().routing());
         PortalApi.install(context.routes().routing());
         new PortalPages().register(context.routes());
-        if (settings.get(PortalSettings.MANAGER_URL) != null) {
-            ManagerLink manager = new ManagerLink(settings.get(PortalSettings.MANAGER_URL),
-                    settings.get(PortalSettings.MANAGER_USERNAME), settings.get(PortalSettings.MANAGER_PASSWORD));
+        java.net.URI managerUrl = settings.find(PortalSettings.MANAGER_URL);
+        if (managerUrl != null) {
+            ManagerLink manager = new ManagerLink(managerUrl, settings.get(PortalSettings.MANAGER_USERNAME),
+                    settings.find(PortalSettings.MANAGER_PASSWORD));
             new PortalApi(manager, environment).register(context.routes());
         }
     }

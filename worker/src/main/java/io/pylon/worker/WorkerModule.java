@@ -159,7 +159,7 @@ public final class WorkerModule implements PylonModule {
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
                     settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
             context.onStop(follower);
-            keyFollower = new KeyFollower(settings.get(ConfigSettings.MANAGER_URL), environmentId, keys,
+            keyFollower = new KeyFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId, keys,
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
             context.onStop(keyFollower);
             table = managed::current;

@@ -21,6 +21,9 @@ import java.util.concurrent.Semaphore;
  * {@code GET /apiops/gateway/keys}: a Worker's long-poll for the key set (hashes of live API keys and their
  * subscriptions' statuses). Proven like the bundle's poll, by the environment ID; answered at once when the version
  * differs from {@code If-None-Match}, else when it changes or {@code wait} ends (304). Bounded per replica.
+ *
+ * <p>Threading: called on many request threads at once (each parks a virtual thread while it waits); the only shared
+ * state is the semaphore bounding the parked polls.
  */
 public final class KeyPollEndpoint {
     public static final String PATH = "/apiops/gateway/keys";

@@ -49,6 +49,7 @@ import io.pylon.manager.proxies.ProxyDefinitions;
 import io.pylon.manager.proxies.ProxyEndpoints;
 import io.pylon.manager.proxies.ProxySettings;
 import io.pylon.manager.proxies.ProxyStore;
+import io.pylon.manager.portal.PortalData;
 import io.pylon.manager.flows.FlowsEndpoints;
 import io.pylon.manager.flows.FlowsSettings;
 
@@ -103,6 +104,7 @@ public final class ManagerModule implements PylonModule {
         all.addAll(AuditSettings.all());
         all.addAll(ProxySettings.all());
         all.addAll(FlowsSettings.all());
+        all.addAll(io.pylon.manager.portal.PortalSettings.all());
         return List.copyOf(all);
     }
 
@@ -160,7 +162,8 @@ public final class ManagerModule implements PylonModule {
         new UserEndpoints(accounts, clock).register(routes, secured);
         new EnvironmentEndpoints(environments, audit, clock).register(routes, secured);
         new AuditEndpoint(audit).register(routes, secured);
-        startControlPlane(context, jdbc, environments, audit, clock, routes, secured);
+        ProxyStore proxyStore = startControlPlane(context, jdbc, environments, audit, clock, routes, secured);
+        PortalData.start(context, jdbc, environments, proxyStore, hasher, audit, clock, routes, secured);
         new FlowsEndpoints(settings.get(FlowsSettings.INTEGRATION_URL), context.segment(), audit).register(routes, secured);
         new ApiDocsEndpoint().register(routes, secured);
 
@@ -176,7 +179,7 @@ public final class ManagerModule implements PylonModule {
 
     // API proxies, deployments and the Workers' long-poll; a replica notices another's deployments within
     // REFRESH (one grouped query), its own at once
-    private static void startControlPlane(ModuleContext context, Jdbc jdbc, EnvironmentStore environments,
+    private static ProxyStore startControlPlane(ModuleContext context, Jdbc jdbc, EnvironmentStore environments,
                                           AuditLog audit, Clock clock, Routes routes, Secured secured) {
         ProxyStore proxies = new ProxyStore(jdbc);
         DeploymentStore deployments = new DeploymentStore(jdbc);
@@ -200,6 +203,7 @@ public final class ManagerModule implements PylonModule {
                 LOG.log(Level.WARNING, "Forgetting old gateway pods failed: " + e.getMessage());
             }
         }, 10, 60, TimeUnit.MINUTES);
+        return proxies;
     }
 
     private static void purge(TokenService tokens, AuditLog audit, Clock clock, Duration retention) {

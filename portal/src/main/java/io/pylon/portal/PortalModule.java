@@ -1,9 +1,18 @@
 package io.pylon.portal;
 
+import io.pylon.core.config.Setting;
+import io.pylon.core.config.Settings;
+import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
 
-/** The Portal module. */
+import java.util.List;
+
+/**
+ * The developer portal: a stateless front on the Manager. Developers browse the APIs published and deployed in the
+ * Portal's environment, read their OpenAPI documents (Swagger UI), sign up and in, create applications, subscribe and
+ * get API keys; every call is made to the Manager with the Portal's own {@code portal} credential.
+ */
 public final class PortalModule implements PylonModule {
     public static final String NAME = "portal";
 
@@ -23,7 +32,25 @@ public final class PortalModule implements PylonModule {
     }
 
     @Override
+    public List<Setting<?>> settings() {
+        return PortalSettings.all();
+    }
+
+    @Override
     public void start(ModuleContext context) {
-        // health, version and shutdown come from the core
+        Settings settings = context.settings();
+        String environment = settings.find(PortalSettings.ENVIRONMENT);
+        if (environment == null) {
+            environment = settings.get(CoreSettings.ENVIRONMENT_NAME);
+        }
+        PortalPages.headers(context.routes().routing());
+        PortalApi.install(context.routes().routing());
+        new PortalPages().register(context.routes());
+        java.net.URI managerUrl = settings.find(PortalSettings.MANAGER_URL);
+        if (managerUrl != null) {
+            ManagerLink manager = new ManagerLink(managerUrl, settings.get(PortalSettings.MANAGER_USERNAME),
+                    settings.find(PortalSettings.MANAGER_PASSWORD));
+            new PortalApi(manager, environment).register(context.routes());
+        }
     }
 }

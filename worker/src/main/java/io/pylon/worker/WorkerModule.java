@@ -17,6 +17,8 @@ import io.pylon.worker.config.ConfigSettings;
 import io.pylon.worker.config.GatewayConfig;
 import io.pylon.worker.config.LastKnownGood;
 import io.pylon.worker.config.ManagerFollower;
+import io.pylon.worker.keys.KeyFollower;
+import io.pylon.worker.keys.KeySet;
 import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
@@ -139,6 +141,8 @@ public final class WorkerModule implements PylonModule {
         };
         GatewayConfig managed = null;
         ManagerFollower follower = null;
+        KeySet keys = new KeySet();
+        KeyFollower keyFollower = null;
         if (fromManager) {
             if (settings.find(ConfigSettings.MANAGER_URL) == null) {
                 throw new InvalidSettingException("Setting " + ConfigSettings.MANAGER_URL.key() + " is required when "
@@ -155,8 +159,17 @@ public final class WorkerModule implements PylonModule {
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
                     settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
             context.onStop(follower);
+            keyFollower = new KeyFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId, keys,
+                    settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
+            context.onStop(keyFollower);
             table = managed::current;
-            configState = follower::describe;
+            ManagerFollower bundles = follower;
+            KeyFollower keyState = keyFollower;
+            configState = () -> {
+                Map<String, Object> state = new java.util.LinkedHashMap<>(bundles.describe());
+                state.putAll(keyState.describe());
+                return state;
+            };
         }
         Supplier<RouteTable> inForce = table;
 
@@ -173,7 +186,7 @@ public final class WorkerModule implements PylonModule {
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
-                stats, GatewaySettings.trustedProxies(settings), settings.get(GatewaySettings.MAX_REQUEST_BODY));
+                stats, GatewaySettings.trustedProxies(settings), settings.get(GatewaySettings.MAX_REQUEST_BODY), keys);
         Handler timedProxy = context.routes().timed("gateway", proxy);
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"
@@ -204,7 +217,7 @@ public final class WorkerModule implements PylonModule {
         WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
         context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, tunnels,
-                stats));
+                stats, keys));
 
         connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);
@@ -216,6 +229,7 @@ public final class WorkerModule implements PylonModule {
             context.health().register(new ConfigCheck(managed));
             ConfigMeters.bind(managed, follower, context.metrics());
             follower.start();
+            keyFollower.start();
         }
     }
 

@@ -29,6 +29,11 @@ public final class Secured {
         return handler(Role.OPERATOR, handler);
     }
 
+    /** Only the Portal's credential: calls made for a signed-in developer. */
+    public Handler portal(ApiHandler handler) {
+        return handler(Role.PORTAL, handler);
+    }
+
     public Handler admin(ApiHandler handler) {
         return handler(Role.ADMIN, handler);
     }

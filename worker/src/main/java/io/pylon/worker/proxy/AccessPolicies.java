@@ -9,6 +9,7 @@ import io.pylon.gateway.model.Cors;
 import io.pylon.gateway.model.IpRules;
 import io.pylon.gateway.model.KeyAuth;
 import io.pylon.gateway.model.Policies;
+import io.pylon.worker.keys.KeySet;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -20,8 +21,10 @@ import java.util.Optional;
  * The policy stage before rate limits, in this order: IP rules (403), the CORS preflight (answered here, never
  * forwarded), key auth (401 without a key). Stateless; called concurrently.
  *
- * <p>Key auth fails closed: a request without the key header is refused with 401, and one with a key is refused with
- * 503 until a key store is there to verify it, so a proxy marked {@code keyAuth} is never served open.
+ * <p>Key auth fails closed: a request without the key header, or with a key the {@link KeySet} does not hold, is
+ * refused with 401; a key whose application has no subscription to the proxy, or one that is pending, suspended or
+ * revoked, with 403; and a request with a key is refused with 503 until a key set arrived from the Manager, so a
+ * proxy marked {@code keyAuth} is never served open.
  */
 final class AccessPolicies {
     private static final GatewayError FORBIDDEN_IP = new GatewayError(Status.FORBIDDEN_403, "forbidden",
@@ -31,11 +34,23 @@ final class AccessPolicies {
     private static final GatewayError NO_KEY_STORE = new GatewayError(Status.SERVICE_UNAVAILABLE_503,
             "key_store_unavailable", "API keys cannot be verified by this gateway yet.", 0);
 
+    private static final GatewayError UNKNOWN_KEY = new GatewayError(Status.UNAUTHORIZED_401, "invalid_api_key",
+            "The API key is unknown or revoked.", 0);
+    private static final GatewayError NOT_SUBSCRIBED = new GatewayError(Status.FORBIDDEN_403, "not_subscribed",
+            "The API key's application has no subscription to this API.", 0);
+    private static final GatewayError PENDING = new GatewayError(Status.FORBIDDEN_403, "subscription_pending",
+            "The API key's subscription to this API waits for approval.", 0);
+    private static final GatewayError SUSPENDED = new GatewayError(Status.FORBIDDEN_403, "subscription_suspended",
+            "The API key's subscription to this API is suspended.", 0);
+    private static final GatewayError REVOKED = new GatewayError(Status.FORBIDDEN_403, "subscription_revoked",
+            "The API key's subscription to this API is revoked.", 0);
+
     private AccessPolicies() {
     }
 
     /** @return true when the request was answered here (refused, or a preflight) */
-    static boolean answer(Policies policies, String method, ServerRequest req, ServerResponse res) {
+    static boolean answer(String proxy, Policies policies, KeySet keys, String method, ServerRequest req,
+                          ServerResponse res) {
         GatewayError ip = ipRefusal(policies.ipRules(), req.remotePeer().address(), req.headers());
         if (ip != null) {
             ip.send(res);
@@ -56,7 +71,7 @@ final class AccessPolicies {
                 return true;
             }
         }
-        GatewayError key = keyRefusal(policies.keyAuth(), req.headers());
+        GatewayError key = keyRefusal(proxy, policies.keyAuth(), keys, req.headers());
         if (key != null) {
             key.send(res);
             return true;
@@ -68,9 +83,9 @@ final class AccessPolicies {
      * The same IP rules and key auth for a request that is not routed (a WebSocket upgrade, taken on the connection
      * before routing; it is a GET, so no CORS preflight). Null when it may pass.
      */
-    static GatewayError refusal(Policies policies, SocketAddress peer, Headers headers) {
+    static GatewayError refusal(String proxy, Policies policies, KeySet keys, SocketAddress peer, Headers headers) {
         GatewayError ip = ipRefusal(policies.ipRules(), peer, headers);
-        return ip != null ? ip : keyRefusal(policies.keyAuth(), headers);
+        return ip != null ? ip : keyRefusal(proxy, policies.keyAuth(), keys, headers);
     }
 
     private static GatewayError ipRefusal(IpRules ip, SocketAddress peerAddress, Headers headers) {
@@ -86,11 +101,22 @@ final class AccessPolicies {
         return ip.permits(client) ? null : FORBIDDEN_IP;
     }
 
-    private static GatewayError keyRefusal(KeyAuth keyAuth, Headers headers) {
+    private static GatewayError keyRefusal(String proxy, KeyAuth keyAuth, KeySet keys, Headers headers) {
         if (keyAuth == null) {
             return null;
         }
         String key = headers.first(HeaderNames.create(keyAuth.header())).orElse("");
-        return key.isBlank() ? NO_KEY : NO_KEY_STORE;
+        if (key.isBlank()) {
+            return NO_KEY;
+        }
+        return switch (keys.check(proxy, key.strip())) {
+            case ALLOWED -> null;
+            case UNKNOWN -> UNKNOWN_KEY;
+            case NOT_SUBSCRIBED -> NOT_SUBSCRIBED;
+            case PENDING -> PENDING;
+            case SUSPENDED -> SUSPENDED;
+            case REVOKED -> REVOKED;
+            case UNAVAILABLE -> NO_KEY_STORE;
+        };
     }
 }

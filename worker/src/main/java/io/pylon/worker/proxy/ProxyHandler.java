@@ -1,5 +1,6 @@
 package io.pylon.worker.proxy;
 
+import io.pylon.worker.keys.KeySet;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.pylon.gateway.model.Forwarding;
@@ -31,18 +32,21 @@ public final class ProxyHandler implements Handler {
     private final UpstreamDispatch dispatch;
     private final ResponseRelay relay;
     private final ProxyStats stats;
+    private final KeySet keys;
     private final TrustedProxies trustedProxies;
     private final long maxRequestBody;
 
     /**
      * @param trustedProxies clients whose forwarding headers are kept
      * @param maxRequestBody the pod's request body limit in bytes (0: none), for routes that set none
+     * @param keys           the API keys a proxy with {@code keyAuth} accepts
      */
     public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools,
                         ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, ProxyStats stats,
-                        TrustedProxies trustedProxies, long maxRequestBody) {
+                        TrustedProxies trustedProxies, long maxRequestBody, KeySet keys) {
         this.trustedProxies = trustedProxies;
         this.maxRequestBody = maxRequestBody;
+        this.keys = keys;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
         this.rateLimits = new RateLimitGate(rateLimiter, stats);
@@ -128,7 +132,7 @@ public final class ProxyHandler implements Handler {
             throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
         var policies = entry.route().policies();
-        if (AccessPolicies.answer(policies, method, req, res)) {
+        if (AccessPolicies.answer(entry.route().name(), policies, keys, method, req, res)) {
             return;
         }
         GatewayError refusal = rateLimits.check(entry.route(), clientIp);

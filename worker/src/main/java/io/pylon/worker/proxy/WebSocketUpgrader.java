@@ -1,5 +1,6 @@
 package io.pylon.worker.proxy;
 
+import io.pylon.worker.keys.KeySet;
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpPrologue;
@@ -43,9 +44,11 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     private final RateLimitGate rateLimits;
     private final WebSocketTunnels tunnels;
     private final ProxyStats stats;
+    private final KeySet keys;
 
     public WebSocketUpgrader(String segment, Supplier<RouteTable> routes, io.pylon.worker.ratelimit.RateLimiter limiter,
-                             WebSocketTunnels tunnels, ProxyStats stats) {
+                             WebSocketTunnels tunnels, ProxyStats stats, KeySet keys) {
+        this.keys = keys;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
         this.rateLimits = new RateLimitGate(limiter, stats);
@@ -78,7 +81,8 @@ public final class WebSocketUpgrader implements Http1Upgrader {
             return null;
         }
         Route route = found.entry().route();
-        GatewayError refusal = AccessPolicies.refusal(route.policies(), ctx.remotePeer().address(), headers);
+        GatewayError refusal = AccessPolicies.refusal(route.name(), route.policies(), keys,
+                ctx.remotePeer().address(), headers);
         if (refusal != null) {
             return answer(ctx, refusal);
         }

@@ -26,12 +26,17 @@ final class ControlPlane implements AutoCloseable {
     final String admin;
 
     ControlPlane() {
+        this(Map.of());
+    }
+
+    ControlPlane(Map<String, String> extra) {
         Map<String, String> settings = new HashMap<>();
         settings.put("pylon.manager.admin.username", "admin");
         settings.put("pylon.manager.admin.password", PASSWORD);
         settings.put("pylon.manager.password.argon2-memory", "1024");
         settings.put("pylon.manager.password.argon2-iterations", "1");
         settings.put("pylon.manager.bootstrap.environment-urls", "worker=http://127.0.0.1:1,cache=http://127.0.0.1:2");
+        settings.putAll(extra);
         manager = TestPods.start(new ManagerModule(), "manager-cp", settings);
         admin = token("admin", PASSWORD);
     }

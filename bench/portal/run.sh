@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Developer portal benchmark on loopback (127.0.49.1 by default, BENCH_ADDR): a Manager and a Worker (manager mode),
+# each its own JVM, and nginx as the upstream. Measures (1) proxied requests/s through a proxy with keyAuth and the
+# same proxy without it, side by side in interleaved rounds (wrk -c32), and (2) how long a revoked key keeps working:
+# from the revoke call's answer to the Worker's first 401, over 20 revocations (p50, p99, max).
+#   bench/portal/run.sh [seconds-per-run] [rounds]
+# Bounded: about 2 x rounds x seconds plus warm-up and 20 revocations (~2 minutes at the defaults). Needs wrk, nginx,
+# curl, jq and a JDK >= 21 (JAVA_HOME).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DURATION=${1:-10}
+ROUNDS=${2:-3}
+ADDR=${BENCH_ADDR:-127.0.49.1}
+case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
+for tool in wrk nginx curl jq; do command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }; done
+export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+JAVA="$JAVA_HOME/bin/java"
+./mvnw -B -q -o -pl distribution -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/bench-cp.cp \
+  -Dmdep.includeScope=runtime
+CP=""
+for m in core cache-client gateway-model manager worker cache integration portal distribution; do CP="$CP:$m/target/classes"; done
+CP="${CP#:}:$(tr ':' '\n' < distribution/target/bench-cp.cp | grep -v '/io/pylon/' | paste -sd:)"
+STATE=$(mktemp -d /tmp/pylon-bench-portal.XXXXXX)
+chmod 755 "$STATE"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  [ -f "$STATE/nginx.pid" ] && kill "$(cat "$STATE/nginx.pid")" 2>/dev/null || true
+  rm -rf "$STATE"
+}
+trap cleanup EXIT
+PASSWORD="bench-Passw0rd-1234"
+ID="0123456789abcdef0123beef"
+M="http://$ADDR:18490"
+W="http://$ADDR:18491"
+UP=18492
+
+cat > "$STATE/nginx.conf" <<CONF
+worker_processes 1;
+pid $STATE/nginx.pid;
+error_log $STATE/nginx-error.log warn;
+events { worker_connections 4096; }
+http { access_log off; server { listen $ADDR:$UP; location / { return 200 '$(printf '%099d' 0)'; } } }
+CONF
+nginx -c "$STATE/nginx.conf" -p "$STATE"
+
+PYLON_DATA_DIR="$STATE/m" PYLON_ENVIRONMENT_ID="$ID" PYLON_ENVIRONMENT_NAME=bench PYLON_MANAGER_ADMIN_PASSWORD="$PASSWORD" \
+PYLON_MANAGER_PORTAL_AUTO_APPROVE_DEVELOPERS=true \
+PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS="worker=$W,cache=http://$ADDR:1" \
+  "$JAVA" -Xmx256m -cp "$CP" io.pylon.distribution.PylonCli run manager --pod-name bench-manager --bind "$ADDR" \
+  --port 18490 > "$STATE/manager.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 120); do curl -fs "$M/apiops/test/healthcheck" >/dev/null && break; sleep 0.5; done
+PYLON_DATA_DIR="$STATE/w" PYLON_ENVIRONMENT_ID="$ID" PYLON_ENVIRONMENT_NAME=bench PYLON_WORKER_CONFIG_SOURCE=manager \
+PYLON_WORKER_MANAGER_URL="$M" \
+  "$JAVA" -Xmx256m -cp "$CP" io.pylon.distribution.PylonCli run worker --pod-name bench-worker --bind "$ADDR" \
+  --port 18491 > "$STATE/worker.log" 2>&1 &
+PIDS+=($!)
+
+token() {
+  curl -fs -d "grant_type=client_credentials&client_id=$1&client_secret=$2" "$M/apiops/auth/token" | jq -r .access_token
+}
+ADMIN=$(token admin "$PASSWORD")
+api() { # method path token [json]
+  curl -fs -X "$1" -H "Authorization: Bearer $3" ${4:+-H 'Content-Type: application/json' --data "$4"} "$M$2"
+}
+api POST /apiops/users "$ADMIN" '{"username":"portal","password":"portal-Passw0rd-1","role":"portal"}' >/dev/null
+PORTAL=$(token portal portal-Passw0rd-1)
+api POST /apiops/proxies "$ADMIN" "{\"name\":\"open\",\"pathPrefix\":\"/open\",\"upstreams\":[\"http://$ADDR:$UP\"]}" >/dev/null
+api POST /apiops/proxies "$ADMIN" "{\"name\":\"keyed\",\"pathPrefix\":\"/keyed\",\"upstreams\":[\"http://$ADDR:$UP\"],\"keyAuth\":{}}" >/dev/null
+api POST /apiops/environments/bench/deployments "$ADMIN" '{"proxies":["open","keyed"],"wait":"60s"}' >/dev/null
+api PUT /apiops/publications/keyed "$ADMIN" '{"autoApprove":true}' >/dev/null
+CRED='{"email":"bench@example.com","password":"bench-Passw0rd-12"}'
+api POST /apiops/portal/developers "$PORTAL" "$CRED" >/dev/null
+SIGNIN=$(api POST /apiops/portal/sessions "$PORTAL" "$CRED")
+DS=(-H "X-Pylon-Developer-Session: $(jq -r .session <<<"$SIGNIN")" -H "X-Pylon-Csrf: $(jq -r .csrf <<<"$SIGNIN")")
+dev() { curl -fs -X "$1" -H "Authorization: Bearer $PORTAL" "${DS[@]}" ${3:+-H 'Content-Type: application/json' --data "$3"} "$M$2"; }
+APP=$(dev POST /apiops/portal/applications '{"name":"bench"}' | jq -r .id)
+dev POST "/apiops/portal/applications/$APP/subscriptions" '{"proxy":"keyed"}' >/dev/null
+# more keys in the key set, so the lookup is not in a one-entry map (an application holds at most 10 live keys)
+for i in $(seq 1 8); do dev POST "/apiops/portal/applications/$APP/keys" >/dev/null; done
+KEY=$(dev POST "/apiops/portal/applications/$APP/keys" | jq -r .key)
+for _ in $(seq 1 200); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $KEY" "$W/keyed/x")" = 200 ] && break; sleep 0.05
+done
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$W/open/x")" = 200 ] || { echo "the open proxy does not answer" >&2; exit 1; }
+
+rps() { wrk -t2 -c32 -d"${DURATION}s" "$@" | awk '/Requests\/sec/ {print $2}'; }
+echo "warm-up..." >&2
+rps "$W/open/x" >/dev/null; rps -H "X-API-Key: $KEY" "$W/keyed/x" >/dev/null
+OPEN=(); KEYED=()
+for r in $(seq 1 "$ROUNDS"); do
+  OPEN+=("$(rps "$W/open/x")")
+  KEYED+=("$(rps -H "X-API-Key: $KEY" "$W/keyed/x")")
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+MO=$(median "${OPEN[@]}"); MK=$(median "${KEYED[@]}")
+
+LAT=()
+for i in $(seq 1 20); do
+  ISSUED=$(dev POST "/apiops/portal/applications/$APP/keys")
+  K=$(jq -r .key <<<"$ISSUED"); KID=$(jq -r .id <<<"$ISSUED")
+  for _ in $(seq 1 200); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $K" "$W/keyed/x")" = 200 ] && break; sleep 0.02
+  done
+  dev DELETE "/apiops/portal/applications/$APP/keys/$KID" >/dev/null
+  T0=$(date +%s%N)
+  while [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $K" "$W/keyed/x")" != 401 ]; do
+    [ $(( ($(date +%s%N) - T0) / 1000000 )) -gt 10000 ] && break
+  done
+  LAT+=($(( ($(date +%s%N) - T0) / 1000000 )))
+done
+SORTED=$(printf '%s\n' "${LAT[@]}" | sort -n)
+P50=$(sed -n 10p <<<"$SORTED"); P99=$(tail -1 <<<"$SORTED")
+
+echo "| Case | Result |"
+echo "| --- | --- |"
+echo "| proxied req/s, no keyAuth (median of $ROUNDS x ${DURATION}s, wrk -c32) | $MO (rounds: ${OPEN[*]}) |"
+echo "| proxied req/s, keyAuth (same) | $MK (rounds: ${KEYED[*]}) |"
+echo "| ratio keyAuth / none | $(awk -v a="$MK" -v b="$MO" 'BEGIN {printf "%.3f", a/b}') |"
+echo "| revoke answered -> Worker 401, 20 revocations | p50 ${P50} ms, p99 (= max of 20) ${P99} ms |"

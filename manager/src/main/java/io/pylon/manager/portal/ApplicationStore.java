@@ -1,0 +1,197 @@
+package io.pylon.manager.portal;
+
+import io.pylon.manager.db.Jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Applications, their subscriptions and API keys, the proxies published to the Portal, and the key set's version
+ * (bumped in the same transaction as every change a Worker's key check must see). Thread-safe (the pool is).
+ */
+public final class ApplicationStore {
+    private final Jdbc jdbc;
+
+    public ApplicationStore(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public record Application(String id, String developerId, String name, Instant createdAt) {
+    }
+
+    public record Subscription(String id, String applicationId, String proxy, String status, Instant createdAt,
+                               String developerId) {
+    }
+
+    public record ApiKey(String id, String applicationId, String prefix, Instant createdAt, Instant revokedAt) {
+    }
+
+    /** One live key as Workers see it: its hash and the status of each subscription of its application. */
+    public record KeyEntry(String hash, String applicationId, Map<String, String> subscriptions) {
+    }
+
+    public void insertApplication(Application a) {
+        jdbc.update("INSERT INTO applications (id, developer_id, name, created_at) VALUES (?, ?, ?, ?)",
+                a.id(), a.developerId(), a.name(), a.createdAt());
+    }
+
+    public int countApplications(String developerId) {
+        return jdbc.queryOne("SELECT COUNT(*) FROM applications WHERE developer_id = ?", rs -> rs.getInt(1),
+                developerId).orElse(0);
+    }
+
+    public List<Application> applications(String developerId) {
+        return jdbc.query("SELECT id, developer_id, name, created_at FROM applications WHERE developer_id = ? "
+                + "ORDER BY created_at, id", rs -> new Application(rs.getString(1), rs.getString(2), rs.getString(3),
+                Jdbc.instant(rs, "created_at")), developerId);
+    }
+
+    public Optional<Application> application(String id) {
+        return jdbc.queryOne("SELECT id, developer_id, name, created_at FROM applications WHERE id = ?",
+                rs -> new Application(rs.getString(1), rs.getString(2), rs.getString(3),
+                        Jdbc.instant(rs, "created_at")), id);
+    }
+
+    /** @return false when the application already subscribes to the proxy */
+    public boolean insertSubscription(String id, String applicationId, String proxy, String status, Instant now) {
+        try {
+            jdbc.inTransaction(c -> {
+                Jdbc.update(c, "INSERT INTO subscriptions (id, application_id, proxy_name, status, created_at, "
+                        + "updated_at) VALUES (?, ?, ?, ?, ?, ?)", id, applicationId, proxy, status, now, now);
+                return bump(c);
+            });
+            return true;
+        } catch (RuntimeException e) {
+            if (Jdbc.isDuplicateKey(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static final String SUBSCRIPTION = "SELECT s.id, s.application_id, s.proxy_name, s.status, s.created_at, "
+            + "a.developer_id FROM subscriptions s JOIN applications a ON a.id = s.application_id";
+
+    public List<Subscription> subscriptions(String applicationId) {
+        return jdbc.query(SUBSCRIPTION + " WHERE s.application_id = ? ORDER BY s.proxy_name",
+                ApplicationStore::subscription, applicationId);
+    }
+
+    public List<Subscription> allSubscriptions(int limit) {
+        return jdbc.query(SUBSCRIPTION + " ORDER BY s.created_at DESC, s.id FETCH FIRST " + limit + " ROWS ONLY",
+                ApplicationStore::subscription);
+    }
+
+    public Optional<Subscription> subscription(String id) {
+        return jdbc.queryOne(SUBSCRIPTION + " WHERE s.id = ?", ApplicationStore::subscription, id);
+    }
+
+    private static Subscription subscription(java.sql.ResultSet rs) throws SQLException {
+        return new Subscription(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                Jdbc.instant(rs, "created_at"), rs.getString(6));
+    }
+
+    public boolean setSubscriptionStatus(String id, String status, Instant now) {
+        return jdbc.inTransaction(c -> {
+            int changed = Jdbc.update(c, "UPDATE subscriptions SET status = ?, updated_at = ? WHERE id = ?",
+                    status, now, id);
+            bump(c);
+            return changed == 1;
+        });
+    }
+
+    public void insertKey(String id, String applicationId, String hash, String prefix, Instant now) {
+        jdbc.inTransaction(c -> {
+            Jdbc.update(c, "INSERT INTO api_keys (id, application_id, key_hash, prefix, created_at) VALUES "
+                    + "(?, ?, ?, ?, ?)", id, applicationId, hash, prefix, now);
+            return bump(c);
+        });
+    }
+
+    public List<ApiKey> keys(String applicationId) {
+        return jdbc.query("SELECT id, application_id, prefix, created_at, revoked_at FROM api_keys WHERE "
+                + "application_id = ? ORDER BY created_at, id", rs -> new ApiKey(rs.getString(1), rs.getString(2),
+                rs.getString(3), Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "revoked_at")), applicationId);
+    }
+
+    /** @return false when no live key of that id belongs to the application */
+    public boolean revokeKey(String applicationId, String keyId, Instant now) {
+        return jdbc.inTransaction(c -> {
+            int changed = Jdbc.update(c, "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND application_id = ? "
+                    + "AND revoked_at IS NULL", now, keyId, applicationId);
+            bump(c);
+            return changed == 1;
+        });
+    }
+
+    /** Every change to developers' standing (a disabled developer's keys stop) bumps the version too. */
+    public void bumpVersion() {
+        jdbc.inTransaction(ApplicationStore::bump);
+    }
+
+    private static long bump(Connection c) throws SQLException {
+        Jdbc.update(c, "UPDATE key_set_version SET version = version + 1 WHERE id = 1");
+        return Jdbc.query(c, "SELECT version FROM key_set_version WHERE id = 1", rs -> rs.getLong(1)).getFirst();
+    }
+
+    public long version() {
+        return jdbc.queryOne("SELECT version FROM key_set_version WHERE id = 1", rs -> rs.getLong(1)).orElse(0L);
+    }
+
+    /**
+     * The live keys (not revoked, of active developers) with their subscriptions, read with the version in one
+     * transaction so the pair is consistent.
+     */
+    public Map.Entry<Long, List<KeyEntry>> keySet() {
+        return jdbc.inTransaction(c -> {
+            long version = Jdbc.query(c, "SELECT version FROM key_set_version WHERE id = 1", rs -> rs.getLong(1))
+                    .getFirst();
+            Map<String, String> keyApp = new LinkedHashMap<>();
+            for (String[] row : Jdbc.query(c, "SELECT k.key_hash, k.application_id FROM api_keys k JOIN applications a "
+                    + "ON a.id = k.application_id JOIN developers d ON d.id = a.developer_id WHERE k.revoked_at IS NULL "
+                    + "AND d.status = 'active' ORDER BY k.key_hash", rs -> new String[]{rs.getString(1), rs.getString(2)})) {
+                keyApp.put(row[0], row[1]);
+            }
+            Map<String, Map<String, String>> subscriptions = new LinkedHashMap<>();
+            for (String[] row : Jdbc.query(c, "SELECT application_id, proxy_name, status FROM subscriptions "
+                    + "ORDER BY proxy_name", rs -> new String[]{rs.getString(1), rs.getString(2), rs.getString(3)})) {
+                subscriptions.computeIfAbsent(row[0], k -> new LinkedHashMap<>()).put(row[1], row[2]);
+            }
+            List<KeyEntry> entries = keyApp.entrySet().stream().map(e -> new KeyEntry(e.getKey(), e.getValue(),
+                    subscriptions.getOrDefault(e.getValue(), Map.of()))).toList();
+            return Map.entry(version, entries);
+        });
+    }
+
+    public Optional<Boolean> publication(String proxy) {
+        return jdbc.queryOne("SELECT auto_approve FROM portal_publications WHERE proxy_name = ?",
+                rs -> rs.getBoolean(1), proxy);
+    }
+
+    public Map<String, Boolean> publications() {
+        Map<String, Boolean> map = new LinkedHashMap<>();
+        jdbc.query("SELECT proxy_name, auto_approve FROM portal_publications ORDER BY proxy_name",
+                rs -> map.put(rs.getString(1), rs.getBoolean(2)));
+        return map;
+    }
+
+    public void publish(String proxy, boolean autoApprove, Instant now) {
+        jdbc.inTransaction(c -> {
+            if (Jdbc.update(c, "UPDATE portal_publications SET auto_approve = ?, updated_at = ? WHERE proxy_name = ?",
+                    autoApprove, now, proxy) == 0) {
+                Jdbc.update(c, "INSERT INTO portal_publications (proxy_name, auto_approve, updated_at) VALUES (?, ?, ?)",
+                        proxy, autoApprove, now);
+            }
+            return null;
+        });
+    }
+
+    public boolean unpublish(String proxy) {
+        return jdbc.update("DELETE FROM portal_publications WHERE proxy_name = ?", proxy) == 1;
+    }
+}

@@ -1,0 +1,95 @@
+package io.pylon.manager.portal;
+
+import io.pylon.core.http.Json;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The key set Workers check API keys against, as this replica serves it: {@code {"version", "keys": [{"hash",
+ * "application", "subscriptions": {proxy: status}}]}} (SHA-256 hashes only, never a key). A change on this replica
+ * reloads it at once and wakes the parked long-polls; {@link #refresh()}, run every few hundred milliseconds, picks
+ * up changes another replica made (one single-row query). Thread-safe: a volatile immutable snapshot and a future
+ * that a change completes and replaces.
+ */
+public final class KeySetWatch {
+    private static final System.Logger LOG = System.getLogger(KeySetWatch.class.getName());
+
+    /** A key set and the bytes a Worker receives. */
+    public record Current(long version, byte[] json) {
+    }
+
+    private final ApplicationStore store;
+    private volatile Current current;
+    private volatile CompletableFuture<Void> changed = new CompletableFuture<>();
+
+    public KeySetWatch(ApplicationStore store) {
+        this.store = store;
+    }
+
+    public Current current() {
+        Current known = current;
+        if (known == null) {
+            reload();
+            known = current;
+        }
+        return known;
+    }
+
+    /** A change this replica just committed. */
+    public void changed() {
+        reload();
+    }
+
+    /** Picks up changes another replica committed. */
+    public void refresh() {
+        try {
+            Current known = current;
+            if (known == null || store.version() > known.version()) {
+                reload();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Key set refresh failed: " + e.getMessage());
+        }
+    }
+
+    private synchronized void reload() {
+        Map.Entry<Long, List<ApplicationStore.KeyEntry>> set = store.keySet();
+        Current known = current;
+        if (known != null && known.version() >= set.getKey()) {
+            return;
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("version", set.getKey());
+        body.put("keys", set.getValue().stream().map(k -> Map.of("hash", k.hash(), "application", k.applicationId(),
+                "subscriptions", k.subscriptions())).toList());
+        current = new Current(set.getKey(), Json.bytes(body));
+        CompletableFuture<Void> previous = changed;
+        changed = new CompletableFuture<>();
+        previous.complete(null);
+    }
+
+    /** Waits until the version is not {@code known}, or {@code timeout} passes; answers what is current then. */
+    public Current await(long known, Duration timeout) throws InterruptedException {
+        CompletableFuture<Void> change = changed;
+        Current now = current();
+        if (now.version() != known || timeout.isZero()) {
+            return now;
+        }
+        try {
+            change.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // the wait ran out: answer what is current
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+        return current();
+    }
+}

@@ -1,0 +1,48 @@
+package io.pylon.manager.portal;
+
+import io.pylon.core.http.Routes;
+import io.pylon.core.server.ModuleContext;
+import io.pylon.manager.api.Secured;
+import io.pylon.manager.audit.AuditLog;
+import io.pylon.manager.auth.PasswordHasher;
+import io.pylon.manager.db.Jdbc;
+import io.pylon.manager.deployments.DeploymentStore;
+import io.pylon.manager.environments.EnvironmentStore;
+import io.pylon.manager.proxies.ProxyStore;
+
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+
+/** Starts the Manager's side of the developer portal: its endpoints, the Workers' key poll, clean-up. */
+public final class PortalData {
+    private static final System.Logger LOG = System.getLogger(PortalData.class.getName());
+    /** How often a replica looks for key set changes another replica made. */
+    private static final long KEY_REFRESH_MS = 250;
+
+    private PortalData() {
+    }
+
+    public static void start(ModuleContext context, Jdbc jdbc, EnvironmentStore environments, ProxyStore proxies,
+                             PasswordHasher hasher, AuditLog audit, Clock clock, Routes routes, Secured secured) {
+        DeveloperStore developers = new DeveloperStore(jdbc);
+        ApplicationStore applications = new ApplicationStore(jdbc);
+        KeySetWatch keys = new KeySetWatch(applications);
+        new DeveloperEndpoints(developers, applications, keys, hasher, audit, clock,
+                context.settings().get(PortalSettings.AUTO_APPROVE_DEVELOPERS),
+                context.settings().get(PortalSettings.SESSION_LIFETIME)).register(routes, secured);
+        new CatalogEndpoints(applications, proxies, new DeploymentStore(jdbc)::deployedRevisions, environments)
+                .register(routes, secured);
+        new PortalAdminEndpoints(developers, applications, proxies, keys, audit, clock).register(routes, secured);
+        new KeyPollEndpoint(environments, keys).register(routes);
+        context.executors().maintenance().scheduleWithFixedDelay(keys::refresh, KEY_REFRESH_MS, KEY_REFRESH_MS,
+                TimeUnit.MILLISECONDS);
+        context.executors().maintenance().scheduleWithFixedDelay(() -> {
+            try {
+                developers.purgeSessions(clock.instant());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "Purging ended Portal sessions failed: " + e.getMessage());
+            }
+        }, 5, 60, TimeUnit.MINUTES);
+    }
+}

@@ -1,0 +1,93 @@
+package io.pylon.manager.portal;
+
+import io.pylon.core.testing.TestPods;
+import io.pylon.manager.db.Database;
+import io.pylon.manager.db.TestPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Portal's tables, migrated by Flyway, against H2 and a real PostgreSQL: what Workers receive as the key set. */
+class PortalStoresTest {
+    private static Path h2Dir;
+    private static Database h2;
+    private static Database pg;
+
+    @BeforeAll
+    static void open() throws Exception {
+        h2Dir = Files.createTempDirectory("pylon-h2-portal");
+        h2 = Database.open(Database.h2Url(h2Dir), "pylon", "", 4);
+        TestPostgres postgres = TestPostgres.shared();
+        pg = Database.open(postgres.createDatabase("portal"), TestPostgres.USER, TestPostgres.PASSWORD, 4);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        h2.close();
+        pg.close();
+        TestPods.deleteTree(h2Dir);
+    }
+
+    static Stream<Arguments> databases() {
+        return Stream.of(Arguments.of("h2", h2), Arguments.of("postgresql", pg));
+    }
+
+    @ParameterizedTest(name = "{0}", autoCloseArguments = false)
+    @MethodSource("databases")
+    void keySetFollowsKeysSubscriptionsAndDevelopers(String product, Database database) {
+        DeveloperStore developers = new DeveloperStore(database.jdbc());
+        ApplicationStore apps = new ApplicationStore(database.jdbc());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        String dev = UUID.randomUUID().toString();
+        assertThat(developers.insert(new Developer(dev, product + "@example.com", "hash", "active", 0, null, now))).isTrue();
+        assertThat(developers.insert(new Developer(UUID.randomUUID().toString(), product + "@example.com", "h",
+                "active", 0, null, now))).as("e-mail unique").isFalse();
+        String app = UUID.randomUUID().toString();
+        apps.insertApplication(new ApplicationStore.Application(app, dev, "shop", now));
+        long before = apps.version();
+        String subscription = UUID.randomUUID().toString();
+        assertThat(apps.insertSubscription(subscription, app, "orders", "active", now)).isTrue();
+        assertThat(apps.insertSubscription(UUID.randomUUID().toString(), app, "orders", "active", now)).isFalse();
+        String key = ApiKeys.newKey();
+        String keyId = UUID.randomUUID().toString();
+        apps.insertKey(keyId, app, ApiKeys.sha256(key), ApiKeys.display(key), now);
+
+        Map.Entry<Long, List<ApplicationStore.KeyEntry>> set = apps.keySet();
+        assertThat(set.getKey()).isGreaterThan(before);
+        ApplicationStore.KeyEntry entry = set.getValue().stream()
+                .filter(e -> e.applicationId().equals(app)).findFirst().orElseThrow();
+        assertThat(entry.hash()).isEqualTo(ApiKeys.sha256(key)).doesNotContain(key);
+        assertThat(entry.subscriptions()).isEqualTo(Map.of("orders", "active"));
+
+        apps.setSubscriptionStatus(subscription, "suspended", now);
+        assertThat(apps.keySet().getValue().stream().filter(e -> e.applicationId().equals(app)).findFirst()
+                .orElseThrow().subscriptions()).isEqualTo(Map.of("orders", "suspended"));
+
+        developers.setStatus(dev, "disabled", now);
+        assertThat(apps.keySet().getValue()).noneMatch(e -> e.applicationId().equals(app));
+        developers.setStatus(dev, "active", now);
+
+        long version = apps.version();
+        assertThat(apps.revokeKey(app, keyId, now)).isTrue();
+        assertThat(apps.revokeKey(app, keyId, now)).as("once").isFalse();
+        assertThat(apps.version()).isGreaterThan(version);
+        assertThat(apps.keySet().getValue()).noneMatch(e -> e.applicationId().equals(app));
+        assertThat(apps.keys(app)).singleElement().satisfies(k -> {
+            assertThat(k.prefix()).isEqualTo(key.substring(0, ApiKeys.DISPLAY_LENGTH));
+            assertThat(k.revokedAt()).isNotNull();
+        });
+    }
+}

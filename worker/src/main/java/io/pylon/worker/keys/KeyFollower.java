@@ -1,0 +1,117 @@
+package io.pylon.worker.keys;
+
+import io.pylon.core.http.Json;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Follows the Manager's key set: long-polls {@code GET /apiops/gateway/keys} with the version in force and replaces
+ * the {@link KeySet} with each new one, so a revoked key stops within one round trip of the change. A failed poll
+ * backs off from 0.5 s to 10 s and keeps the key set in force. Threading: one virtual thread polls; the state it
+ * reports is in volatile fields.
+ */
+public final class KeyFollower implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(KeyFollower.class.getName());
+    private static final String PATH = "/apiops/gateway/keys";
+    private static final int MAX_BYTES = 64 * 1024 * 1024;
+
+    private final URI manager;
+    private final String environmentId;
+    private final KeySet keys;
+    private final Duration wait;
+    private final Duration timeout;
+    private final HttpClient http;
+    private volatile String lastError;
+    private volatile boolean stopped;
+    private Thread thread;
+
+    public KeyFollower(URI manager, String environmentId, KeySet keys, Duration wait, Duration timeout) {
+        this.manager = manager;
+        this.environmentId = environmentId;
+        this.keys = keys;
+        this.wait = wait;
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    public synchronized void start() {
+        thread = Thread.ofVirtual().name("gateway-key-follower").start(this::run);
+    }
+
+    private void run() {
+        long backoff = 0;
+        boolean first = true;
+        while (!stopped) {
+            boolean ok = pollOnce(first ? Duration.ZERO : wait);
+            first = false;
+            if (ok) {
+                backoff = 0;
+                continue;
+            }
+            backoff = Math.min(10_000, backoff == 0 ? 500 : backoff * 2);
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    boolean pollOnce(Duration pollWait) {
+        Long known = keys.version();
+        HttpRequest request = HttpRequest.newBuilder(manager.resolve(PATH + "?wait=" + pollWait.toMillis() + "ms"))
+                .header("X-Pylon-Environment-Id", environmentId)
+                .header("If-None-Match", "\"" + (known == null ? -1 : known) + "\"")
+                .timeout(pollWait.plus(timeout))
+                .GET().build();
+        try {
+            HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() == 304) {
+                return true;
+            }
+            if (response.statusCode() != 200 || response.body().length > MAX_BYTES) {
+                return failed("The Manager answered the key poll with " + response.statusCode());
+            }
+            keys.replace(Json.MAPPER.readTree(response.body()));
+            lastError = null;
+            return true;
+        } catch (IOException | IllegalArgumentException e) {
+            return failed("The key poll failed (" + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private boolean failed(String reason) {
+        if (!reason.equals(lastError)) {
+            LOG.log(Level.WARNING, reason + "; the key set in force stays");
+        }
+        lastError = reason;
+        return false;
+    }
+
+    public Map<String, Object> describe() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("keySetVersion", keys.version());
+        map.put("keyCount", keys.size());
+        map.put("keyPollError", lastError);
+        return map;
+    }
+
+    @Override
+    public synchronized void close() {
+        stopped = true;
+        if (thread != null) {
+            thread.interrupt();
+        }
+    }
+}

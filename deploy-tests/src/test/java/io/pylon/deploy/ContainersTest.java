@@ -252,11 +252,19 @@ class ContainersTest {
         assertThat(sources.fromCache).as("%s", sources).isGreaterThan(sources.total / 2);
     }
 
+    /**
+     * A Worker of the manifest follows the Manager (its readiness waits for a configuration): a Worker started on its
+     * own here is pointed at the Manager container, as the Service name would point it in a cluster.
+     */
+    private static Map<String, String> followsManager() {
+        return with(base, Map.of("PYLON_WORKER_MANAGER_URL", "http://127.0.21.30:8080"));
+    }
+
     @Test
     void aPodWithAnotherMemoryLimitThanTheTrainingStartsFromTheCache() throws IOException {
         // trained as if with a 1 GiB limit; this pod's heap (70% of 384 MiB) and initial heap are smaller
         try (PodmanPod small = new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-384mi", "127.0.21.36",
-                with(base, Map.of("JAVA_TOOL_OPTIONS", CLASS_LOAD_LOG)), "384Mi")) {
+                with(followsManager(), Map.of("JAVA_TOOL_OPTIONS", CLASS_LOAD_LOG)), "384Mi")) {
             small.start();
             figure("start to first health 200 ms, worker with a 384 MiB limit", String.valueOf(small.awaitHealthy(PATIENCE).toMillis()), s -> s);
 
@@ -273,7 +281,7 @@ class ContainersTest {
         // a young generation as large as the initial heap leaves no room for the cache's archived objects: started
         // with the cache, this JVM would stop with "Unable to use AOT cache"
         try (PodmanPod pod = new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-cds", "127.0.21.37",
-                with(base, Map.of("JAVA_TOOL_OPTIONS", "-Xms16m -Xmn32m")))) {
+                with(followsManager(), Map.of("JAVA_TOOL_OPTIONS", "-Xms16m -Xmn32m")))) {
             pod.start();
             pod.awaitHealthy(PATIENCE);
 
@@ -299,7 +307,7 @@ class ContainersTest {
             assertThat(pod.logs()).contains("Invalid setting pylon.pod.aot-cache (environment variable PYLON_POD_AOT_CACHE): "
                     + "'sometimes' is not true or false.");
         }
-        Map<String, String> off = with(base, Map.of("PYLON_POD_AOT_CACHE", " False "));
+        Map<String, String> off = with(followsManager(), Map.of("PYLON_POD_AOT_CACHE", " False "));
         try (PodmanPod pod = new PodmanPod(image, Manifests.deployment(objects, "pylon-worker"), "worker-aot-off", "127.0.21.38", off)) {
             pod.start();
             pod.awaitHealthy(PATIENCE);

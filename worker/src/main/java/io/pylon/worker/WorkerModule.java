@@ -197,6 +197,9 @@ public final class WorkerModule implements PylonModule {
         UpstreamHealthChecks healthChecks = new UpstreamHealthChecks(pools);
         maintenance.scheduleWithFixedDelay(periodic("Upstream health checks",
                 () -> healthChecks.run(inForce.get(), context.executors().async())), 1, 1, TimeUnit.SECONDS);
+        long tlsReload = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
+        maintenance.scheduleWithFixedDelay(periodic("Upstream TLS reload", pools::reloadTlsFiles), tlsReload, tlsReload,
+                TimeUnit.MILLISECONDS);
         long recheck = settings.get(UpstreamSettings.RECHECK_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
@@ -217,7 +220,7 @@ public final class WorkerModule implements PylonModule {
         WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
         context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, tunnels,
-                stats, keys));
+                stats, keys, pools));
 
         connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);

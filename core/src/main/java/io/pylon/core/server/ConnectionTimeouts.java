@@ -115,7 +115,8 @@ final class ConnectionTimeouts implements AutoCloseable {
             @Override
             public ServerConnection connection(ConnectionContext ctx) {
                 GuardedConnection guarded = new GuardedConnection(ctx,
-                        (reader, onHttp10) -> Http10Connections.reader(reader, ctx, http1, onHttp10));
+                        (reader, onHttp10, exchanges) -> Http10Connections.reader(reader, ctx, http1, onHttp10,
+                                exchanges));
                 ServerConnection connection = plain.connection(guarded);
                 guarded.attach(connection);
                 return new Tracked(guarded, connection);
@@ -277,6 +278,18 @@ final class ConnectionTimeouts implements AutoCloseable {
     }
 
     /**
+     * An HTTP/1.0 client that asked for keep-alive (its request reached Helidon without {@code Connection: close}):
+     * a sized answer (or one without a body) says {@code Connection: keep-alive}, as HTTP/1.0 needs to keep the
+     * connection, and nginx does; an unsized one cannot be framed for HTTP/1.0, so it says {@code Connection: close}
+     * and its end is the close.
+     */
+    private static void keepHttp10(WritableHeaders<?> headers, int status) {
+        boolean sized = headers.contains(HeaderNames.CONTENT_LENGTH) && !headers.contains(HeaderNames.TRANSFER_ENCODING);
+        headers.set(sized || status == 204 || status == 304 ? HeaderValues.CONNECTION_KEEP_ALIVE
+                : HeaderValues.CONNECTION_CLOSE);
+    }
+
+    /**
      * Notes that a response is under way (and whether it closes the connection), and takes out the
      * {@code Content-Length: 0} Helidon 4.5 puts on every 204 and 304: RFC 9110 forbids it on a 204, and on a 304 it
      * would claim the representation is empty. The headers are written right after this listener sees them.
@@ -293,10 +306,14 @@ final class ConnectionTimeouts implements AutoCloseable {
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
             if (ctx instanceof GuardedConnection c) {
+                int status = c.responseStatus();
+                if (c.http10() && status >= 200 && headers instanceof WritableHeaders<?> writable
+                        && !ConnectionClose.in(headers)) {
+                    keepHttp10(writable, status);
+                }
                 if (ConnectionClose.in(headers)) {
                     c.closeAfterResponse();
                 }
-                int status = c.responseStatus();
                 if ((status == 204 || status == 304) && headers instanceof WritableHeaders<?> writable
                         && "0".equals(writable.first(HeaderNames.CONTENT_LENGTH).orElse(null))) {
                     writable.remove(HeaderNames.CONTENT_LENGTH);

@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (another would make Helidon read from a connection before registering it), sees every read through
  * {@link GuardedConnection}, and learns the request phases from Helidon's HTTP/1 listeners.
  *
- * <p>Threading: connections add and remove themselves in a concurrent set from their virtual threads; one sweep runs
+ * <p>Threading: connections add and remove themselves in concurrent sets from their virtual threads; one sweep runs
  * at a time on the given scheduler (fixed delay) and only reads connection state or closes sockets. The wait before
  * the first close of a stop runs under {@code closeLock}, so every close Helidon asks for comes after it.
  */
@@ -50,6 +50,8 @@ final class ConnectionTimeouts implements AutoCloseable {
 
     private final ConnectionLimits limits;
     private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
+    // connections of the listener's other protocols (HTTP/2): counted and asked to close on stop, no HTTP/1 phases
+    private final Set<ServerConnection> others = ConcurrentHashMap.newKeySet();
     private final AtomicLong closedIdle = new AtomicLong();
     private final AtomicLong closedHeaders = new AtomicLong();
     private final AtomicLong closedBody = new AtomicLong();
@@ -124,9 +126,39 @@ final class ConnectionTimeouts implements AutoCloseable {
         };
     }
 
-    /** Connections open now. */
+    /**
+     * Another protocol's selector (HTTP/2 with prior knowledge or by ALPN), its connections counted with the HTTP/1
+     * ones: in {@link #open()}, in the pod's stop, and asked to close gracefully when the server stops (an HTTP/2
+     * connection then says GOAWAY). The idle, header and body timeouts stay HTTP/1's: Helidon's HTTP/2 connection
+     * reads frames, not request phases, and a stream may rightly stay quiet (a server-sent event stream).
+     */
+    io.helidon.webserver.spi.ServerConnectionSelector tracked(io.helidon.webserver.spi.ServerConnectionSelector other) {
+        return new io.helidon.webserver.spi.ServerConnectionSelector() {
+            @Override
+            public int bytesToIdentifyConnection() {
+                return other.bytesToIdentifyConnection();
+            }
+
+            @Override
+            public Support supports(BufferData data) {
+                return other.supports(data);
+            }
+
+            @Override
+            public Set<String> supportedApplicationProtocols() {
+                return other.supportedApplicationProtocols();
+            }
+
+            @Override
+            public ServerConnection connection(ConnectionContext ctx) {
+                return new TrackedOther(other.connection(ctx));
+            }
+        };
+    }
+
+    /** Connections open now, of every protocol. */
     int open() {
-        return connections.size();
+        return connections.size() + others.size();
     }
 
     /** While on, connections waiting for a request are closed once they waited {@link #DRAIN_IDLE}. */
@@ -247,6 +279,39 @@ final class ConnectionTimeouts implements AutoCloseable {
                 awaitListenerClosed();
                 guarded.requestClose();
             }
+        }
+    }
+
+    /** A connection of another protocol, registered while it runs. */
+    private final class TrackedOther implements ServerConnection {
+        private final ServerConnection delegate;
+
+        TrackedOther(ServerConnection delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void handle(io.helidon.common.concurrency.limits.Limit limit) throws InterruptedException {
+            lastOpened = System.nanoTime();
+            others.add(this);
+            try {
+                delegate.handle(limit);
+            } finally {
+                others.remove(this);
+            }
+        }
+
+        @Override
+        public Duration idleTime() {
+            return delegate.idleTime();
+        }
+
+        @Override
+        public void close(boolean interrupt) {
+            if (!interrupt) {
+                awaitListenerClosed();
+            }
+            delegate.close(interrupt);
         }
     }
 

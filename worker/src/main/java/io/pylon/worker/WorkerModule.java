@@ -15,6 +15,7 @@ import io.pylon.worker.config.ConfigMeters;
 import io.pylon.worker.config.ConfigSection;
 import io.pylon.worker.config.ConfigSettings;
 import io.pylon.worker.config.GatewayConfig;
+import io.pylon.worker.config.GridBundleSource;
 import io.pylon.worker.config.LastKnownGood;
 import io.pylon.worker.config.ManagerFollower;
 import io.pylon.worker.keys.KeyFollower;
@@ -139,6 +140,10 @@ public final class WorkerModule implements PylonModule {
             state.putAll(routes.describe());
             return state;
         };
+        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
+        if (grid != null) {
+            context.onStop(grid);
+        }
         GatewayConfig managed = null;
         ManagerFollower follower = null;
         KeySet keys = new KeySet();
@@ -154,10 +159,13 @@ public final class WorkerModule implements PylonModule {
                         + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
             }
             managed = new GatewayConfig(parser, pools::sync);
+            int maxBundleBytes = settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024;
             follower = new ManagerFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId,
                     context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
+                    grid == null ? null : new GridBundleSource(grid, settings.get(CoreSettings.ENVIRONMENT_NAME),
+                            environmentId, maxBundleBytes),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
-                    settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
+                    maxBundleBytes, context.executors().maintenance());
             context.onStop(follower);
             keyFollower = new KeyFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId, keys,
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
@@ -173,10 +181,6 @@ public final class WorkerModule implements PylonModule {
         }
         Supplier<RouteTable> inForce = table;
 
-        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
-        if (grid != null) {
-            context.onStop(grid);
-        }
         GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
         ServerTraffic traffic = new ServerTraffic(context::port);

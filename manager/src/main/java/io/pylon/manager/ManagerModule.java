@@ -1,5 +1,7 @@
 package io.pylon.manager;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
 import io.pylon.core.http.Routes;
@@ -74,8 +76,8 @@ public final class ManagerModule implements PylonModule {
     /** How often a replica looks for deployments another replica wrote. */
     private static final Duration DEPLOYMENT_REFRESH = Duration.ofMillis(250);
 
-    private volatile ManagementApi api;
-    private volatile Routes routes;
+    private volatile @Nullable ManagementApi api;
+    private volatile @Nullable Routes routes;
 
     @Override
     public String name() {
@@ -110,12 +112,19 @@ public final class ManagerModule implements PylonModule {
 
     /** Every route of the started pod, extensions' included, as {@code "METHOD /path"} (see {@link Routes#registered}). */
     public List<String> registeredRoutes() {
-        return routes.registered();
+        return started(routes).registered();
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
     public ManagementApi api() {
-        return api;
+        return started(api);
+    }
+
+    private static <T> T started(@Nullable T value) {
+        if (value == null) {
+            throw new IllegalStateException("The Manager module has not started");
+        }
+        return value;
     }
 
     @Override

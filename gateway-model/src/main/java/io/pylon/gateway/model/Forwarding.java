@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Set;
 
@@ -17,7 +19,7 @@ import java.util.Set;
  * @param healthCheck       an HTTP probe of each upstream beside the TCP re-check of failed ones; null: none
  */
 public record Forwarding(boolean preserveHost, boolean rewriteLocation, long maxRequestBody, boolean responseBuffering,
-                         Retries retries, HealthCheck healthCheck) {
+                         Retries retries, @Nullable HealthCheck healthCheck) {
     /** {@link #maxRequestBody()} when the proxy does not set one. */
     public static final long POD_DEFAULT = -1;
 

@@ -1,5 +1,7 @@
 package io.pylon.manager.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.manager.db.Jdbc;
 
 import java.sql.Connection;
@@ -28,7 +30,7 @@ public final class ApplicationStore {
                                String developerId) {
     }
 
-    public record ApiKey(String id, String applicationId, String prefix, Instant createdAt, Instant revokedAt) {
+    public record ApiKey(String id, String applicationId, String prefix, Instant createdAt, @Nullable Instant revokedAt) {
     }
 
     /** One live key as Workers see it: its hash and the status of each subscription of its application. */
@@ -48,13 +50,13 @@ public final class ApplicationStore {
     public List<Application> applications(String developerId) {
         return jdbc.query("SELECT id, developer_id, name, created_at FROM applications WHERE developer_id = ? "
                 + "ORDER BY created_at, id", rs -> new Application(rs.getString(1), rs.getString(2), rs.getString(3),
-                Jdbc.instant(rs, "created_at")), developerId);
+                Jdbc.requiredInstant(rs, "created_at")), developerId);
     }
 
     public Optional<Application> application(String id) {
         return jdbc.queryOne("SELECT id, developer_id, name, created_at FROM applications WHERE id = ?",
                 rs -> new Application(rs.getString(1), rs.getString(2), rs.getString(3),
-                        Jdbc.instant(rs, "created_at")), id);
+                        Jdbc.requiredInstant(rs, "created_at")), id);
     }
 
     /** @return false when the application already subscribes to the proxy */
@@ -93,7 +95,7 @@ public final class ApplicationStore {
 
     private static Subscription subscription(java.sql.ResultSet rs) throws SQLException {
         return new Subscription(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                Jdbc.instant(rs, "created_at"), rs.getString(6));
+                Jdbc.requiredInstant(rs, "created_at"), rs.getString(6));
     }
 
     public boolean setSubscriptionStatus(String id, String status, Instant now) {
@@ -116,7 +118,7 @@ public final class ApplicationStore {
     public List<ApiKey> keys(String applicationId) {
         return jdbc.query("SELECT id, application_id, prefix, created_at, revoked_at FROM api_keys WHERE "
                 + "application_id = ? ORDER BY created_at, id", rs -> new ApiKey(rs.getString(1), rs.getString(2),
-                rs.getString(3), Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "revoked_at")), applicationId);
+                rs.getString(3), Jdbc.requiredInstant(rs, "created_at"), Jdbc.instant(rs, "revoked_at")), applicationId);
     }
 
     /** @return false when no live key of that id belongs to the application */
@@ -182,12 +184,13 @@ public final class ApplicationStore {
 
     public void publish(String proxy, boolean autoApprove, Instant now) {
         jdbc.inTransaction(c -> {
-            if (Jdbc.update(c, "UPDATE portal_publications SET auto_approve = ?, updated_at = ? WHERE proxy_name = ?",
-                    autoApprove, now, proxy) == 0) {
-                Jdbc.update(c, "INSERT INTO portal_publications (proxy_name, auto_approve, updated_at) VALUES (?, ?, ?)",
-                        proxy, autoApprove, now);
+            int written = Jdbc.update(c, "UPDATE portal_publications SET auto_approve = ?, updated_at = ? WHERE "
+                    + "proxy_name = ?", autoApprove, now, proxy);
+            if (written == 0) {
+                written = Jdbc.update(c, "INSERT INTO portal_publications (proxy_name, auto_approve, updated_at) "
+                        + "VALUES (?, ?, ?)", proxy, autoApprove, now);
             }
-            return null;
+            return written;
         });
     }
 

@@ -1,5 +1,7 @@
 package io.pylon.manager.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.http.Json;
 
 import java.lang.System.Logger.Level;
@@ -27,7 +29,7 @@ public final class KeySetWatch {
     }
 
     private final ApplicationStore store;
-    private volatile Current current;
+    private volatile @Nullable Current current;
     private volatile CompletableFuture<Void> changed = new CompletableFuture<>();
 
     public KeySetWatch(ApplicationStore store) {
@@ -36,11 +38,7 @@ public final class KeySetWatch {
 
     public Current current() {
         Current known = current;
-        if (known == null) {
-            reload();
-            known = current;
-        }
-        return known;
+        return known != null ? known : reload();
     }
 
     /** A change this replica just committed. */
@@ -60,20 +58,23 @@ public final class KeySetWatch {
         }
     }
 
-    private synchronized void reload() {
+    /** Reads the key set when it is newer than the one held, and returns the one held then. */
+    private synchronized Current reload() {
         Map.Entry<Long, List<ApplicationStore.KeyEntry>> set = store.keySet();
         Current known = current;
         if (known != null && known.version() >= set.getKey()) {
-            return;
+            return known;
         }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("version", set.getKey());
         body.put("keys", set.getValue().stream().map(k -> Map.of("hash", k.hash(), "application", k.applicationId(),
                 "subscriptions", k.subscriptions())).toList());
-        current = new Current(set.getKey(), Json.bytes(body));
+        Current fresh = new Current(set.getKey(), Json.bytes(body));
+        current = fresh;
         CompletableFuture<Void> previous = changed;
         changed = new CompletableFuture<>();
         previous.complete(null);
+        return fresh;
     }
 
     /** Waits until the version is not {@code known}, or {@code timeout} passes; answers what is current then. */

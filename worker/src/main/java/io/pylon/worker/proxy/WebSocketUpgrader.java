@@ -47,11 +47,12 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     private final KeySet keys;
 
     public WebSocketUpgrader(String segment, Supplier<RouteTable> routes, io.pylon.worker.ratelimit.RateLimiter limiter,
-                             WebSocketTunnels tunnels, ProxyStats stats, KeySet keys) {
+                             io.pylon.worker.ratelimit.PlanLimiter plans, WebSocketTunnels tunnels, ProxyStats stats,
+                             KeySet keys) {
         this.keys = keys;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
-        this.rateLimits = new RateLimitGate(limiter, stats);
+        this.rateLimits = new RateLimitGate(limiter, plans, stats);
         this.tunnels = tunnels;
         this.stats = stats;
     }
@@ -85,6 +86,13 @@ public final class WebSocketUpgrader implements Http1Upgrader {
                 ctx.remotePeer().address(), headers);
         if (refusal != null) {
             return answer(ctx, refusal);
+        }
+        KeySet.Check key = AccessPolicies.admittedKey(route.name(), route.policies(), keys, headers);
+        if (key != null && key.application() != null && key.plan() != null) {
+            refusal = rateLimits.checkPlan(route, key.application(), key.plan());
+            if (refusal != null) {
+                return answer(ctx, refusal);
+            }
         }
         String clientIp = ClientAddress.ip(ctx.remotePeer());
         refusal = rateLimits.check(route, clientIp);

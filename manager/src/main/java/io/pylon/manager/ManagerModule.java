@@ -57,6 +57,8 @@ import io.pylon.manager.proxies.ProxyEndpoints;
 import io.pylon.manager.proxies.ProxySettings;
 import io.pylon.manager.proxies.ProxyStore;
 import io.pylon.manager.portal.PortalData;
+import io.pylon.manager.usage.UsageData;
+import io.pylon.manager.usage.UsageQuery;
 import io.pylon.manager.flows.FlowsEndpoints;
 import io.pylon.manager.flows.FlowsSettings;
 
@@ -115,6 +117,7 @@ public final class ManagerModule implements PylonModule {
         all.addAll(FlowsSettings.all());
         all.addAll(io.pylon.manager.portal.PortalSettings.all());
         all.addAll(GridClientSettings.all());
+        all.addAll(io.pylon.manager.usage.UsageSettings.all());
         return List.copyOf(all);
     }
 
@@ -180,7 +183,8 @@ public final class ManagerModule implements PylonModule {
         new EnvironmentEndpoints(environments, audit, clock).register(routes, secured);
         new AuditEndpoint(audit).register(routes, secured);
         ProxyStore proxyStore = startControlPlane(context, jdbc, environments, audit, clock, routes, secured);
-        PortalData.start(context, jdbc, environments, proxyStore, hasher, audit, clock, routes, secured);
+        UsageQuery usage = UsageData.start(context, jdbc, environments, clock, routes, secured);
+        PortalData.start(context, jdbc, environments, proxyStore, hasher, audit, clock, routes, secured, usage);
         new FlowsEndpoints(settings.get(FlowsSettings.INTEGRATION_URL), context.segment(), audit).register(routes, secured);
         new ApiDocsEndpoint().register(routes, secured);
 

@@ -1,5 +1,7 @@
 package io.pylon.core.http;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataWriter;
 
@@ -79,7 +81,7 @@ final class Http10Response implements DataWriter {
     }
 
     /** The bytes to send for {@code buffer}, null when none. */
-    private BufferData translate(BufferData buffer) {
+    private @Nullable BufferData translate(BufferData buffer) {
         if (state == State.PASS) {
             return buffer;
         }

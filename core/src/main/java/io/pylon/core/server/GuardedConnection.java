@@ -91,7 +91,7 @@ final class GuardedConnection implements ConnectionContext {
     }
 
     // Bytes the listener already read to tell HTTP/1 from another protocol (HTTP/2's preface): they come first.
-    private byte[] pending() {
+    private byte @Nullable [] pending() {
         DataReader identified = delegate.dataReader();
         int available = identified.available();
         return available == 0 ? null : identified.readBytes(available);

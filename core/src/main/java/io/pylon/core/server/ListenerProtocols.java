@@ -22,7 +22,7 @@ import java.util.Map;
 public final class ListenerProtocols {
     private final Map<String, Http1Upgrader> upgraders = new LinkedHashMap<>();
     private final List<ServerConnectionSelector> selectors = new ArrayList<>();
-    private Tls tls;
+    private @Nullable Tls tls;
     private @Nullable Tls peerTls;
     private SocketFactory probeSockets = SocketFactory.getDefault();
 
@@ -71,7 +71,7 @@ public final class ListenerProtocols {
     }
 
     /** The listener's TLS, or null for plain TCP. */
-    Tls tls() {
+    @Nullable Tls tls() {
         return tls;
     }
 

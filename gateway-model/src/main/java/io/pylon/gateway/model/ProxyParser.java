@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -203,7 +205,7 @@ public final class ProxyParser {
         fields.refuseUnknown(node, PROXY_FIELDS, "");
         fields.text(node, "", "description", false);
 
-        String prefix = pathPrefix(fields, "pathPrefix", fields.text(node, "", "pathPrefix", true));
+        String prefix = pathPrefix(fields, "pathPrefix", fields.requiredText(node, "", "pathPrefix"));
         if (paths.isReserved(prefix)) {
             throw fields.invalid("pathPrefix", paths.root() + "/** is reserved for the platform's own endpoints");
         }
@@ -299,7 +301,7 @@ public final class ProxyParser {
         try {
             return Upstream.parse(text).withWeight(weight);
         } catch (IllegalArgumentException e) {
-            throw fields.invalid(field, e.getMessage());
+            throw fields.invalid(field, e);
         }
     }
 
@@ -314,7 +316,7 @@ public final class ProxyParser {
         return prefix;
     }
 
-    private static RateLimit rateLimit(JsonNode node, Fields fields) throws InvalidProxyException {
+    private static @Nullable RateLimit rateLimit(@Nullable JsonNode node, Fields fields) throws InvalidProxyException {
         if (node == null || node.isNull()) {
             return null;
         }

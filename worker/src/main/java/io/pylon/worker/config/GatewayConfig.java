@@ -100,6 +100,11 @@ public final class GatewayConfig {
         return now;
     }
 
+    /** Records the refusal of a bundle that failed a check made before {@link #apply} (the grid copy's seal). */
+    public synchronized Applied refuse(Long version, String sha256, String reason) {
+        return reject(version, sha256, reason);
+    }
+
     private Applied reject(Long version, String sha256, String reason) {
         rejection = new Rejection(version, sha256, reason, Instant.now());
         rejections.incrementAndGet();

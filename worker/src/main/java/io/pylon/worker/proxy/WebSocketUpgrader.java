@@ -49,12 +49,13 @@ public final class WebSocketUpgrader implements Http1Upgrader {
 
     /** @param pools for the routes' upstream TLS contexts (a tunnel has a connection of its own, not a pooled one) */
     public WebSocketUpgrader(String segment, Supplier<RouteTable> routes, io.pylon.worker.ratelimit.RateLimiter limiter,
-                             WebSocketTunnels tunnels, ProxyStats stats, KeySet keys, UpstreamPools pools) {
+                             io.pylon.worker.ratelimit.PlanLimiter plans, WebSocketTunnels tunnels, ProxyStats stats,
+                             KeySet keys, UpstreamPools pools) {
         this.keys = keys;
         this.pools = pools;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
-        this.rateLimits = new RateLimitGate(limiter, stats);
+        this.rateLimits = new RateLimitGate(limiter, plans, stats);
         this.tunnels = tunnels;
         this.stats = stats;
     }
@@ -88,6 +89,13 @@ public final class WebSocketUpgrader implements Http1Upgrader {
                 ctx.remotePeer().address(), headers);
         if (refusal != null) {
             return answer(ctx, refusal);
+        }
+        KeySet.Check key = AccessPolicies.admittedKey(route.name(), route.policies(), keys, headers);
+        if (key != null && key.application() != null && key.plan() != null) {
+            refusal = rateLimits.checkPlan(route, key.application(), key.plan());
+            if (refusal != null) {
+                return answer(ctx, refusal);
+            }
         }
         String clientIp = ClientAddress.ip(ctx.remotePeer());
         refusal = rateLimits.check(route, clientIp);

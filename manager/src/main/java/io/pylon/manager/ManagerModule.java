@@ -1,5 +1,7 @@
 package io.pylon.manager;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
 import io.pylon.core.http.Routes;
@@ -55,6 +57,8 @@ import io.pylon.manager.proxies.ProxyEndpoints;
 import io.pylon.manager.proxies.ProxySettings;
 import io.pylon.manager.proxies.ProxyStore;
 import io.pylon.manager.portal.PortalData;
+import io.pylon.manager.usage.UsageData;
+import io.pylon.manager.usage.UsageQuery;
 import io.pylon.manager.flows.FlowsEndpoints;
 import io.pylon.manager.flows.FlowsSettings;
 
@@ -81,8 +85,8 @@ public final class ManagerModule implements PylonModule {
     /** How often the grid's copy of the bundle is checked (rewritten when the grid lost it or missed a version). */
     private static final Duration GRID_COPY_SYNC = Duration.ofSeconds(5);
 
-    private volatile ManagementApi api;
-    private volatile Routes routes;
+    private volatile @Nullable ManagementApi api;
+    private volatile @Nullable Routes routes;
 
     @Override
     public String name() {
@@ -113,17 +117,25 @@ public final class ManagerModule implements PylonModule {
         all.addAll(FlowsSettings.all());
         all.addAll(io.pylon.manager.portal.PortalSettings.all());
         all.addAll(GridClientSettings.all());
+        all.addAll(io.pylon.manager.usage.UsageSettings.all());
         return List.copyOf(all);
     }
 
     /** Every route of the started pod, extensions' included, as {@code "METHOD /path"} (see {@link Routes#registered}). */
     public List<String> registeredRoutes() {
-        return routes.registered();
+        return started(routes).registered();
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
     public ManagementApi api() {
-        return api;
+        return started(api);
+    }
+
+    private static <T> T started(@Nullable T value) {
+        if (value == null) {
+            throw new IllegalStateException("The Manager module has not started");
+        }
+        return value;
     }
 
     @Override
@@ -171,7 +183,8 @@ public final class ManagerModule implements PylonModule {
         new EnvironmentEndpoints(environments, audit, clock).register(routes, secured);
         new AuditEndpoint(audit).register(routes, secured);
         ProxyStore proxyStore = startControlPlane(context, jdbc, environments, audit, clock, routes, secured);
-        PortalData.start(context, jdbc, environments, proxyStore, hasher, audit, clock, routes, secured);
+        UsageQuery usage = UsageData.start(context, jdbc, environments, clock, routes, secured);
+        PortalData.start(context, jdbc, environments, proxyStore, hasher, audit, clock, routes, secured, usage);
         new FlowsEndpoints(settings.get(FlowsSettings.INTEGRATION_URL), context.segment(), audit).register(routes, secured);
         new ApiDocsEndpoint().register(routes, secured);
 

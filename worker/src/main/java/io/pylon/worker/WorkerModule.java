@@ -20,6 +20,10 @@ import io.pylon.worker.config.LastKnownGood;
 import io.pylon.worker.config.ManagerFollower;
 import io.pylon.worker.keys.KeyFollower;
 import io.pylon.worker.keys.KeySet;
+import io.pylon.worker.usage.UsageMeters;
+import io.pylon.worker.usage.UsageRecorder;
+import io.pylon.worker.usage.UsageReporter;
+import io.pylon.worker.usage.UsageSettings;
 import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
@@ -107,6 +111,7 @@ public final class WorkerModule implements PylonModule {
         all.addAll(GridClientSettings.all());
         all.addAll(ListenerSettings.all());
         all.addAll(WebSocketSettings.all());
+        all.addAll(UsageSettings.all());
         return all;
     }
 
@@ -148,6 +153,7 @@ public final class WorkerModule implements PylonModule {
         ManagerFollower follower = null;
         KeySet keys = new KeySet();
         KeyFollower keyFollower = null;
+        UsageReporter usageReporter = null;
         if (fromManager) {
             if (settings.find(ConfigSettings.MANAGER_URL) == null) {
                 throw new InvalidSettingException("Setting " + ConfigSettings.MANAGER_URL.key() + " is required when "
@@ -170,12 +176,23 @@ public final class WorkerModule implements PylonModule {
             keyFollower = new KeyFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId, keys,
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
             context.onStop(keyFollower);
+            if (settings.get(UsageSettings.ENABLED)) {
+                usageReporter = new UsageReporter(settings.find(ConfigSettings.MANAGER_URL), environmentId,
+                        context.identity().podName(), new UsageRecorder(settings.get(UsageSettings.MAX_ENTRIES)),
+                        settings.get(UsageSettings.REPORT_INTERVAL), settings.get(ConfigSettings.MANAGER_TIMEOUT));
+                context.onStop(usageReporter);
+                UsageMeters.bind(usageReporter.recorder(), context.metrics());
+            }
             table = managed::current;
             ManagerFollower bundles = follower;
             KeyFollower keyState = keyFollower;
+            UsageReporter usageState = usageReporter;
             configState = () -> {
                 Map<String, Object> state = new java.util.LinkedHashMap<>(bundles.describe());
                 state.putAll(keyState.describe());
+                if (usageState != null) {
+                    state.putAll(usageState.describe());
+                }
                 return state;
             };
         }
@@ -189,8 +206,10 @@ public final class WorkerModule implements PylonModule {
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
+        UsageRecorder usage = usageReporter == null ? null : usageReporter.recorder();
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
-                stats, GatewaySettings.trustedProxies(settings), settings.get(GatewaySettings.MAX_REQUEST_BODY), keys);
+                rateLimiter, stats, GatewaySettings.trustedProxies(settings),
+                settings.get(GatewaySettings.MAX_REQUEST_BODY), keys, usage);
         Handler timedProxy = context.routes().timed("gateway", proxy);
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"
@@ -201,6 +220,9 @@ public final class WorkerModule implements PylonModule {
         UpstreamHealthChecks healthChecks = new UpstreamHealthChecks(pools);
         maintenance.scheduleWithFixedDelay(periodic("Upstream health checks",
                 () -> healthChecks.run(inForce.get(), context.executors().async())), 1, 1, TimeUnit.SECONDS);
+        long tlsReload = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
+        maintenance.scheduleWithFixedDelay(periodic("Upstream TLS reload", pools::reloadTlsFiles), tlsReload, tlsReload,
+                TimeUnit.MILLISECONDS);
         long recheck = settings.get(UpstreamSettings.RECHECK_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
@@ -220,8 +242,8 @@ public final class WorkerModule implements PylonModule {
 
         WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
-        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, tunnels,
-                stats, keys));
+        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
+                tunnels, stats, keys, pools));
 
         connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);
@@ -234,6 +256,9 @@ public final class WorkerModule implements PylonModule {
             ConfigMeters.bind(managed, follower, context.metrics());
             follower.start();
             keyFollower.start();
+            if (usageReporter != null) {
+                usageReporter.start();
+            }
         }
     }
 

@@ -78,7 +78,8 @@ public final class KeyPollEndpoint {
                 .getBytes(StandardCharsets.UTF_8);
         boolean match = false;
         for (Environment environment : environments.list()) {
-            match |= MessageDigest.isEqual(given, environment.environmentId().getBytes(StandardCharsets.UTF_8));
+            String id = environment.environmentId();
+            match |= id != null && MessageDigest.isEqual(given, id.getBytes(StandardCharsets.UTF_8));
         }
         if (!match) {
             throw new ApiException(Status.UNAUTHORIZED_401, "invalid_environment",

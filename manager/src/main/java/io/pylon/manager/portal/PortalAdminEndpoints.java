@@ -86,6 +86,7 @@ public final class PortalAdminEndpoints {
             map.put("developer", s.developerId());
             map.put("proxy", s.proxy());
             map.put("status", s.status());
+            map.put("plan", s.plan());
             map.put("createdAt", s.createdAt().toString());
             return map;
         }).toList()));

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The key set Workers check API keys against, as this replica serves it: {@code {"version", "keys": [{"hash",
- * "application", "subscriptions": {proxy: status}}]}} (SHA-256 hashes only, never a key). A change on this replica
+ * "application", "subscriptions": {proxy: status}}], "portal": {"published": [proxy], "origins": {environment:
+ * origin}}}} (SHA-256 hashes only, never a key; the published proxies admit their environment's Portal origin). A change on this replica
  * reloads it at once and wakes the parked long-polls; {@link #refresh()}, run every few hundred milliseconds, picks
  * up changes another replica made (one single-row query). Thread-safe: a volatile immutable snapshot and a future
  * that a change completes and replaces.
@@ -66,10 +67,12 @@ public final class KeySetWatch {
         if (known != null && known.version() >= set.getKey()) {
             return;
         }
+        ApplicationStore.PortalAccess portal = store.portalAccess();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("version", set.getKey());
         body.put("keys", set.getValue().stream().map(k -> Map.of("hash", k.hash(), "application", k.applicationId(),
                 "subscriptions", k.subscriptions())).toList());
+        body.put("portal", Map.of("published", portal.published(), "origins", portal.origins()));
         current = new Current(set.getKey(), Json.bytes(body));
         CompletableFuture<Void> previous = changed;
         changed = new CompletableFuture<>();

@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The API keys this Worker accepts, as the Manager last sent them: SHA-256 of each live key -> the status of each
@@ -23,7 +25,9 @@ public final class KeySet {
     /** What the check says of a presented key for a proxy. */
     public enum Verdict { ALLOWED, UNKNOWN, NOT_SUBSCRIBED, PENDING, SUSPENDED, REVOKED, UNAVAILABLE }
 
-    private record Snapshot(long version, Map<String, Map<String, String>> keys) {
+    /** @param portalOrigin the origin of this environment's Portal, null when it names none */
+    private record Snapshot(long version, Map<String, Map<String, String>> keys, Set<String> published,
+                            String portalOrigin) {
     }
 
     private volatile Snapshot snapshot;
@@ -39,8 +43,17 @@ public final class KeySet {
         return s == null ? 0 : s.keys().size();
     }
 
-    /** Replaces the key set with the Manager's document {@code {"version", "keys": [{"hash", "subscriptions"}]}}. */
+    /** Replaces the key set with the Manager's document, for no particular environment (no Portal origin). */
     public void replace(JsonNode document) {
+        replace(document, null);
+    }
+
+    /**
+     * Replaces the key set with the Manager's document {@code {"version", "keys": [{"hash", "subscriptions"}],
+     * "portal": {"published": [proxy], "origins": {environment: origin}}}}; {@code environment} picks the Portal
+     * origin this Worker admits on published proxies.
+     */
+    public void replace(JsonNode document, String environment) {
         long version = document.path("version").asLong(-1);
         JsonNode keys = document.path("keys");
         if (version < 0 || !keys.isArray()) {
@@ -59,7 +72,17 @@ public final class KeySet {
             }
             map.put(hash, Map.copyOf(subscriptions));
         }
-        snapshot = new Snapshot(version, map);
+        Set<String> published = new HashSet<>();
+        document.path("portal").path("published").forEach(p -> published.add(p.asText()));
+        JsonNode origin = environment == null ? null : document.path("portal").path("origins").get(environment);
+        snapshot = new Snapshot(version, map, Set.copyOf(published),
+                origin == null || !origin.isTextual() ? null : origin.asText());
+    }
+
+    /** The Portal origin a published proxy admits for "Try it", or null (not published, or no Portal). */
+    public String portalOrigin(String proxy) {
+        Snapshot s = snapshot;
+        return s == null || s.portalOrigin() == null || !s.published().contains(proxy) ? null : s.portalOrigin();
     }
 
     public Verdict check(String proxy, String presented) {

@@ -73,6 +73,10 @@ final class AccessPolicies {
         }
         GatewayError key = keyRefusal(proxy, policies.keyAuth(), keys, req.headers());
         if (key != null) {
+            if (cors != null) {
+                // a browser reads the refusal ("invalid_api_key") only when the origin is admitted on it too
+                CorsHeaders.response(cors, req.headers().first(HeaderNames.ORIGIN).orElse(null), res.headers());
+            }
             key.send(res);
             return true;
         }

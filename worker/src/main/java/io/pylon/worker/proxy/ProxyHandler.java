@@ -96,6 +96,9 @@ public final class ProxyHandler implements Handler {
                 ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + path);
             }
             case RouteTable.MethodNotAllowed notAllowed -> {
+                if (answeredPreflight(method, host, path, table, req, res)) {
+                    return;
+                }
                 String allow = String.join(", ", notAllowed.allowed());
                 res.header(HeaderNames.ALLOW, allow);
                 ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
@@ -103,6 +106,23 @@ public final class ProxyHandler implements Handler {
             }
             case RouteTable.Found found -> forward(found.entry(), method, path, req, res);
         }
+    }
+
+    /**
+     * A CORS preflight to a route that does not list OPTIONS among its methods: answered by the CORS policy of the
+     * route the requested method would reach (the proxy's own, or the Portal's admission), else left to the 405.
+     */
+    private boolean answeredPreflight(String method, String host, String path, RouteTable table, ServerRequest req,
+                                      ServerResponse res) {
+        String requested = req.headers().first(HeaderNames.ACCESS_CONTROL_REQUEST_METHOD).orElse(null);
+        String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
+        if (!method.equals("OPTIONS") || requested == null || origin == null || !isToken(requested)
+                || !(table.match(requested, host, path) instanceof RouteTable.Found found)) {
+            return false;
+        }
+        Route route = found.entry().route();
+        var policies = PortalCors.effective(route.name(), route.policies(), keys, origin);
+        return policies.cors() != null && AccessPolicies.answer(route.name(), policies, keys, method, req, res);
     }
 
     /** 413 before anything is sent upstream; the body stays unread, so the connection closes after the answer. */
@@ -131,7 +151,8 @@ public final class ProxyHandler implements Handler {
     private void forward(RouteTable.Entry entry, String method, String path, ServerRequest req, ServerResponse res)
             throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
-        var policies = entry.route().policies();
+        var policies = PortalCors.effective(entry.route().name(), entry.route().policies(), keys,
+                req.headers().first(HeaderNames.ORIGIN).orElse(null));
         if (AccessPolicies.answer(entry.route().name(), policies, keys, method, req, res)) {
             return;
         }

@@ -79,9 +79,23 @@ final class PortalApi {
                 "/apiops/portal/applications/" + id(req, "id") + "/subscriptions", body(req), session(req), csrf(req)));
         routes.post("/api/applications/{id}/keys", (req, res) -> forward(res, "POST",
                 "/apiops/portal/applications/" + id(req, "id") + "/keys", null, session(req), csrf(req)));
+        routes.get("/api/applications/{id}/usage", (req, res) -> forward(res, "GET",
+                "/apiops/portal/applications/" + id(req, "id") + "/usage" + window(req), null, session(req), null));
         routes.delete("/api/applications/{id}/keys/{key}", (req, res) -> forward(res, "DELETE",
                 "/apiops/portal/applications/" + id(req, "id") + "/keys/" + id(req, "key"), null, session(req),
                 csrf(req)));
+    }
+
+    /** The usage window's {@code from} and {@code to}, passed on encoded; the Manager checks them. */
+    private static String window(ServerRequest req) {
+        StringBuilder query = new StringBuilder();
+        for (String name : new String[]{"from", "to"}) {
+            Optional<String> value = req.query().first(name).asOptional();
+            if (value.isPresent()) {
+                query.append(query.isEmpty() ? '?' : '&').append(name).append('=').append(encode(value.get()));
+            }
+        }
+        return query.toString();
     }
 
     /** A refusal made by the Portal itself, before any Manager call. */

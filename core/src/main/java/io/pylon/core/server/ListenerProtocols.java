@@ -1,5 +1,7 @@
 package io.pylon.core.server;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.common.tls.Tls;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnectionSelector;
@@ -20,7 +22,7 @@ import java.util.Map;
 public final class ListenerProtocols {
     private final Map<String, Http1Upgrader> upgraders = new LinkedHashMap<>();
     private final List<ServerConnectionSelector> selectors = new ArrayList<>();
-    private Tls tls;
+    private @Nullable Tls tls;
     private SocketFactory probeSockets = SocketFactory.getDefault();
 
     /** An HTTP/1.1 {@code Upgrade} the listener takes, keyed by its protocol token; the first one for a token wins. */
@@ -54,7 +56,7 @@ public final class ListenerProtocols {
     }
 
     /** The listener's TLS, or null for plain TCP. */
-    Tls tls() {
+    @Nullable Tls tls() {
         return tls;
     }
 

@@ -175,7 +175,7 @@ public final class PodServer {
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(timeouts.selector(http1, protocols.upgraders()))
                 .routing(routing);
-            protocols.selectors().forEach(builder::addConnectionSelector);
+            protocols.selectors().forEach(selector -> builder.addConnectionSelector(timeouts.tracked(selector)));
             if (protocols.secure()) {
                 builder.tls(protocols.tls());
             }

@@ -107,7 +107,7 @@ public final class FlowScheduler implements AutoCloseable {
     public void apply(String name) {
         TaskInstanceId id = TaskInstanceId.of(TICK, name);
         FlowCatalog.Parsed current = catalog.current(name);
-        FlowSchedule schedule = current == null ? null : current.flow().trigger().schedule();
+        FlowSchedule schedule = current == null ? null : current.schedule();
         Optional<ScheduledExecution<Object>> existing = scheduler.getScheduledExecution(id);
         if (schedule == null) {
             if (existing.isPresent() && !existing.get().isPicked()) {
@@ -177,7 +177,7 @@ public final class FlowScheduler implements AutoCloseable {
         TickData data = instance.getData();
         Instant now = clock.instant();
         FlowCatalog.Parsed current = catalog.current(data.flow());
-        FlowSchedule schedule = current == null ? null : current.flow().trigger().schedule();
+        FlowSchedule schedule = current == null ? null : current.schedule();
         if (schedule == null) {
             return (complete, ops) -> ops.remove();
         }

@@ -1,5 +1,7 @@
 package io.pylon.manager.flows;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -50,14 +52,18 @@ public final class FlowsEndpoints {
 
     public void register(Routes routes, Secured secured) {
         routes.get("/apiops/flows", secured.viewer((req, res, p) -> forward(req, res, p, "GET", "/flows", null)));
-        routes.post("/apiops/flows", secured.admin((req, res, p) -> forward(req, res, p, "POST", "/flows", "flow.created")));
+        routes.post("/apiops/flows", secured.operator((req, res, p) -> forward(req, res, p, "POST", "/flows", "flow.created")));
         routes.post("/apiops/flows/validate", secured.viewer((req, res, p) -> forward(req, res, p, "POST", "/flows/validate", null)));
         routes.get("/apiops/flows/{name}", secured.viewer((req, res, p) -> forward(req, res, p, "GET", flow(req), null)));
-        routes.put("/apiops/flows/{name}", secured.admin((req, res, p) -> forward(req, res, p, "PUT", flow(req), "flow.replaced")));
-        routes.delete("/apiops/flows/{name}", secured.admin((req, res, p) -> forward(req, res, p, "DELETE", flow(req), "flow.deleted")));
-        routes.post("/apiops/flows/{name}/trigger-key", secured.admin((req, res, p) -> forward(req, res, p, "POST",
+        routes.put("/apiops/flows/{name}", secured.operator((req, res, p) -> forward(req, res, p, "PUT", flow(req), "flow.replaced")));
+        routes.delete("/apiops/flows/{name}", secured.operator((req, res, p) -> forward(req, res, p, "DELETE", flow(req), "flow.deleted")));
+        routes.post("/apiops/flows/{name}/trigger-key", secured.operator((req, res, p) -> forward(req, res, p, "POST",
                 flow(req) + "/trigger-key", "flow.trigger-key.rotated")));
-        routes.post("/apiops/flows/{name}/runs", secured.admin((req, res, p) -> forward(req, res, p, "POST",
+        routes.post("/apiops/flows/{name}/enable", secured.operator((req, res, p) -> forward(req, res, p, "POST",
+                flow(req) + "/enable", "flow.enabled")));
+        routes.post("/apiops/flows/{name}/disable", secured.operator((req, res, p) -> forward(req, res, p, "POST",
+                flow(req) + "/disable", "flow.disabled")));
+        routes.post("/apiops/flows/{name}/runs", secured.operator((req, res, p) -> forward(req, res, p, "POST",
                 flow(req) + "/runs", "flow.run")));
         routes.get("/apiops/flows/{name}/runs", secured.viewer((req, res, p) -> forward(req, res, p, "GET",
                 flow(req) + "/runs", null)));
@@ -80,7 +86,7 @@ public final class FlowsEndpoints {
     }
 
     private void forward(ServerRequest req, ServerResponse res, Principal principal, String method, String path,
-                         String auditAction) {
+                         @Nullable String auditAction) {
         StringBuilder query = new StringBuilder();
         for (String name : QUERY) {
             req.query().first(name).ifPresent(v -> query.append(query.isEmpty() ? '?' : '&').append(name).append('=')

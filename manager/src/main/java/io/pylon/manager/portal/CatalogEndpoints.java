@@ -72,7 +72,7 @@ public final class CatalogEndpoints {
         String name = req.path().pathParameters().get("name");
         Boolean autoApprove = applications.publication(name).orElse(null);
         ProxyRevision revision = autoApprove == null ? null : deployed(name, environment.name()).orElse(null);
-        if (revision == null) {
+        if (autoApprove == null || revision == null) {
             throw ApiException.notFound("No published API '" + DeveloperEndpoints.printable(name) + "' here.");
         }
         Map<String, Object> body = summary(revision, autoApprove, environment);

@@ -173,8 +173,9 @@ public final class DeveloperEndpoints {
         map.put("id", a.id());
         map.put("name", a.name());
         map.put("createdAt", a.createdAt().toString());
-        map.put("subscriptions", applications.subscriptions(a.id()).stream().map(s -> Map.of("id", s.id(),
-                "proxy", s.proxy(), "status", s.status())).toList());
+        map.put("subscriptions", applications.subscriptions(a.id()).stream().map(s -> s.plan() == null
+                ? Map.of("id", s.id(), "proxy", s.proxy(), "status", s.status())
+                : Map.of("id", s.id(), "proxy", s.proxy(), "status", s.status(), "plan", s.plan())).toList());
         map.put("keys", applications.keys(a.id()).stream().map(k -> {
             Map<String, Object> key = new LinkedHashMap<>();
             key.put("id", k.id());

@@ -93,6 +93,6 @@ public final class DeveloperStore {
     private static Developer map(ResultSet rs) throws SQLException {
         return new Developer(rs.getString("id"), rs.getString("email"), rs.getString("password_hash"),
                 rs.getString("status"), rs.getInt("failed_attempts"), Jdbc.instant(rs, "locked_until"),
-                Jdbc.instant(rs, "created_at"));
+                Jdbc.requiredInstant(rs, "created_at"));
     }
 }

@@ -82,7 +82,8 @@ public final class KeyPollEndpoint {
                 .getBytes(StandardCharsets.UTF_8);
         Environment match = null;
         for (Environment environment : environments.list()) {
-            if (MessageDigest.isEqual(given, environment.environmentId().getBytes(StandardCharsets.UTF_8))) {
+            String id = environment.environmentId();
+            if (id != null && MessageDigest.isEqual(given, id.getBytes(StandardCharsets.UTF_8))) {
                 match = environment;
             }
         }

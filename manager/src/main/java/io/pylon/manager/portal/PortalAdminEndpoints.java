@@ -120,6 +120,7 @@ public final class PortalAdminEndpoints {
             map.put("developerEmail", s.developerEmail());
             map.put("proxy", s.proxy());
             map.put("status", s.status());
+            map.put("plan", s.plan());
             map.put("createdAt", s.createdAt().toString());
             map.put("updatedAt", s.updatedAt().toString());
             return map;

@@ -11,6 +11,7 @@ import io.pylon.manager.db.Jdbc;
 import io.pylon.manager.deployments.DeploymentStore;
 import io.pylon.manager.environments.EnvironmentStore;
 import io.pylon.manager.proxies.ProxyStore;
+import io.pylon.manager.usage.UsageQuery;
 
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -26,7 +27,8 @@ public final class PortalData {
     }
 
     public static void start(ModuleContext context, Jdbc jdbc, EnvironmentStore environments, ProxyStore proxies,
-                             PasswordHasher hasher, AuditLog audit, Clock clock, Routes routes, Secured secured) {
+                             PasswordHasher hasher, AuditLog audit, Clock clock, Routes routes, Secured secured,
+                             UsageQuery usage) {
         DeveloperStore developers = new DeveloperStore(jdbc);
         ApplicationStore applications = new ApplicationStore(jdbc);
         KeySetWatch keys = new KeySetWatch(applications);
@@ -39,6 +41,8 @@ public final class PortalData {
         new CatalogEndpoints(applications, proxies, new DeploymentStore(jdbc)::deployedRevisions, environments)
                 .register(routes, secured);
         new PortalAdminEndpoints(developers, applications, proxies, keys, audit, clock).register(routes, secured);
+        new DeveloperUsageEndpoint(new DeveloperAccess(developers, clock), applications, usage).register(routes, secured);
+        new PlanEndpoints(new PlanStore(jdbc), applications, proxies, keys, audit, clock).register(routes, secured);
         new KeyPollEndpoint(environments, keys).register(routes);
         context.executors().maintenance().scheduleWithFixedDelay(keys::refresh, KEY_REFRESH_MS, KEY_REFRESH_MS,
                 TimeUnit.MILLISECONDS);

@@ -111,6 +111,10 @@ final class PodProcess {
                 env.put("PYLON_MANAGER_ADMIN_PASSWORD", environment.adminPassword());
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_TYPE", "local");
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS", moduleUrls(all));
+                // a copy of each deployed bundle in the data grid: Workers start from it while the Manager is down
+                if (all.stream().anyMatch(p -> p.module().equals("cache"))) {
+                    env.put("PYLON_CACHE_ADDRESSES", gridMembers(all));
+                }
                 // /apiops/flows forwards to the Integration pod, wherever it bound
                 all.stream().filter(p -> p.module().equals("integration")).findFirst()
                         .ifPresent(integration -> env.put("PYLON_MANAGER_INTEGRATION_URL", integration.url()));

@@ -15,6 +15,7 @@ import io.pylon.worker.config.ConfigMeters;
 import io.pylon.worker.config.ConfigSection;
 import io.pylon.worker.config.ConfigSettings;
 import io.pylon.worker.config.GatewayConfig;
+import io.pylon.worker.config.GridBundleSource;
 import io.pylon.worker.config.LastKnownGood;
 import io.pylon.worker.config.ManagerFollower;
 import io.pylon.worker.keys.KeyFollower;
@@ -144,6 +145,10 @@ public final class WorkerModule implements PylonModule {
             state.putAll(routes.describe());
             return state;
         };
+        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
+        if (grid != null) {
+            context.onStop(grid);
+        }
         GatewayConfig managed = null;
         ManagerFollower follower = null;
         KeySet keys = new KeySet();
@@ -160,10 +165,13 @@ public final class WorkerModule implements PylonModule {
                         + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
             }
             managed = new GatewayConfig(parser, pools::sync);
+            int maxBundleBytes = settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024;
             follower = new ManagerFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId,
                     context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
+                    grid == null ? null : new GridBundleSource(grid, settings.get(CoreSettings.ENVIRONMENT_NAME),
+                            environmentId, maxBundleBytes),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
-                    settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
+                    maxBundleBytes, context.executors().maintenance());
             context.onStop(follower);
             keyFollower = new KeyFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId, keys,
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
@@ -190,10 +198,6 @@ public final class WorkerModule implements PylonModule {
         }
         Supplier<RouteTable> inForce = table;
 
-        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
-        if (grid != null) {
-            context.onStop(grid);
-        }
         GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
         ServerTraffic traffic = new ServerTraffic(context::port);
@@ -216,6 +220,9 @@ public final class WorkerModule implements PylonModule {
         UpstreamHealthChecks healthChecks = new UpstreamHealthChecks(pools);
         maintenance.scheduleWithFixedDelay(periodic("Upstream health checks",
                 () -> healthChecks.run(inForce.get(), context.executors().async())), 1, 1, TimeUnit.SECONDS);
+        long tlsReload = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
+        maintenance.scheduleWithFixedDelay(periodic("Upstream TLS reload", pools::reloadTlsFiles), tlsReload, tlsReload,
+                TimeUnit.MILLISECONDS);
         long recheck = settings.get(UpstreamSettings.RECHECK_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
@@ -235,8 +242,8 @@ public final class WorkerModule implements PylonModule {
 
         WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
-        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter, tunnels,
-                stats, keys));
+        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
+                tunnels, stats, keys, pools));
 
         connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * The bundle in force on a Worker in manager mode: applied only after it parsed and validated in full, swapped in
@@ -32,14 +31,14 @@ public final class GatewayConfig {
     }
 
     private final ProxyParser parser;
-    private final Consumer<RouteTable> onLoad;
+    private final RouteTable.Listener onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>();
     private volatile Applied applied;
     private volatile Rejection rejection;
     private final AtomicLong applies = new AtomicLong();
     private final AtomicLong rejections = new AtomicLong();
 
-    public GatewayConfig(ProxyParser parser, Consumer<RouteTable> onLoad) {
+    public GatewayConfig(ProxyParser parser, RouteTable.Listener onLoad) {
         this.parser = parser;
         this.onLoad = onLoad;
     }
@@ -87,7 +86,11 @@ public final class GatewayConfig {
             return reject(announcedVersion, sha256, "The bundle has no version");
         }
         RouteTable next = new RouteTable(bundle.routes());
-        onLoad.accept(next);
+        try {
+            onLoad.loading(next);
+        } catch (InvalidProxyException e) {
+            return reject(bundle.version(), sha256, e.getMessage());
+        }
         table.set(next);
         Applied now = new Applied(bundle.version(), sha256, source, Instant.now(), next.size());
         applied = now;
@@ -95,6 +98,11 @@ public final class GatewayConfig {
         LOG.log(Level.INFO, "Gateway configuration version " + now.version() + " applied from " + source + ": "
                 + now.routes() + " proxies");
         return now;
+    }
+
+    /** Records the refusal of a bundle that failed a check made before {@link #apply} (the grid copy's seal). */
+    public synchronized Applied refuse(Long version, String sha256, String reason) {
+        return reject(version, sha256, reason);
     }
 
     private Applied reject(Long version, String sha256, String reason) {

@@ -45,11 +45,14 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     private final WebSocketTunnels tunnels;
     private final ProxyStats stats;
     private final KeySet keys;
+    private final UpstreamPools pools;
 
+    /** @param pools for the routes' upstream TLS contexts (a tunnel has a connection of its own, not a pooled one) */
     public WebSocketUpgrader(String segment, Supplier<RouteTable> routes, io.pylon.worker.ratelimit.RateLimiter limiter,
                              io.pylon.worker.ratelimit.PlanLimiter plans, WebSocketTunnels tunnels, ProxyStats stats,
-                             KeySet keys) {
+                             KeySet keys, UpstreamPools pools) {
         this.keys = keys;
+        this.pools = pools;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
         this.rateLimits = new RateLimitGate(limiter, plans, stats);
@@ -106,7 +109,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         boolean tunnelled = false;
         try {
             WebSocketHandshake.Result result = WebSocketHandshake.open(found.entry(), path, prologue, headers,
-                    clientIp, ctx.isSecure());
+                    clientIp, ctx.isSecure(), pools.tls(found.entry().route().forwarding().upstreamTls()));
             return switch (result) {
                 case WebSocketHandshake.Switched switched -> {
                     ctx.dataWriter().writeNow(BufferData.create(switched.head()));

@@ -1,5 +1,6 @@
 package io.pylon.worker.routes;
 
+import io.pylon.gateway.model.InvalidProxyException;
 import io.pylon.gateway.model.Route;
 
 import java.util.Comparator;
@@ -18,6 +19,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RouteTable {
     private final List<Entry> entries;
+
+    /** Told of a table before it is put in force; may refuse it (a proxy's TLS files cannot be read, say). */
+    @FunctionalInterface
+    public interface Listener {
+        /** @throws InvalidProxyException to refuse the table, naming the proxy and the field */
+        void loading(RouteTable next) throws InvalidProxyException;
+    }
 
     /** A route and its round-robin cursor. */
     public record Entry(Route route, AtomicInteger cursor) {

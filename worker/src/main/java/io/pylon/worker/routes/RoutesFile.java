@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * The routes in force and the file they come from. {@link #reloadIfChanged()} (run periodically on the maintenance
@@ -31,7 +30,7 @@ public final class RoutesFile {
 
     private final Path file;
     private final ProxyParser parser;
-    private final Consumer<RouteTable> onLoad;
+    private final RouteTable.Listener onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
     private byte[] installed;
     private byte[] refused;
@@ -42,7 +41,7 @@ public final class RoutesFile {
     private volatile long refusals;
 
     /** @param file null when no routes file is configured: the table stays empty */
-    public RoutesFile(Path file, ProxyParser parser, Consumer<RouteTable> onLoad) {
+    public RoutesFile(Path file, ProxyParser parser, RouteTable.Listener onLoad) {
         this.file = file;
         this.parser = parser;
         this.onLoad = onLoad;
@@ -51,7 +50,7 @@ public final class RoutesFile {
     /** Loads the file at start-up; an invalid or missing file stops the pod with the reason. */
     public void loadInitial() throws InvalidProxyException {
         if (file == null) {
-            onLoad.accept(table.get());
+            onLoad.loading(table.get());
             return;
         }
         byte[] content;
@@ -105,7 +104,7 @@ public final class RoutesFile {
     private void install(byte[] content) throws InvalidProxyException {
         boolean json = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
         RouteTable next = new RouteTable(parser.parse(content, json).routes());
-        onLoad.accept(next);
+        onLoad.loading(next);
         table.set(next);
         installed = content;
         refused = null;

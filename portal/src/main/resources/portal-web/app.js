@@ -1,6 +1,7 @@
 // The Portal's pages: a hash router over a few views. Text from the server is only ever set as textContent.
 import { api, setCsrf } from './api.js';
 import { renderDocs } from './docs.js';
+import { usageSection } from './usage.js';
 
 const main = document.getElementById('main');
 const statusLine = document.getElementById('status');
@@ -147,7 +148,7 @@ function applicationCard(app, apis) {
       el('div', { class: 'key', id: 'new-key', text: answer.json.key }), copy);
   });
   card.append(el('h3', { text: 'Subscriptions' }), subs, choice, subscribe, el('h3', { text: 'API keys' }), keys,
-    issue, shown);
+    issue, shown, usageSection(app.id));
   return card;
 }
 

@@ -28,7 +28,7 @@ final class PortalPages {
     private final Map<String, byte[]> files = new HashMap<>();
 
     PortalPages() {
-        for (String name : new String[]{"index.html", "app.js", "api.js", "docs.js", "app.css"}) {
+        for (String name : new String[]{"index.html", "app.js", "api.js", "docs.js", "usage.js", "usage-chart.js", "app.css"}) {
             files.put("/assets/" + name, read("portal-web/" + name));
         }
         for (String name : new String[]{"swagger-ui-bundle.js", "swagger-ui.css"}) {

@@ -22,6 +22,7 @@ public final class ListenerProtocols {
     private final List<ServerConnectionSelector> selectors = new ArrayList<>();
     private Tls tls;
     private SocketFactory probeSockets = SocketFactory.getDefault();
+    private boolean blockingSockets;
 
     /** An HTTP/1.1 {@code Upgrade} the listener takes, keyed by its protocol token; the first one for a token wins. */
     public ListenerProtocols addUpgrader(Http1Upgrader upgrader) {
@@ -43,6 +44,20 @@ public final class ListenerProtocols {
         this.tls = tls;
         this.probeSockets = probeSockets;
         return this;
+    }
+
+    /**
+     * Accepted connections as blocking sockets (Helidon's {@code PlainSocket}: one 8 KiB read buffer per connection)
+     * instead of socket channels ({@code NioSocket}: an 8 KiB read and an 8 KiB write buffer, allocated at accept
+     * and held for the connection's life). For a pod that holds many long-lived connections, such as tunnels.
+     */
+    public ListenerProtocols blockingSockets() {
+        this.blockingSockets = true;
+        return this;
+    }
+
+    boolean usesBlockingSockets() {
+        return blockingSockets;
     }
 
     Map<String, Http1Upgrader> upgraders() {

@@ -1,5 +1,7 @@
 package io.pylon.worker;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.webserver.http.Handler;
 import io.pylon.cache.client.GridClient;
 import io.pylon.cache.client.GridClientSettings;
@@ -50,6 +52,7 @@ import io.pylon.worker.routes.RoutesFile;
 import io.pylon.worker.routes.RouteTable;
 import io.pylon.worker.routes.RoutesSettings;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +71,7 @@ public final class WorkerModule implements PylonModule {
 
     private static final System.Logger LOG = System.getLogger(WorkerModule.class.getName());
 
-    private volatile ConnectionsSection connections;
+    private volatile @Nullable ConnectionsSection connections;
 
     @Override
     public String name() {
@@ -144,7 +147,8 @@ public final class WorkerModule implements PylonModule {
         KeySet keys = new KeySet();
         KeyFollower keyFollower = null;
         if (fromManager) {
-            if (settings.find(ConfigSettings.MANAGER_URL) == null) {
+            URI managerUrl = settings.find(ConfigSettings.MANAGER_URL);
+            if (managerUrl == null) {
                 throw new InvalidSettingException("Setting " + ConfigSettings.MANAGER_URL.key() + " is required when "
                         + ConfigSettings.SOURCE.key() + " is 'manager'.");
             }
@@ -154,12 +158,12 @@ public final class WorkerModule implements PylonModule {
                         + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
             }
             managed = new GatewayConfig(parser, pools::sync);
-            follower = new ManagerFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId,
+            follower = new ManagerFollower(managerUrl, environmentId,
                     context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
                     settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
             context.onStop(follower);
-            keyFollower = new KeyFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId, keys,
+            keyFollower = new KeyFollower(managerUrl, environmentId, keys,
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
             context.onStop(keyFollower);
             table = managed::current;
@@ -225,7 +229,7 @@ public final class WorkerModule implements PylonModule {
         context.health().register(new CacheCheck(rateLimiter, () -> inForce.get() != null
                 && inForce.get().routes().stream().anyMatch(r -> r.rateLimit() != null)));
         context.diagnostics().register(new ConfigSection(configState));
-        if (follower != null) {
+        if (managed != null && follower != null && keyFollower != null) {
             context.health().register(new ConfigCheck(managed));
             ConfigMeters.bind(managed, follower, context.metrics());
             follower.start();
@@ -233,7 +237,7 @@ public final class WorkerModule implements PylonModule {
         }
     }
 
-    private static ListenerTls listenerTls(Settings settings) {
+    private static @Nullable ListenerTls listenerTls(Settings settings) {
         var certificate = settings.find(ListenerSettings.TLS_CERTIFICATE);
         var key = settings.find(ListenerSettings.TLS_KEY);
         if (certificate == null && key == null) {
@@ -252,7 +256,7 @@ public final class WorkerModule implements PylonModule {
     }
 
     /** The {@code connections} section of the running pod (null before start). */
-    public ConnectionsSection connections() {
+    public @Nullable ConnectionsSection connections() {
         return connections;
     }
 

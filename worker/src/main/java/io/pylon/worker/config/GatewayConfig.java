@@ -1,5 +1,7 @@
 package io.pylon.worker.config;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.Bundle;
 import io.pylon.gateway.model.CanonicalJson;
 import io.pylon.gateway.model.InvalidProxyException;
@@ -11,7 +13,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -28,14 +29,14 @@ public final class GatewayConfig {
     }
 
     /** A bundle refused: its version (null when unreadable) and the reason. */
-    public record Rejection(Long version, String sha256, String reason, Instant at) {
+    public record Rejection(@Nullable Long version, String sha256, String reason, Instant at) {
     }
 
     private final ProxyParser parser;
     private final Consumer<RouteTable> onLoad;
-    private final AtomicReference<RouteTable> table = new AtomicReference<>();
-    private volatile Applied applied;
-    private volatile Rejection rejection;
+    private volatile @Nullable RouteTable table;
+    private volatile @Nullable Applied applied;
+    private volatile @Nullable Rejection rejection;
     private final AtomicLong applies = new AtomicLong();
     private final AtomicLong rejections = new AtomicLong();
 
@@ -45,15 +46,15 @@ public final class GatewayConfig {
     }
 
     /** The table in force; null before a first bundle. */
-    public RouteTable current() {
-        return table.get();
+    public @Nullable RouteTable current() {
+        return table;
     }
 
-    public Applied applied() {
+    public @Nullable Applied applied() {
         return applied;
     }
 
-    public Rejection rejection() {
+    public @Nullable Rejection rejection() {
         return rejection;
     }
 
@@ -71,7 +72,8 @@ public final class GatewayConfig {
      * @param expectedHash the hash the sender named (the Manager's ETag); null to skip that check (the disk copy)
      * @return the applied state, or null when the bundle was refused (then {@link #rejection()} says why)
      */
-    public synchronized Applied apply(byte[] json, String expectedHash, Long announcedVersion, String source) {
+    public synchronized @Nullable Applied apply(byte[] json, @Nullable String expectedHash, @Nullable Long announcedVersion,
+                                          String source) {
         String sha256 = CanonicalJson.sha256(json);
         if (expectedHash != null && !expectedHash.equalsIgnoreCase(sha256)) {
             return reject(announcedVersion, expectedHash, "The bundle's bytes do not match its hash (truncated or "
@@ -83,13 +85,14 @@ public final class GatewayConfig {
         } catch (InvalidProxyException e) {
             return reject(announcedVersion, sha256, e.getMessage());
         }
-        if (bundle.version() == null) {
+        Long version = bundle.version();
+        if (version == null) {
             return reject(announcedVersion, sha256, "The bundle has no version");
         }
         RouteTable next = new RouteTable(bundle.routes());
         onLoad.accept(next);
-        table.set(next);
-        Applied now = new Applied(bundle.version(), sha256, source, Instant.now(), next.size());
+        table = next;
+        Applied now = new Applied(version, sha256, source, Instant.now(), next.size());
         applied = now;
         applies.incrementAndGet();
         LOG.log(Level.INFO, "Gateway configuration version " + now.version() + " applied from " + source + ": "
@@ -97,7 +100,7 @@ public final class GatewayConfig {
         return now;
     }
 
-    private Applied reject(Long version, String sha256, String reason) {
+    private @Nullable Applied reject(@Nullable Long version, String sha256, String reason) {
         rejection = new Rejection(version, sha256, reason, Instant.now());
         rejections.incrementAndGet();
         LOG.log(Level.WARNING, "Gateway configuration " + (version == null ? "" : "version " + version + " ")

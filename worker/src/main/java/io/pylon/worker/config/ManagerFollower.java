@@ -1,5 +1,7 @@
 package io.pylon.worker.config;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -47,11 +49,11 @@ public final class ManagerFollower implements AutoCloseable {
     private final ScheduledExecutorService watchdog;
     private final HttpClient http;
     private final AtomicLong pollFailures = new AtomicLong();
-    private volatile Instant lastPoll;
-    private volatile String lastPollOutcome;
-    private volatile String lastError;
+    private volatile @Nullable Instant lastPoll;
+    private volatile @Nullable String lastPollOutcome;
+    private volatile @Nullable String lastError;
     private volatile boolean stopped;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     public ManagerFollower(URI manager, String environmentId, String podName, GatewayConfig config, LastKnownGood disk,
                            Duration wait, Duration timeout, int maxBytes, ScheduledExecutorService watchdog) {
@@ -102,7 +104,8 @@ public final class ManagerFollower implements AutoCloseable {
         }
         if (stored.isPresent() && config.applied() == null) {
             if (config.apply(stored.get(), null, null, "disk") == null) {
-                lastError = "The disk copy was refused: " + config.rejection().reason();
+                GatewayConfig.Rejection refused = config.rejection();
+                lastError = "The disk copy was refused: " + (refused == null ? "" : refused.reason());
             }
         }
     }
@@ -122,8 +125,9 @@ public final class ManagerFollower implements AutoCloseable {
                     .header("X-Pylon-Applied-Version", Long.toString(applied.version()))
                     .header("X-Pylon-Applied-Hash", applied.sha256());
         }
-        if (rejection != null && rejection.version() != null) {
-            request.header("X-Pylon-Rejected-Version", Long.toString(rejection.version()))
+        Long rejectedVersion = rejection == null ? null : rejection.version();
+        if (rejection != null && rejectedVersion != null) {
+            request.header("X-Pylon-Rejected-Version", Long.toString(rejectedVersion))
                     .header("X-Pylon-Rejection", URLEncoder.encode(truncate(rejection.reason()), StandardCharsets.UTF_8));
         }
         Duration deadline = pollWait.plus(timeout);
@@ -136,7 +140,8 @@ public final class ManagerFollower implements AutoCloseable {
             sent.cancel(true);
             return failed("The Manager did not answer within " + deadline.toMillis() + " ms");
         } catch (ExecutionException e) {
-            return failed("The Manager cannot be reached (" + e.getCause().getClass().getSimpleName() + ")");
+            Throwable cause = e.getCause();
+            return failed("The Manager cannot be reached (" + (cause == null ? e : cause).getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             sent.cancel(true);
             Thread.currentThread().interrupt();
@@ -213,7 +218,7 @@ public final class ManagerFollower implements AutoCloseable {
                 ? value.substring(1, value.length() - 1) : value;
     }
 
-    private static Long number(String text) {
+    private static @Nullable Long number(String text) {
         try {
             return Long.parseLong(text.strip());
         } catch (NumberFormatException e) {

@@ -1,5 +1,7 @@
 package io.pylon.worker.keys;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.http.Json;
 
 import java.io.IOException;
@@ -29,9 +31,9 @@ public final class KeyFollower implements AutoCloseable {
     private final Duration wait;
     private final Duration timeout;
     private final HttpClient http;
-    private volatile String lastError;
+    private volatile @Nullable String lastError;
     private volatile boolean stopped;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     public KeyFollower(URI manager, String environmentId, KeySet keys, Duration wait, Duration timeout) {
         this.manager = manager;

@@ -1,5 +1,7 @@
 package io.pylon.worker.keys;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.charset.StandardCharsets;
@@ -26,10 +28,10 @@ public final class KeySet {
     private record Snapshot(long version, Map<String, Map<String, String>> keys) {
     }
 
-    private volatile Snapshot snapshot;
+    private volatile @Nullable Snapshot snapshot;
 
     /** Null before the first key set arrived. */
-    public Long version() {
+    public @Nullable Long version() {
         Snapshot s = snapshot;
         return s == null ? null : s.version();
     }

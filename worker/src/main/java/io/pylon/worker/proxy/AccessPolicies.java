@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import io.helidon.http.Status;
@@ -83,12 +85,12 @@ final class AccessPolicies {
      * The same IP rules and key auth for a request that is not routed (a WebSocket upgrade, taken on the connection
      * before routing; it is a GET, so no CORS preflight). Null when it may pass.
      */
-    static GatewayError refusal(String proxy, Policies policies, KeySet keys, SocketAddress peer, Headers headers) {
+    static @Nullable GatewayError refusal(String proxy, Policies policies, KeySet keys, SocketAddress peer, Headers headers) {
         GatewayError ip = ipRefusal(policies.ipRules(), peer, headers);
         return ip != null ? ip : keyRefusal(proxy, policies.keyAuth(), keys, headers);
     }
 
-    private static GatewayError ipRefusal(IpRules ip, SocketAddress peerAddress, Headers headers) {
+    private static @Nullable GatewayError ipRefusal(IpRules ip, SocketAddress peerAddress, Headers headers) {
         if (ip.isEmpty()) {
             return null;
         }
@@ -101,7 +103,7 @@ final class AccessPolicies {
         return ip.permits(client) ? null : FORBIDDEN_IP;
     }
 
-    private static GatewayError keyRefusal(String proxy, KeyAuth keyAuth, KeySet keys, Headers headers) {
+    private static @Nullable GatewayError keyRefusal(String proxy, @Nullable KeyAuth keyAuth, KeySet keys, Headers headers) {
         if (keyAuth == null) {
             return null;
         }

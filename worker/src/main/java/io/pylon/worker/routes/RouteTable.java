@@ -1,5 +1,7 @@
 package io.pylon.worker.routes;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.Route;
 
 import java.util.Comparator;
@@ -58,7 +60,7 @@ public final class RouteTable {
     }
 
     /** @param host the request's host without port, or null when it sent none */
-    public Match match(String method, String host, String rawPath) {
+    public Match match(String method, @Nullable String host, String rawPath) {
         Set<String> allowed = null;
         for (int i = 0; i < entries.size(); i++) { // indexed: no iterator per request
             Entry entry = entries.get(i);

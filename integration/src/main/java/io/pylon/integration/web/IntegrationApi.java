@@ -1,5 +1,7 @@
 package io.pylon.integration.web;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.http.HeaderNames;
@@ -13,6 +15,7 @@ import io.pylon.core.http.Routes;
 import io.pylon.integration.flow.Durations;
 import io.pylon.integration.flow.Flow;
 import io.pylon.integration.flow.FlowParser;
+import io.pylon.integration.flow.FlowSchedule;
 import io.pylon.integration.flow.InvalidFlowException;
 import io.pylon.integration.schedule.FlowScheduler;
 import io.pylon.integration.store.FlowStore;
@@ -169,8 +172,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(flow.name());
         LOG.log(System.Logger.Level.INFO, "Flow " + flow.name() + " created by " + caller);
-        StoredFlow stored = flows.find(flow.name());
-        Map<String, Object> out = views.flow(stored, false, nextRun(flow));
+        Map<String, Object> out = views.flow(stored(flow.name()), false, nextRun(flow));
         if (key != null) {
             out.put("triggerKey", key);
         }
@@ -210,7 +212,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(name);
         LOG.log(System.Logger.Level.INFO, "Flow " + name + " replaced by " + caller);
-        Map<String, Object> out = views.flow(flows.find(name), false, nextRun(flow));
+        Map<String, Object> out = views.flow(stored(name), false, nextRun(flow));
         if (key != null) {
             out.put("triggerKey", key);
         }
@@ -271,21 +273,21 @@ public final class IntegrationApi {
             res.header(HeaderNames.LOCATION, location);
             if (waiting) {
                 Instant deadline = now.plus(wait);
-                RunRecord record = runs.find(runId);
+                RunRecord record = recorded(runId);
                 while (!record.finished()) {
                     Duration left = Duration.between(clock.instant(), deadline);
                     if (left.isNegative() || left.isZero()) {
                         break;
                     }
                     waiters.await(runId, left.compareTo(Duration.ofMillis(500)) < 0 ? left : Duration.ofMillis(500));
-                    record = runs.find(runId);
+                    record = recorded(runId);
                 }
                 if (record.finished()) {
                     Json.send(res, runWithSteps(record));
                     return;
                 }
             }
-            Json.send(res, Status.ACCEPTED_202, views.run(runs.find(runId), false));
+            Json.send(res, Status.ACCEPTED_202, views.run(recorded(runId), false));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw ApiError.badRequest("The run's input cannot be written as JSON.");
         } finally {
@@ -343,7 +345,11 @@ public final class IntegrationApi {
     }
 
     private StoredFlow existing(ServerRequest req) {
-        String name = req.path().pathParameters().get("name");
+        return stored(req.path().pathParameters().get("name"));
+    }
+
+    /** A flow just written, or named by the caller: 404 when it is gone (deleted meanwhile). */
+    private StoredFlow stored(String name) {
         StoredFlow stored = flows.find(name);
         if (stored == null) {
             throw ApiError.notFound("No flow named " + name + ".");
@@ -351,7 +357,16 @@ public final class IntegrationApi {
         return stored;
     }
 
-    private Flow parseStored(StoredFlow stored) {
+    /** A run this request recorded (retention never removes an unfinished run). */
+    private RunRecord recorded(String runId) {
+        RunRecord record = runs.find(runId);
+        if (record == null) {
+            throw new IllegalStateException("Run " + runId + " is missing right after it was recorded");
+        }
+        return record;
+    }
+
+    private @Nullable Flow parseStored(StoredFlow stored) {
         try {
             return parser.parse(stored.document());
         } catch (InvalidFlowException e) {
@@ -359,9 +374,9 @@ public final class IntegrationApi {
         }
     }
 
-    private Instant nextRun(Flow flow) {
-        return flow.trigger().schedule() == null ? null
-                : flow.trigger().schedule().next(clock.instant()).orElse(null);
+    private @Nullable Instant nextRun(Flow flow) {
+        FlowSchedule schedule = flow.trigger().schedule();
+        return schedule == null ? null : schedule.next(clock.instant()).orElse(null);
     }
 
     private static Duration waitParam(ServerRequest req) {
@@ -393,7 +408,7 @@ public final class IntegrationApi {
         return limit.intValue();
     }
 
-    private static Long longParam(ServerRequest req, String name) {
+    private static @Nullable Long longParam(ServerRequest req, String name) {
         String text = req.query().first(name).orElse(null);
         if (text == null) {
             return null;

@@ -1,5 +1,7 @@
 package io.pylon.integration.web;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pylon.integration.store.RunRecord;
@@ -18,7 +20,7 @@ final class Views {
         this.json = json;
     }
 
-    Map<String, Object> flow(StoredFlow flow, boolean withDocument, Instant nextRun) {
+    Map<String, Object> flow(StoredFlow flow, boolean withDocument, @Nullable Instant nextRun) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", flow.name());
         out.put("version", flow.version());
@@ -73,7 +75,7 @@ final class Views {
     }
 
     /** Stored JSON text as JSON; text that no longer parses (cut) as a string. */
-    private Object parsed(String text) {
+    private @Nullable Object parsed(@Nullable String text) {
         if (text == null) {
             return null;
         }
@@ -85,7 +87,7 @@ final class Views {
         }
     }
 
-    private static String text(Instant instant) {
+    private static @Nullable String text(@Nullable Instant instant) {
         return instant == null ? null : instant.toString();
     }
 }

@@ -1,5 +1,7 @@
 package io.pylon.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.http.Json;
 
 import java.io.IOException;
@@ -25,18 +27,19 @@ final class ManagerLink {
 
     private final URI manager;
     private final String username;
-    private final String password;
+    private final @Nullable String password;
     private final HttpClient http;
-    private volatile String token;
+    private volatile @Nullable String token;
 
-    ManagerLink(URI manager, String username, String password) {
+    ManagerLink(URI manager, String username, @Nullable String password) {
         this.manager = manager;
         this.username = username;
         this.password = password;
         this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
-    Answer call(String method, String path, String jsonBody, String session, String csrf) throws IOException {
+    Answer call(String method, String path, @Nullable String jsonBody, @Nullable String session, @Nullable String csrf)
+            throws IOException {
         String current = token;
         if (current == null) {
             current = signIn();
@@ -48,7 +51,8 @@ final class ManagerLink {
         return answer;
     }
 
-    private Answer send(String method, String path, String jsonBody, String session, String csrf, String bearer)
+    private Answer send(String method, String path, @Nullable String jsonBody, @Nullable String session,
+                        @Nullable String csrf, String bearer)
             throws IOException {
         HttpRequest.Builder request = HttpRequest.newBuilder(manager.resolve(path)).timeout(TIMEOUT)
                 .header("Authorization", "Bearer " + bearer)

@@ -18,6 +18,7 @@ import io.pylon.worker.config.ConfigSection;
 import io.pylon.worker.config.ConfigSettings;
 import io.pylon.worker.config.GatewayConfig;
 import io.pylon.worker.config.LastKnownGood;
+import io.pylon.worker.config.ManagerContact;
 import io.pylon.worker.config.ManagerFollower;
 import io.pylon.worker.keys.KeyFollower;
 import io.pylon.worker.keys.KeySet;
@@ -158,13 +159,14 @@ public final class WorkerModule implements PylonModule {
                         + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
             }
             managed = new GatewayConfig(parser, pools::sync);
+            ManagerContact contact = new ManagerContact(managerUrl);
             follower = new ManagerFollower(managerUrl, environmentId,
                     context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
-                    settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
+                    settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance(), contact);
             context.onStop(follower);
             keyFollower = new KeyFollower(managerUrl, environmentId, keys,
-                    settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
+                    settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT), contact);
             context.onStop(keyFollower);
             table = managed::current;
             ManagerFollower bundles = follower;

@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * through {@link GatewayConfig}, then writes it as last-known-good; each poll reports what is in force and the last
  * refusal. At start it takes the Manager's bundle, else its disk copy. Every step is bounded: headers and body each
  * within the poll's wait plus {@code timeout} (a Manager that hangs mid-answer costs one failed poll, never the
- * configuration in force), the body to {@code maxBytes}.
+ * configuration in force), the body to {@code maxBytes}. Whether the Manager can be reached is told to the
+ * {@link ManagerContact} the Worker's followers share, which logs only the changes (waiting, connected, lost).
  *
  * <p>Threading: one virtual thread runs the loop ({@link #start} is synchronized so it starts once); diagnostics
  * threads read its state through volatile fields and an atomic failure count.
@@ -48,6 +49,7 @@ public final class ManagerFollower implements AutoCloseable {
     private final int maxBytes;
     private final ScheduledExecutorService watchdog;
     private final HttpClient http;
+    private final ManagerContact contact;
     private final AtomicLong pollFailures = new AtomicLong();
     private volatile @Nullable Instant lastPoll;
     private volatile @Nullable String lastPollOutcome;
@@ -56,7 +58,8 @@ public final class ManagerFollower implements AutoCloseable {
     private @Nullable Thread thread;
 
     public ManagerFollower(URI manager, String environmentId, String podName, GatewayConfig config, LastKnownGood disk,
-                           Duration wait, Duration timeout, int maxBytes, ScheduledExecutorService watchdog) {
+                           Duration wait, Duration timeout, int maxBytes, ScheduledExecutorService watchdog,
+                           ManagerContact contact) {
         this.manager = manager;
         this.environmentId = environmentId;
         this.podName = podName;
@@ -66,6 +69,7 @@ public final class ManagerFollower implements AutoCloseable {
         this.timeout = timeout;
         this.maxBytes = maxBytes;
         this.watchdog = watchdog;
+        this.contact = contact;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
@@ -138,15 +142,18 @@ public final class ManagerFollower implements AutoCloseable {
             response = sent.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             sent.cancel(true);
-            return failed("The Manager did not answer within " + deadline.toMillis() + " ms");
+            return unreachable("The Manager did not answer within " + deadline.toMillis() + " ms",
+                    "no answer within " + deadline.toMillis() + " ms");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            return failed("The Manager cannot be reached (" + (cause == null ? e : cause).getClass().getSimpleName() + ")");
+            String name = (cause == null ? e : cause).getClass().getSimpleName();
+            return unreachable("The Manager cannot be reached (" + name + ")", name);
         } catch (InterruptedException e) {
             sent.cancel(true);
             Thread.currentThread().interrupt();
             return false;
         }
+        contact.answered();
         InputStream body = response.body();
         ScheduledFuture<?> guard = watchdog.schedule(() -> closeQuietly(body), timeout.toMillis(), TimeUnit.MILLISECONDS);
         try (body) {
@@ -188,6 +195,15 @@ public final class ManagerFollower implements AutoCloseable {
         } finally {
             guard.cancel(false);
         }
+    }
+
+    // said by the contact once per change (waiting, connected, lost), not on every poll
+    private boolean unreachable(String error, String reason) {
+        pollFailures.incrementAndGet();
+        lastPollOutcome = "failed";
+        lastError = error;
+        contact.unreachable(reason);
+        return false;
     }
 
     private boolean failed(String reason) {

@@ -142,7 +142,8 @@ public final class IntegrationModule implements PylonModule {
                 LOG.log(System.Logger.Level.INFO, "Pruned " + deleted + " runs from integration history");
             }
         };
-        FlowScheduler scheduler = new FlowScheduler(database.dataSource(), new FlowCatalog(flows, parser), runner, runs,
+        FlowCatalog catalog = new FlowCatalog(flows, parser);
+        FlowScheduler scheduler = new FlowScheduler(database.dataSource(), catalog, runner, runs,
                 json, clock, new SchedulerOptions(settings.get(IntegrationSettings.THREADS),
                 settings.get(IntegrationSettings.POLLING_INTERVAL), settings.get(IntegrationSettings.HEARTBEAT_INTERVAL),
                 settings.get(IntegrationSettings.MISSED_HEARTBEATS), context.identity().podName()),
@@ -151,7 +152,7 @@ public final class IntegrationModule implements PylonModule {
 
         ManagerTokens tokens = new ManagerTokens(settings.get(IntegrationSettings.MANAGER_URL), json,
                 settings.get(IntegrationSettings.TOKEN_CACHE), clock);
-        new IntegrationApi(context.segment(), parser, flows, runs, scheduler, waiters, tokens, json, clock,
+        new IntegrationApi(context.segment(), parser, catalog, flows, runs, scheduler, waiters, tokens, json, clock,
                 settings.get(IntegrationSettings.TRIGGER_MAX_INPUT), settings.get(IntegrationSettings.MAX_FLOWS))
                 .register(context.routes());
 

@@ -1,7 +1,5 @@
 package io.pylon.portal;
 
-import org.jspecify.annotations.Nullable;
-
 import io.pylon.core.http.Json;
 
 import java.io.IOException;
@@ -27,33 +25,37 @@ final class ManagerLink {
 
     private final URI manager;
     private final String username;
-    private final @Nullable String password;
+    private final String password;
     private final HttpClient http;
-    private volatile @Nullable String token;
+    private volatile String token;
 
-    ManagerLink(URI manager, String username, @Nullable String password) {
+    ManagerLink(URI manager, String username, String password) {
         this.manager = manager;
         this.username = username;
         this.password = password;
         this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
-    Answer call(String method, String path, @Nullable String jsonBody, @Nullable String session, @Nullable String csrf)
+    Answer call(String method, String path, String jsonBody, String session, String csrf) throws IOException {
+        return call(method, path, jsonBody, session, csrf, null);
+    }
+
+    /** @param client the browser's address, for the Manager's sign-in throttle (null: not sent) */
+    Answer call(String method, String path, String jsonBody, String session, String csrf, String client)
             throws IOException {
         String current = token;
         if (current == null) {
             current = signIn();
         }
-        Answer answer = send(method, path, jsonBody, session, csrf, current);
+        Answer answer = send(method, path, jsonBody, session, csrf, client, current);
         if (answer.status() == 401 && answer.body().contains("invalid_token")) {
-            answer = send(method, path, jsonBody, session, csrf, signIn());
+            answer = send(method, path, jsonBody, session, csrf, client, signIn());
         }
         return answer;
     }
 
-    private Answer send(String method, String path, @Nullable String jsonBody, @Nullable String session,
-                        @Nullable String csrf, String bearer)
-            throws IOException {
+    private Answer send(String method, String path, String jsonBody, String session, String csrf, String client,
+                        String bearer) throws IOException {
         HttpRequest.Builder request = HttpRequest.newBuilder(manager.resolve(path)).timeout(TIMEOUT)
                 .header("Authorization", "Bearer " + bearer)
                 .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
@@ -66,6 +68,9 @@ final class ManagerLink {
         }
         if (csrf != null) {
             request.header("X-Pylon-Csrf", csrf);
+        }
+        if (client != null) {
+            request.header("X-Pylon-Developer-Address", client);
         }
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

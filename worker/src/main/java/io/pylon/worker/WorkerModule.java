@@ -1,7 +1,5 @@
 package io.pylon.worker;
 
-import org.jspecify.annotations.Nullable;
-
 import io.helidon.webserver.http.Handler;
 import io.pylon.cache.client.GridClient;
 import io.pylon.cache.client.GridClientSettings;
@@ -17,11 +15,16 @@ import io.pylon.worker.config.ConfigMeters;
 import io.pylon.worker.config.ConfigSection;
 import io.pylon.worker.config.ConfigSettings;
 import io.pylon.worker.config.GatewayConfig;
+import io.pylon.worker.config.GridBundleSource;
 import io.pylon.worker.config.LastKnownGood;
 import io.pylon.worker.config.ManagerContact;
 import io.pylon.worker.config.ManagerFollower;
 import io.pylon.worker.keys.KeyFollower;
 import io.pylon.worker.keys.KeySet;
+import io.pylon.worker.usage.UsageMeters;
+import io.pylon.worker.usage.UsageRecorder;
+import io.pylon.worker.usage.UsageReporter;
+import io.pylon.worker.usage.UsageSettings;
 import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
@@ -72,7 +75,7 @@ public final class WorkerModule implements PylonModule {
 
     private static final System.Logger LOG = System.getLogger(WorkerModule.class.getName());
 
-    private volatile @Nullable ConnectionsSection connections;
+    private volatile ConnectionsSection connections;
 
     @Override
     public String name() {
@@ -110,6 +113,7 @@ public final class WorkerModule implements PylonModule {
         all.addAll(GridClientSettings.all());
         all.addAll(ListenerSettings.all());
         all.addAll(WebSocketSettings.all());
+        all.addAll(UsageSettings.all());
         return all;
     }
 
@@ -143,10 +147,15 @@ public final class WorkerModule implements PylonModule {
             state.putAll(routes.describe());
             return state;
         };
+        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
+        if (grid != null) {
+            context.onStop(grid);
+        }
         GatewayConfig managed = null;
         ManagerFollower follower = null;
         KeySet keys = new KeySet();
         KeyFollower keyFollower = null;
+        UsageReporter usageReporter = null;
         if (fromManager) {
             URI managerUrl = settings.find(ConfigSettings.MANAGER_URL);
             if (managerUrl == null) {
@@ -160,29 +169,39 @@ public final class WorkerModule implements PylonModule {
             }
             managed = new GatewayConfig(parser, pools::sync);
             ManagerContact contact = new ManagerContact(managerUrl);
+            int maxBundleBytes = settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024;
             follower = new ManagerFollower(managerUrl, environmentId,
                     context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
+                    grid == null ? null : new GridBundleSource(grid, settings.get(CoreSettings.ENVIRONMENT_NAME),
+                            environmentId, maxBundleBytes),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
-                    settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance(), contact);
+                    maxBundleBytes, context.executors().maintenance(), contact);
             context.onStop(follower);
             keyFollower = new KeyFollower(managerUrl, environmentId, keys,
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT), contact);
             context.onStop(keyFollower);
+            if (settings.get(UsageSettings.ENABLED)) {
+                usageReporter = new UsageReporter(managerUrl, environmentId,
+                        context.identity().podName(), new UsageRecorder(settings.get(UsageSettings.MAX_ENTRIES)),
+                        settings.get(UsageSettings.REPORT_INTERVAL), settings.get(ConfigSettings.MANAGER_TIMEOUT));
+                context.onStop(usageReporter);
+                UsageMeters.bind(usageReporter.recorder(), context.metrics());
+            }
             table = managed::current;
             ManagerFollower bundles = follower;
             KeyFollower keyState = keyFollower;
+            UsageReporter usageState = usageReporter;
             configState = () -> {
                 Map<String, Object> state = new java.util.LinkedHashMap<>(bundles.describe());
                 state.putAll(keyState.describe());
+                if (usageState != null) {
+                    state.putAll(usageState.describe());
+                }
                 return state;
             };
         }
         Supplier<RouteTable> inForce = table;
 
-        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
-        if (grid != null) {
-            context.onStop(grid);
-        }
         GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
         ServerTraffic traffic = new ServerTraffic(context::port);
@@ -191,8 +210,10 @@ public final class WorkerModule implements PylonModule {
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
+        UsageRecorder usage = usageReporter == null ? null : usageReporter.recorder();
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
-                stats, GatewaySettings.trustedProxies(settings), settings.get(GatewaySettings.MAX_REQUEST_BODY), keys);
+                rateLimiter, stats, GatewaySettings.trustedProxies(settings),
+                settings.get(GatewaySettings.MAX_REQUEST_BODY), keys, usage);
         Handler timedProxy = context.routes().timed("gateway", proxy);
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"
@@ -203,6 +224,9 @@ public final class WorkerModule implements PylonModule {
         UpstreamHealthChecks healthChecks = new UpstreamHealthChecks(pools);
         maintenance.scheduleWithFixedDelay(periodic("Upstream health checks",
                 () -> healthChecks.run(inForce.get(), context.executors().async())), 1, 1, TimeUnit.SECONDS);
+        long tlsReload = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
+        maintenance.scheduleWithFixedDelay(periodic("Upstream TLS reload", pools::reloadTlsFiles), tlsReload, tlsReload,
+                TimeUnit.MILLISECONDS);
         long recheck = settings.get(UpstreamSettings.RECHECK_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
@@ -210,7 +234,7 @@ public final class WorkerModule implements PylonModule {
 
         ListenerTls tls = listenerTls(settings);
         if (tls != null) {
-            context.listener().tls(tls.tls(), tls.probeSockets());
+            context.listener().tls(tls.tls(), tls.probeSockets(), tls.peerTls());
             long every = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
             maintenance.scheduleWithFixedDelay(periodic("TLS reload", tls::reloadIfChanged), every, every,
                     TimeUnit.MILLISECONDS);
@@ -222,8 +246,8 @@ public final class WorkerModule implements PylonModule {
 
         WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
-        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, tunnels,
-                stats, keys));
+        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
+                tunnels, stats, keys, pools));
 
         connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);
@@ -231,15 +255,18 @@ public final class WorkerModule implements PylonModule {
         context.health().register(new CacheCheck(rateLimiter, () -> inForce.get() != null
                 && inForce.get().routes().stream().anyMatch(r -> r.rateLimit() != null)));
         context.diagnostics().register(new ConfigSection(configState));
-        if (managed != null && follower != null && keyFollower != null) {
+        if (follower != null) {
             context.health().register(new ConfigCheck(managed));
             ConfigMeters.bind(managed, follower, context.metrics());
             follower.start();
             keyFollower.start();
+            if (usageReporter != null) {
+                usageReporter.start();
+            }
         }
     }
 
-    private static @Nullable ListenerTls listenerTls(Settings settings) {
+    private static ListenerTls listenerTls(Settings settings) {
         var certificate = settings.find(ListenerSettings.TLS_CERTIFICATE);
         var key = settings.find(ListenerSettings.TLS_KEY);
         if (certificate == null && key == null) {
@@ -258,7 +285,7 @@ public final class WorkerModule implements PylonModule {
     }
 
     /** The {@code connections} section of the running pod (null before start). */
-    public @Nullable ConnectionsSection connections() {
+    public ConnectionsSection connections() {
         return connections;
     }
 

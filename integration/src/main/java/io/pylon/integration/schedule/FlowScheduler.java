@@ -1,7 +1,5 @@
 package io.pylon.integration.schedule;
 
-import org.jspecify.annotations.Nullable;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -109,9 +107,9 @@ public final class FlowScheduler implements AutoCloseable {
     public void apply(String name) {
         TaskInstanceId id = TaskInstanceId.of(TICK, name);
         FlowCatalog.Parsed current = catalog.current(name);
-        FlowSchedule schedule = current == null ? null : current.flow().trigger().schedule();
+        FlowSchedule schedule = current == null ? null : current.schedule();
         Optional<ScheduledExecution<Object>> existing = scheduler.getScheduledExecution(id);
-        if (current == null || schedule == null) {
+        if (schedule == null) {
             if (existing.isPresent() && !existing.get().isPicked()) {
                 try {
                     scheduler.cancel(id);
@@ -138,7 +136,7 @@ public final class FlowScheduler implements AutoCloseable {
     }
 
     /** Queues a run to start at once on whichever pod picks it first (this one, when it has a free thread). */
-    public void request(String flow, String runId, String trigger, Instant requestedAt, @Nullable JsonNode input) {
+    public void request(String flow, String runId, String trigger, Instant requestedAt, JsonNode input) {
         String text = null;
         if (input != null && !input.isNull()) {
             try {
@@ -179,8 +177,8 @@ public final class FlowScheduler implements AutoCloseable {
         TickData data = instance.getData();
         Instant now = clock.instant();
         FlowCatalog.Parsed current = catalog.current(data.flow());
-        FlowSchedule schedule = current == null ? null : current.flow().trigger().schedule();
-        if (current == null || schedule == null) {
+        FlowSchedule schedule = current == null ? null : current.schedule();
+        if (schedule == null) {
             return (complete, ops) -> ops.remove();
         }
         if (current.version() != data.version()) {

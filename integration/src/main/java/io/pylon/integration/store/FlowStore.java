@@ -1,7 +1,5 @@
 package io.pylon.integration.store;
 
-import org.jspecify.annotations.Nullable;
-
 import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -16,7 +14,7 @@ import java.util.List;
  * thread and any pod (every change is one conditional statement).
  */
 public final class FlowStore {
-    private static final String COLUMNS = "name, document, version, trigger_key_hash, created_at, updated_at";
+    private static final String COLUMNS = "name, document, version, trigger_key_hash, enabled, created_at, updated_at";
     private final Sql sql;
 
     public FlowStore(DataSource dataSource) {
@@ -25,14 +23,13 @@ public final class FlowStore {
 
     private static StoredFlow row(java.sql.ResultSet rs) throws java.sql.SQLException {
         return new StoredFlow(rs.getString("name"), rs.getString("document"), rs.getLong("version"),
-                rs.getString("trigger_key_hash") != null, Sql.requiredInstant(rs, "created_at"),
-                Sql.requiredInstant(rs, "updated_at"));
+                rs.getString("trigger_key_hash") != null, rs.getBoolean("enabled"), Sql.instant(rs, "created_at"), Sql.instant(rs, "updated_at"));
     }
 
     /** @return false when a flow of that name exists */
-    public boolean create(String name, String document, @Nullable String triggerKey, Instant now) {
+    public boolean create(String name, String document, String triggerKey, Instant now) {
         try {
-            return sql.update("INSERT INTO integration_flow (" + COLUMNS + ") VALUES (?, ?, 1, ?, ?, ?)", name, document,
+            return sql.update("INSERT INTO integration_flow (" + COLUMNS + ") VALUES (?, ?, 1, ?, TRUE, ?, ?)", name, document,
                     triggerKey == null ? null : hash(triggerKey), now, now) == 1;
         } catch (StoreException e) {
             if (e.duplicateKey()) {
@@ -53,22 +50,36 @@ public final class FlowStore {
         return flow == null ? -1 : flow.version();
     }
 
+    /**
+     * Switches a flow on or off; a change counts as a new version, so that a scheduled execution holding the old one
+     * notices.
+     *
+     * @return false when there is no such flow
+     */
+    public boolean setEnabled(String name, boolean enabled, Instant now) {
+        if (sql.update("UPDATE integration_flow SET enabled = ?, version = version + 1, updated_at = ? "
+                + "WHERE name = ? AND enabled <> ?", enabled, now, name, enabled) == 1) {
+            return true;
+        }
+        return find(name) != null;
+    }
+
     public boolean delete(String name) {
         return sql.update("DELETE FROM integration_flow WHERE name = ?", name) == 1;
     }
 
-    public @Nullable StoredFlow find(String name) {
+    public StoredFlow find(String name) {
         return sql.one("SELECT " + COLUMNS + " FROM integration_flow WHERE name = ?", FlowStore::row, name);
     }
 
     /** Flows by name, after {@code after} (exclusive; null from the start), at most {@code limit}. */
-    public List<StoredFlow> list(@Nullable String after, int limit) {
+    public List<StoredFlow> list(String after, int limit) {
         return sql.query("SELECT " + COLUMNS + " FROM integration_flow WHERE name > ? ORDER BY name FETCH FIRST ? ROWS ONLY",
                 FlowStore::row, after == null ? "" : after, limit);
     }
 
     public int count() {
-        return sql.count("SELECT COUNT(*) FROM integration_flow");
+        return sql.one("SELECT COUNT(*) FROM integration_flow", rs -> rs.getInt(1));
     }
 
     public boolean setTriggerKey(String name, String triggerKey) {
@@ -96,7 +107,7 @@ public final class FlowStore {
     }
 
     /** The step outputs of the previous finished run (a JSON object), or null. */
-    public @Nullable String previousOutputs(String name) {
+    public String previousOutputs(String name) {
         return sql.one("SELECT previous_outputs FROM integration_flow WHERE name = ?", rs -> rs.getString(1), name);
     }
 

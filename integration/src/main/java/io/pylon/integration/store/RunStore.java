@@ -109,6 +109,12 @@ public final class RunStore {
                 + "FETCH FIRST ? ROWS ONLY", RunStore::run, flow, beforeSeq == null ? Long.MAX_VALUE : beforeSeq, limit);
     }
 
+    /** A flow's newest run, or null before its first. */
+    public RunRecord latest(String flow) {
+        List<RunRecord> newest = runs(flow, null, 1);
+        return newest.isEmpty() ? null : newest.get(0);
+    }
+
     /** A run's step attempts in order, after {@code afterSeq} (exclusive; null: from the first). */
     public List<StepRecord> steps(long runSeq, @Nullable Long afterSeq, int limit) {
         return sql.query("SELECT " + STEP_COLUMNS + " FROM integration_step WHERE run_seq = ? AND seq > ? ORDER BY run_seq, seq "

@@ -1,7 +1,5 @@
 package io.pylon.integration.web;
 
-import org.jspecify.annotations.Nullable;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.http.HeaderNames;
@@ -15,8 +13,8 @@ import io.pylon.core.http.Routes;
 import io.pylon.integration.flow.Durations;
 import io.pylon.integration.flow.Flow;
 import io.pylon.integration.flow.FlowParser;
-import io.pylon.integration.flow.FlowSchedule;
 import io.pylon.integration.flow.InvalidFlowException;
+import io.pylon.integration.schedule.FlowCatalog;
 import io.pylon.integration.schedule.FlowScheduler;
 import io.pylon.integration.store.FlowStore;
 import io.pylon.integration.store.RunRecord;
@@ -54,6 +52,7 @@ public final class IntegrationApi {
 
     private final String base;
     private final FlowParser parser;
+    private final FlowCatalog catalog;
     private final FlowStore flows;
     private final RunStore runs;
     private final FlowScheduler scheduler;
@@ -65,11 +64,12 @@ public final class IntegrationApi {
     private final int maxInput;
     private final int maxFlows;
 
-    public IntegrationApi(String segment, FlowParser parser, FlowStore flows, RunStore runs, FlowScheduler scheduler,
+    public IntegrationApi(String segment, FlowParser parser, FlowCatalog catalog, FlowStore flows, RunStore runs, FlowScheduler scheduler,
                           RunWaiters waiters, ManagerTokens tokens, ObjectMapper json, Clock clock, int maxInput,
                           int maxFlows) {
         this.base = "/" + segment + "/integration";
         this.parser = parser;
+        this.catalog = catalog;
         this.flows = flows;
         this.runs = runs;
         this.scheduler = scheduler;
@@ -91,6 +91,8 @@ public final class IntegrationApi {
         routes.put(base + "/flows/{name}", guarded(this::replace));
         routes.delete(base + "/flows/{name}", guarded(this::delete));
         routes.post(base + "/flows/{name}/trigger-key", guarded(this::rotateKey));
+        routes.post(base + "/flows/{name}/enable", guarded((req, res) -> setEnabled(req, res, true)));
+        routes.post(base + "/flows/{name}/disable", guarded((req, res) -> setEnabled(req, res, false)));
         routes.post(base + "/flows/{name}/runs", guarded(this::trigger));
         routes.get(base + "/flows/{name}/runs", guarded(this::runs));
         routes.get(base + "/runs/{id}", guarded(this::run));
@@ -149,8 +151,7 @@ public final class IntegrationApi {
         List<StoredFlow> page = flows.list(after, limit);
         List<Object> items = new ArrayList<>();
         for (StoredFlow f : page) {
-            Flow flow = parseStored(f);
-            items.add(views.flow(f, false, flow == null ? null : nextRun(flow)));
+            items.add(view(f, false));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("flows", items);
@@ -159,7 +160,7 @@ public final class IntegrationApi {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        String caller = access.require(req, ManagerTokens.Role.ADMIN).username();
+        String caller = access.require(req, ManagerTokens.Role.OPERATOR).username();
         String text = new String(Bodies.read(req, MAX_DOCUMENT), StandardCharsets.UTF_8);
         Flow flow = parse(text);
         if (flows.count() >= maxFlows) {
@@ -172,7 +173,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(flow.name());
         LOG.log(System.Logger.Level.INFO, "Flow " + flow.name() + " created by " + caller);
-        Map<String, Object> out = views.flow(stored(flow.name()), false, nextRun(flow));
+        Map<String, Object> out = view(flows.find(flow.name()), false);
         if (key != null) {
             out.put("triggerKey", key);
         }
@@ -182,18 +183,11 @@ public final class IntegrationApi {
 
     private void read(ServerRequest req, ServerResponse res) {
         access.require(req, ManagerTokens.Role.VIEWER);
-        StoredFlow stored = existing(req);
-        Flow flow = null;
-        try {
-            flow = parser.parse(stored.document());
-        } catch (InvalidFlowException e) {
-            // a document stored by an older version that no longer parses: shown without its next run
-        }
-        Json.send(res, views.flow(stored, true, flow == null ? null : nextRun(flow)));
+        Json.send(res, view(existing(req), true));
     }
 
     private void replace(ServerRequest req, ServerResponse res) {
-        String caller = access.require(req, ManagerTokens.Role.ADMIN).username();
+        String caller = access.require(req, ManagerTokens.Role.OPERATOR).username();
         String name = req.path().pathParameters().get("name");
         String text = new String(Bodies.read(req, MAX_DOCUMENT), StandardCharsets.UTF_8);
         Flow flow = parse(text);
@@ -212,7 +206,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(name);
         LOG.log(System.Logger.Level.INFO, "Flow " + name + " replaced by " + caller);
-        Map<String, Object> out = views.flow(stored(name), false, nextRun(flow));
+        Map<String, Object> out = view(flows.find(name), false);
         if (key != null) {
             out.put("triggerKey", key);
         }
@@ -220,7 +214,7 @@ public final class IntegrationApi {
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
-        String caller = access.require(req, ManagerTokens.Role.ADMIN).username();
+        String caller = access.require(req, ManagerTokens.Role.OPERATOR).username();
         String name = req.path().pathParameters().get("name");
         if (!flows.delete(name)) {
             throw ApiError.notFound("No flow named " + name + ".");
@@ -230,8 +224,19 @@ public final class IntegrationApi {
         res.status(Status.NO_CONTENT_204).send();
     }
 
+    private void setEnabled(ServerRequest req, ServerResponse res, boolean enabled) {
+        String caller = access.require(req, ManagerTokens.Role.OPERATOR).username();
+        String name = req.path().pathParameters().get("name");
+        if (!flows.setEnabled(name, enabled, clock.instant())) {
+            throw ApiError.notFound("No flow named " + name + ".");
+        }
+        scheduler.apply(name);
+        LOG.log(System.Logger.Level.INFO, "Flow " + name + (enabled ? " enabled" : " disabled") + " by " + caller);
+        Json.send(res, view(flows.find(name), false));
+    }
+
     private void rotateKey(ServerRequest req, ServerResponse res) {
-        access.require(req, ManagerTokens.Role.ADMIN);
+        access.require(req, ManagerTokens.Role.OPERATOR);
         StoredFlow stored = existing(req);
         String key = newKey();
         flows.setTriggerKey(stored.name(), key);
@@ -246,6 +251,10 @@ public final class IntegrationApi {
         String trigger = caller.equals(Access.BY_TRIGGER_KEY) ? "http" : "manual";
         if (flow == null) {
             throw ApiError.notFound("No flow named " + name + ".");
+        }
+        if (!stored.enabled() && caller.equals(Access.BY_TRIGGER_KEY)) {
+            throw new ApiError(Status.CONFLICT_409, "flow_disabled", "The flow " + name
+                    + " is switched off; its trigger key starts no runs until it is enabled.");
         }
         Duration wait = waitParam(req);
         byte[] body = Bodies.read(req, maxInput);
@@ -273,21 +282,21 @@ public final class IntegrationApi {
             res.header(HeaderNames.LOCATION, location);
             if (waiting) {
                 Instant deadline = now.plus(wait);
-                RunRecord record = recorded(runId);
+                RunRecord record = runs.find(runId);
                 while (!record.finished()) {
                     Duration left = Duration.between(clock.instant(), deadline);
                     if (left.isNegative() || left.isZero()) {
                         break;
                     }
                     waiters.await(runId, left.compareTo(Duration.ofMillis(500)) < 0 ? left : Duration.ofMillis(500));
-                    record = recorded(runId);
+                    record = runs.find(runId);
                 }
                 if (record.finished()) {
                     Json.send(res, runWithSteps(record));
                     return;
                 }
             }
-            Json.send(res, Status.ACCEPTED_202, views.run(recorded(runId), false));
+            Json.send(res, Status.ACCEPTED_202, views.run(runs.find(runId), false));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw ApiError.badRequest("The run's input cannot be written as JSON.");
         } finally {
@@ -345,11 +354,7 @@ public final class IntegrationApi {
     }
 
     private StoredFlow existing(ServerRequest req) {
-        return stored(req.path().pathParameters().get("name"));
-    }
-
-    /** A flow just written, or named by the caller: 404 when it is gone (deleted meanwhile). */
-    private StoredFlow stored(String name) {
+        String name = req.path().pathParameters().get("name");
         StoredFlow stored = flows.find(name);
         if (stored == null) {
             throw ApiError.notFound("No flow named " + name + ".");
@@ -357,26 +362,17 @@ public final class IntegrationApi {
         return stored;
     }
 
-    /** A run this request recorded (retention never removes an unfinished run). */
-    private RunRecord recorded(String runId) {
-        RunRecord record = runs.find(runId);
-        if (record == null) {
-            throw new IllegalStateException("Run " + runId + " is missing right after it was recorded");
-        }
-        return record;
+    private Flow parseStored(StoredFlow stored) {
+        FlowCatalog.Parsed parsed = catalog.of(stored);
+        return parsed == null ? null : parsed.flow();
     }
 
-    private @Nullable Flow parseStored(StoredFlow stored) {
-        try {
-            return parser.parse(stored.document());
-        } catch (InvalidFlowException e) {
-            return null;
-        }
-    }
-
-    private @Nullable Instant nextRun(Flow flow) {
-        FlowSchedule schedule = flow.trigger().schedule();
-        return schedule == null ? null : schedule.next(clock.instant()).orElse(null);
+    /** A flow as answered: a document stored by an older version that no longer parses is shown without its trigger. */
+    private Map<String, Object> view(StoredFlow stored, boolean withDocument) {
+        Flow flow = parseStored(stored);
+        Instant next = flow == null || !stored.enabled() || flow.trigger().schedule() == null ? null
+                : flow.trigger().schedule().next(clock.instant()).orElse(null);
+        return views.flow(stored, flow, withDocument, next, runs.latest(stored.name()));
     }
 
     private static Duration waitParam(ServerRequest req) {
@@ -408,7 +404,7 @@ public final class IntegrationApi {
         return limit.intValue();
     }
 
-    private static @Nullable Long longParam(ServerRequest req, String name) {
+    private static Long longParam(ServerRequest req, String name) {
         String text = req.query().first(name).orElse(null);
         if (text == null) {
             return null;

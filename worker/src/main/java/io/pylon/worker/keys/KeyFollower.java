@@ -1,7 +1,5 @@
 package io.pylon.worker.keys;
 
-import org.jspecify.annotations.Nullable;
-
 import io.pylon.core.http.Json;
 import io.pylon.worker.config.ManagerContact;
 
@@ -26,6 +24,8 @@ public final class KeyFollower implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(KeyFollower.class.getName());
     private static final String PATH = "/apiops/gateway/keys";
     private static final int MAX_BYTES = 64 * 1024 * 1024;
+    /** The Manager names the environment the poll's ID belongs to: its Portal origin is the one this Worker admits. */
+    private static final String ENVIRONMENT_NAME = "X-Pylon-Environment-Name";
 
     private final URI manager;
     private final String environmentId;
@@ -34,9 +34,9 @@ public final class KeyFollower implements AutoCloseable {
     private final Duration timeout;
     private final HttpClient http;
     private final ManagerContact contact;
-    private volatile @Nullable String lastError;
+    private volatile String lastError;
     private volatile boolean stopped;
-    private @Nullable Thread thread;
+    private Thread thread;
 
     public KeyFollower(URI manager, String environmentId, KeySet keys, Duration wait, Duration timeout,
                        ManagerContact contact) {
@@ -98,7 +98,8 @@ public final class KeyFollower implements AutoCloseable {
             return failed("The Manager answered the key poll with " + response.statusCode());
         }
         try {
-            keys.replace(Json.MAPPER.readTree(response.body()));
+            keys.replace(Json.MAPPER.readTree(response.body()),
+                    response.headers().firstValue(ENVIRONMENT_NAME).orElse(null));
         } catch (IOException | IllegalArgumentException e) {
             return failed("The key poll failed (" + e.getClass().getSimpleName() + ")");
         }

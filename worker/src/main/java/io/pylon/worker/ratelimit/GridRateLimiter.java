@@ -1,7 +1,5 @@
 package io.pylon.worker.ratelimit;
 
-import org.jspecify.annotations.Nullable;
-
 import io.pylon.cache.client.CounterStore;
 import io.pylon.cache.client.CounterWindow;
 import io.pylon.cache.client.GridClient;
@@ -26,16 +24,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Threading: called concurrently by request threads; the degraded state flips with compare-and-set, so each switch
  * is logged once, and its start time is a volatile field.
  */
-public final class GridRateLimiter implements RateLimiter {
+public final class GridRateLimiter implements RateLimiter, PlanLimiter {
     private static final System.Logger LOG = System.getLogger(GridRateLimiter.class.getName());
 
-    private final @Nullable GridClient grid;
+    private final GridClient grid;
     private final long timeoutNanos;
     private final AtomicBoolean degraded = new AtomicBoolean();
-    private volatile @Nullable Instant degradedSince;
+    private volatile Instant degradedSince;
 
     /** @param grid null when no data grid is configured: every limited route runs degraded */
-    public GridRateLimiter(@Nullable GridClient grid, Duration timeout) {
+    public GridRateLimiter(GridClient grid, Duration timeout) {
         this.grid = grid;
         this.timeoutNanos = timeout.toNanos();
     }
@@ -43,18 +41,30 @@ public final class GridRateLimiter implements RateLimiter {
     @Override
     public Decision check(Route route, String clientIp) {
         RateLimit limit = route.rateLimit();
-        if (limit == null) {
-            return Decision.ALLOW;
-        }
-        CounterWindow window = count(key(route, limit, clientIp), limit.window().length());
+        return decide(key(route, limit, clientIp), limit.requests(), limit.window().length(),
+                limit.onCacheUnavailable() == RateLimit.CacheFallback.ALLOW ? Decision.ALLOW : Decision.CACHE_UNAVAILABLE);
+    }
+
+    @Override
+    public Decision check(String proxy, String application, int requests, Duration window) {
+        return decide(planKey(proxy, application, window), requests, window, Decision.ALLOW);
+    }
+
+    private Decision decide(String key, int requests, Duration length, Decision unavailable) {
+        CounterWindow window = count(key, length);
         if (window == null) {
-            return limit.onCacheUnavailable() == RateLimit.CacheFallback.ALLOW ? Decision.ALLOW : Decision.CACHE_UNAVAILABLE;
+            return unavailable;
         }
-        if (window.count() <= limit.requests()) {
+        if (window.count() <= requests) {
             return Decision.ALLOW;
         }
         long millisLeft = Duration.between(Instant.now(), window.windowEnd()).toMillis();
         return Decision.limited((millisLeft + 999) / 1000);
+    }
+
+    /** {@code ratelimit:<proxy>:plan:<window ms>:app:<application>}: one count per application and proxy. */
+    static String planKey(String proxy, String application, Duration window) {
+        return "ratelimit:" + proxy + ":plan:" + window.toMillis() + ":app:" + application;
     }
 
     /** {@code ratelimit:<route>:ip:<address>} or {@code ratelimit:<route>:all}. */
@@ -63,7 +73,7 @@ public final class GridRateLimiter implements RateLimiter {
                 + (limit.key() == RateLimit.Key.OVERALL ? ":all" : ":ip:" + clientIp);
     }
 
-    private @Nullable CounterWindow count(String key, Duration window) {
+    private CounterWindow count(String key, Duration window) {
         if (grid == null) {
             enterDegraded("no data grid is configured (pylon.cache.addresses)");
             return null;
@@ -75,8 +85,7 @@ public final class GridRateLimiter implements RateLimiter {
         } catch (TimeoutException e) {
             enterDegraded("the data grid did not answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            enterDegraded("the data grid is unavailable (" + (cause == null ? e : cause).getClass().getSimpleName() + ")");
+            enterDegraded("the data grid is unavailable (" + e.getCause().getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             enterDegraded("interrupted while waiting for the data grid");

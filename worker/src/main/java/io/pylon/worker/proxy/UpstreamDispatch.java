@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.webserver.CloseConnectionException;
 import io.pylon.gateway.model.Forwarding;
 import io.pylon.gateway.model.Route;
@@ -71,7 +73,7 @@ final class UpstreamDispatch {
      * @param body   the client's body, null when the request has none
      * @throws CloseConnectionException when the client stopped sending its body: nobody is left to answer
      */
-    Result open(RouteTable.Entry entry, String method, ClientRequestBody body, Outbound outbound) {
+    Result open(RouteTable.Entry entry, String method, @Nullable ClientRequestBody body, Outbound outbound) {
         Route route = entry.route();
         Forwarding.Retries retries = route.forwarding().retries();
         boolean retryable = retries.attempts() > 0 && body == null && IDEMPOTENT.contains(method);

@@ -15,9 +15,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The key set Workers check API keys against, as this replica serves it: {@code {"version", "keys": [{"hash",
- * "application", "subscriptions": {proxy: status}, "plans": {proxy: plan}}], "plans": {plan: {"requests", "per"}}}}
- * (SHA-256 hashes only, never a key; a key's {@code plans} only when a subscription has one). A change on this replica
- * reloads it at once and wakes the parked long-polls; {@link #refresh()}, run every few hundred milliseconds, picks
+ * "application", "subscriptions": {proxy: status}, "plans": {proxy: plan}}], "plans": {plan: {"requests", "per"}},
+ * "portal": {"published": [proxy], "origins": {environment: origin}}}} (SHA-256 hashes only, never a key; a key's
+ * {@code plans} only when a subscription has one; the published proxies admit their environment's Portal origin). A
+ * change on this replica reloads it at once and wakes the parked long-polls; {@link #refresh()}, run every few hundred milliseconds, picks
  * up changes another replica made (one single-row query). Thread-safe: a volatile immutable snapshot and a future
  * that a change completes and replaces.
  */
@@ -65,6 +66,7 @@ public final class KeySetWatch {
         if (known != null && known.version() >= set.version()) {
             return known;
         }
+        ApplicationStore.PortalAccess portal = store.portalAccess();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("version", set.version());
         body.put("keys", set.keys().stream().map(k -> k.plans().isEmpty()
@@ -76,6 +78,7 @@ public final class KeySetWatch {
             plans.put(plan.name(), Map.of("requests", plan.requests(), "per", plan.per()));
         }
         body.put("plans", plans);
+        body.put("portal", Map.of("published", portal.published(), "origins", portal.origins()));
         Current fresh = new Current(set.version(), Json.bytes(body));
         current = fresh;
         CompletableFuture<Void> previous = changed;

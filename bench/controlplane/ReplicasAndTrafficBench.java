@@ -5,7 +5,7 @@ import io.pylon.core.config.Settings;
 import io.pylon.core.server.Pod;
 import io.pylon.core.server.PodServer;
 import io.pylon.manager.ManagerModule;
-import io.pylon.manager.db.TestPostgres;
+import io.pylon.core.testing.TestPostgres;
 import io.pylon.worker.WorkerModule;
 
 import java.net.InetSocketAddress;
@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * Two Manager replicas on one PostgreSQL (each its own pod in this JVM), two Worker pods long-polling replica B, and
  * a small upstream, all on 127.0.43.x. (1) A deploy made on replica A: the deploy call's answer (A sees both pods'
  * reports, written through B) and the moment both Workers serve the new path, 30 deploys. (2) 1,000 proxies deployed;
- * wrk on one Worker while 20 deploys change the proxy it calls, beside a wrk run of the same length without deploys.
+ * wrk on one Worker while 20 deploys change the proxy it calls, beside a wrk run of the same length without deploys
+ * just before it (after a 10 s warm-up run).
  * Usage: ReplicasAndTrafficBench
  */
 public class ReplicasAndTrafficBench {
@@ -161,7 +162,8 @@ public class ReplicasAndTrafficBench {
         if (status(target) != 200) {
             throw new IllegalStateException("the Worker does not serve " + target);
         }
-        int seconds = 30;
+        int seconds = 50;
+        wrk(target, 10); // warm-up (JIT, connection pools): not reported
         String quiet = wrk(target, seconds);
         System.out.println("wrk without deploys: " + summary(quiet));
 

@@ -1,6 +1,7 @@
 // The Portal's pages: a hash router over a few views. Text from the server is only ever set as textContent.
 import { api, setCsrf } from './api.js';
 import { renderDocs } from './docs.js';
+import { usageSection } from './usage.js';
 
 const main = document.getElementById('main');
 const statusLine = document.getElementById('status');
@@ -180,7 +181,7 @@ function applicationCard(app, apis) {
     showKey(cardOf(app).querySelector('.shown-key'), answer.json.key);
   });
   card.append(el('h3', { text: 'Subscriptions' }), subs, choice, subscribe, el('h3', { text: 'API keys' }), keys,
-    issue, shown);
+    issue, shown, usageSection(app.id));
   return card;
 }
 

@@ -33,7 +33,7 @@ final class PortalPages {
     PortalPages(Runnable beforePage, ConnectSources connect) {
         this.beforePage = beforePage;
         this.connect = connect;
-        for (String name : new String[]{"index.html", "app.js", "api.js", "docs.js", "app.css"}) {
+        for (String name : new String[]{"index.html", "app.js", "api.js", "docs.js", "usage.js", "usage-chart.js", "app.css"}) {
             files.put("/assets/" + name, read("portal-web/" + name));
         }
         for (String name : new String[]{"swagger-ui-bundle.js", "swagger-ui.css"}) {

@@ -230,7 +230,7 @@ public final class WorkerModule implements PylonModule {
 
         ListenerTls tls = listenerTls(settings);
         if (tls != null) {
-            context.listener().tls(tls.tls(), tls.probeSockets());
+            context.listener().tls(tls.tls(), tls.probeSockets(), tls.peerTls());
             long every = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
             maintenance.scheduleWithFixedDelay(periodic("TLS reload", tls::reloadIfChanged), every, every,
                     TimeUnit.MILLISECONDS);

@@ -10,6 +10,8 @@ import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.PodPaths;
 
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.security.SecureRandom;
@@ -50,9 +52,15 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
 
     public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment, BroadcastMeters meters,
                                 CompareOptions compareOptions) {
+        this(discovery, limits, segment, meters, compareOptions, () -> null);
+    }
+
+    /** @param peerTls how {@code https} peers are trusted; null: the JDK's trust store (see {@link PeerClient}) */
+    public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment, BroadcastMeters meters,
+                                CompareOptions compareOptions, java.util.function.Supplier<io.helidon.common.tls.@Nullable Tls> peerTls) {
         this.compareOptions = compareOptions;
         this.discovery = discovery;
-        this.client = new PeerClient(limits.connectTimeout());
+        this.client = new PeerClient(limits.connectTimeout(), peerTls);
         this.paths = PodPaths.of(segment);
         this.meters = meters;
         this.broadcast = new Broadcast(client, limits, meters);

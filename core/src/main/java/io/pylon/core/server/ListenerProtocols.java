@@ -1,10 +1,10 @@
 package io.pylon.core.server;
 
-import org.jspecify.annotations.Nullable;
-
 import io.helidon.common.tls.Tls;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnectionSelector;
+
+import org.jspecify.annotations.Nullable;
 
 import javax.net.SocketFactory;
 import java.util.ArrayList;
@@ -23,6 +23,7 @@ public final class ListenerProtocols {
     private final Map<String, Http1Upgrader> upgraders = new LinkedHashMap<>();
     private final List<ServerConnectionSelector> selectors = new ArrayList<>();
     private @Nullable Tls tls;
+    private @Nullable Tls peerTls;
     private SocketFactory probeSockets = SocketFactory.getDefault();
 
     /** An HTTP/1.1 {@code Upgrade} the listener takes, keyed by its protocol token; the first one for a token wins. */
@@ -45,6 +46,20 @@ public final class ListenerProtocols {
         this.tls = tls;
         this.probeSockets = probeSockets;
         return this;
+    }
+
+    /**
+     * Makes the listener TLS only, as {@link #tls(Tls, SocketFactory)}; {@code peerTls} is how this pod calls the
+     * module's other pods (a broadcast's peers, over {@code https}), trusting what they serve.
+     */
+    public ListenerProtocols tls(Tls tls, SocketFactory probeSockets, Tls peerTls) {
+        this.peerTls = peerTls;
+        return tls(tls, probeSockets);
+    }
+
+    /** How the module's other pods are called over TLS; null: the JDK's trust store (or a plain listener). */
+    @Nullable Tls peerTls() {
+        return peerTls;
     }
 
     Map<String, Http1Upgrader> upgraders() {

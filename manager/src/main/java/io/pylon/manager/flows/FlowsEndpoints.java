@@ -11,13 +11,13 @@ import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.Principal;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -141,22 +141,9 @@ public final class FlowsEndpoints {
     }
 
     private static byte[] body(ServerRequest req) {
-        long declared = req.headers().contentLength().orElse(-1L);
-        if (declared > MAX_BODY) {
-            throw new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "invalid_request",
-                    "The request body exceeds " + MAX_BODY + " bytes.");
-        }
-        if (!req.content().hasEntity()) {
-            return new byte[0];
-        }
-        try (InputStream in = req.content().inputStream()) {
-            byte[] body = in.readNBytes(MAX_BODY + 1);
-            if (body.length > MAX_BODY) {
-                throw new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "invalid_request",
-                        "The request body exceeds " + MAX_BODY + " bytes.");
-            }
-            return body;
-        } catch (IOException e) {
+        try {
+            return RequestBodies.read(req, MAX_BODY);
+        } catch (java.io.UncheckedIOException e) {
             throw ApiException.badRequest("The request body could not be read.");
         }
     }

@@ -1,8 +1,8 @@
 package io.pylon.manager.portal;
 
+import io.pylon.core.testing.TestPostgres;
 import io.pylon.core.testing.TestPods;
 import io.pylon.manager.db.Database;
-import io.pylon.manager.db.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

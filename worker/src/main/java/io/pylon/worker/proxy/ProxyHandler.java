@@ -233,7 +233,7 @@ public final class ProxyHandler implements Handler {
                     res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read
                 }
                 GatewayError answer = failed.failure().answer(stats);
-                stats.meters.unanswered(entry.route(), answer.status().code());
+                stats.meters.unanswered(entry, answer.status().code());
                 answer.send(res);
             }
         }

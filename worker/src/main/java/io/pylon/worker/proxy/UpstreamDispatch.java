@@ -92,7 +92,7 @@ final class UpstreamDispatch {
                 long t0 = System.nanoTime();
                 UpstreamExchange exchange = pool.open(request, connectTimeout(route), responseTimeout);
                 int status = exchange.response().getCode();
-                stats.meters.answered(route, upstream, status, System.nanoTime() - t0);
+                stats.meters.answered(entry, upstream, status, System.nanoTime() - t0);
                 if (retryable && i + 1 < tries && retries.onStatus().contains(status)
                         && (i + 1 < order.size() || System.nanoTime() - deadline < 0)) {
                     exchange.abort();

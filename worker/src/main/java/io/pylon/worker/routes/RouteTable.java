@@ -2,6 +2,7 @@ package io.pylon.worker.routes;
 
 import io.pylon.gateway.model.InvalidProxyException;
 import io.pylon.gateway.model.Route;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * The routes in force, immutable; a reload swaps in a new table, so a request keeps the route it matched. The most
@@ -39,8 +41,47 @@ public final class RouteTable {
         void loading(RouteTable next) throws InvalidProxyException;
     }
 
-    /** A route and its round-robin cursor. */
-    public record Entry(Route route, AtomicInteger cursor) {
+    /**
+     * A route, its round-robin cursor, and what the data plane keeps with it (its meters), so that a request finds
+     * them without a lookup.
+     *
+     * <p>Threading: the attachment is made on first use by whichever request thread gets there; racing makers may
+     * each make one and the last one stays, so an attachment must be a view of shared state (meters from the
+     * registry), never state of its own.
+     */
+    public static final class Entry {
+        private final Route route;
+        private final AtomicInteger cursor;
+        private volatile @Nullable Object attachment;
+
+        public Entry(Route route, AtomicInteger cursor) {
+            this.route = route;
+            this.cursor = cursor;
+        }
+
+        public Route route() {
+            return route;
+        }
+
+        public AtomicInteger cursor() {
+            return cursor;
+        }
+
+        /** The attachment of this type, made by {@code make} on first use. */
+        public <T> T attachment(Class<T> type, Function<Route, T> make) {
+            Object held = attachment;
+            if (type.isInstance(held)) {
+                return type.cast(held);
+            }
+            T made = make.apply(route);
+            attachment = made;
+            return made;
+        }
+
+        @Override
+        public String toString() {
+            return "route " + route.name();
+        }
     }
 
     public sealed interface Match permits Found, NoRoute, MethodNotAllowed {
@@ -56,10 +97,19 @@ public final class RouteTable {
     public record MethodNotAllowed(Set<String> allowed) implements Match {
     }
 
-    private static final Comparator<Route> MOST_SPECIFIC_FIRST = Comparator
-            .comparingInt((Route r) -> r.pathPrefix().equals("/") ? 0 : r.pathPrefix().length()).reversed()
-            .thenComparing(r -> r.host() == null)
-            .thenComparing(r -> r.methods().isEmpty());
+    // longest prefix ("/" counts as none), then bound to a host, then bound to methods; the sort is stable
+    private static final Comparator<Route> MOST_SPECIFIC_FIRST = (a, b) -> {
+        int byPrefix = Integer.compare(prefixLength(b), prefixLength(a));
+        if (byPrefix != 0) {
+            return byPrefix;
+        }
+        int byHost = Boolean.compare(a.host() == null, b.host() == null);
+        return byHost != 0 ? byHost : Boolean.compare(a.methods().isEmpty(), b.methods().isEmpty());
+    };
+
+    private static int prefixLength(Route route) {
+        return route.pathPrefix().equals("/") ? 0 : route.pathPrefix().length();
+    }
 
     public RouteTable(List<Route> routes) {
         this.entries = routes.stream().sorted(MOST_SPECIFIC_FIRST).map(r -> new Entry(r, new AtomicInteger())).toList();

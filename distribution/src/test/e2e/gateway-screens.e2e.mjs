@@ -1,7 +1,8 @@
 // The gateway screens in Debian's headless Chromium, one phase per run (GatewayScreensEndToEndTest):
 //   operator - create a proxy, see the refusal at the field it names, fix it; a revision and its diff; an OpenAPI
 //              import; deploy to an environment whose Worker pods follow the Manager and see both in sync; deploy a
-//              change one pod refuses and see it rejected; roll back and see both in sync again
+//              change one pod refuses and see it rejected, also in Server Management's gateway configuration; roll
+//              back and see both in sync again
 //   viewer   - the same screens read-only: no way to change or deploy
 // Settings come from the environment. Exits non-zero with the reason on any failure; screenshots in SCREENSHOTS.
 import { env, BASE, LONG, check, signIn, runPhase } from './browser-phase.mjs';
@@ -132,6 +133,7 @@ paths:
   await shot(page, '06-rejected');
   await waitForStates(page, { 'gw-one': 'in-sync', 'gw-two': 'rejected' });
   await shot(page, '07-status-rejected');
+  await serverManagementConfig(page, shot);
 
   // roll back to version 1: both in sync again
   await go(page, 'deployments', '#deployments');
@@ -148,6 +150,33 @@ paths:
   await shot(page, '08-rolled-back');
   await waitForStates(page, { 'gw-one': 'in-sync', 'gw-two': 'in-sync' });
   await shot(page, '09-in-sync-again');
+}
+
+// Server Management's gateway configuration: version 2 deployed with its hash; gw-one applied it, gw-two refused it
+// and serves version 1; gw-one (the environment's Worker URL) shows its own config section in a panel
+async function serverManagementConfig(page, shot) {
+  await go(page, 'servers', '#gateway-config');
+  await page.locator('#config-pods tbody tr').first().waitFor(LONG);
+  const deployed = await page.locator('#config-deployed').innerText();
+  check(/version 2\b/.test(deployed), 'version 2 is deployed: ' + deployed);
+  const hash = await page.locator('#config-deployed code.hash').innerText();
+  check(/^[0-9a-f]{64}$/.test(hash), 'the deployed hash is shown in full: ' + hash);
+  const rows = await page.$$eval('#config-pods tbody tr', (trs) => Object.fromEntries(trs.map((r) => [r.dataset.pod, {
+    state: r.dataset.state, applied: r.querySelector('.applied').innerText, rejected: r.querySelector('.rejected').innerText,
+    hash: r.querySelector('code')?.title, text: r.innerText }])));
+  check(rows['gw-one']?.state === 'in-sync' && rows['gw-one'].applied === '2' && rows['gw-one'].hash === hash,
+    'gw-one applied version 2 with the deployed hash: ' + JSON.stringify(rows['gw-one']));
+  check(rows['gw-two']?.state === 'rejected' && rows['gw-two'].applied === '1' && rows['gw-two'].rejected === '2'
+    && rows['gw-two'].hash !== hash && /\/ops/.test(rows['gw-two'].text),
+    'gw-two serves version 1 and shows why it refused version 2: ' + JSON.stringify(rows['gw-two']));
+  await shot(page, '07b-server-management-config');
+  await page.getByRole('button', { name: 'Config of gw-one' }).click();
+  await page.locator('dialog table.kv').first().waitFor(LONG);
+  const panel = await page.locator('dialog').innerText();
+  check(/Applied version\s+2\b/.test(panel) && /Source\s+manager/.test(panel), 'the pod\'s own config section: ' + panel.slice(0, 400));
+  await shot(page, '07c-worker-config-panel');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('dialog', { state: 'detached' });
 }
 
 async function viewer(page, shot) {

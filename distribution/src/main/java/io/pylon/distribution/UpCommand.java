@@ -121,6 +121,7 @@ final class UpCommand implements Callable<Integer> {
         sample = SampleUpstream.start(firstAddress);
         String sampleResult = SampleProxy.ensure(urlOf(pods, "manager"), environment, sample.url());
         say(sampleResult);
+        say(LocalPortal.ensure(urlOf(pods, "manager"), environment));
         writeCluster(cluster, environment);
         printSummary(cluster, paths);
         new CountDownLatch(1).await();
@@ -210,6 +211,12 @@ final class UpCommand implements Callable<Integer> {
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
         text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")
                 .append(stateDir.resolve("admin-password").toAbsolutePath()).append(" and cluster.json\n");
+        synchronized (children) {
+            children.stream().filter(c -> c.pod().module().equals("portal")).findFirst().ifPresent(portal -> text
+                    .append("Portal: ").append(portal.pod().url()).append("/   developer ")
+                    .append(LocalEnvironment.DEVELOPER).append(", password in ")
+                    .append(stateDir.resolve("developer-password").toAbsolutePath()).append(" and cluster.json\n"));
+        }
         text.append("The same facts: ").append(cluster.toAbsolutePath()).append("\nCtrl-C stops everything.\n");
         synchronized (out) {
             out.print(text);

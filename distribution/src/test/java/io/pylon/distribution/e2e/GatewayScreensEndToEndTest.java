@@ -20,7 +20,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The API proxies, Deploy, Deployments and Gateway status screens in headless Chromium
+ * The API proxies, Deploy, Deployments and Gateway status screens, and Server Management's gateway configuration, in
+ * headless Chromium
  * (src/test/e2e/gateway-screens.e2e.mjs), against a real Manager and two real Worker pods following it. Pod
  * {@code gw-two} has its platform paths under {@code /ops}: a proxy there is one the Manager accepts and that pod
  * refuses, the rejection the screens must show. Screenshots in target/e2e-screenshots.
@@ -52,9 +53,12 @@ class GatewayScreensEndToEndTest {
         settings.put("pylon.manager.admin.password", ADMIN_PASSWORD);
         settings.put("pylon.manager.password.argon2-memory", "1024");
         settings.put("pylon.manager.password.argon2-iterations", "1");
-        settings.put("pylon.manager.bootstrap.environment-urls", "worker=http://127.0.0.1:1,cache=http://127.0.0.1:2");
+        // gw-one is the environment's Worker service: Server Management lists it with its own config section
+        int onePort = TestPods.freePort();
+        settings.put("pylon.manager.bootstrap.environment-urls", "worker=http://127.0.0.1:" + onePort
+                + ",cache=http://127.0.0.1:2");
         manager = TestPods.start(new ManagerModule(), "manager-0", settings);
-        one = worker("gw-one", Map.of());
+        one = worker("gw-one", Map.of("pylon.server.port", String.valueOf(onePort)));
         two = worker("gw-two", Map.of("pylon.path.segment", "ops"));
         ManagerAccounts.create(manager, ManagerAccounts.token(manager, "admin", ADMIN_PASSWORD), "viewer", "viewer",
                 VIEWER_PASSWORD);

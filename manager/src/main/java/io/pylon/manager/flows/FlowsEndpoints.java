@@ -1,5 +1,7 @@
 package io.pylon.manager.flows;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -84,7 +86,7 @@ public final class FlowsEndpoints {
     }
 
     private void forward(ServerRequest req, ServerResponse res, Principal principal, String method, String path,
-                         String auditAction) {
+                         @Nullable String auditAction) {
         StringBuilder query = new StringBuilder();
         for (String name : QUERY) {
             req.query().first(name).ifPresent(v -> query.append(query.isEmpty() ? '?' : '&').append(name).append('=')

@@ -41,9 +41,12 @@ public final class DeveloperStore {
         return jdbc.queryOne("SELECT " + COLUMNS + " FROM developers WHERE id = ?", DeveloperStore::map, id);
     }
 
-    public List<Developer> list(int limit) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM developers ORDER BY created_at DESC, id FETCH FIRST "
-                + limit + " ROWS ONLY", DeveloperStore::map);
+    /** Developers newest first, all or those of one status. */
+    public List<Developer> list(String status, int limit) {
+        String where = status == null ? "" : " WHERE status = ?";
+        Object[] parameters = status == null ? new Object[0] : new Object[]{status};
+        return jdbc.query("SELECT " + COLUMNS + " FROM developers" + where + " ORDER BY created_at DESC, id FETCH FIRST "
+                + limit + " ROWS ONLY", DeveloperStore::map, parameters);
     }
 
     public boolean setStatus(String id, String status, Instant now) {
@@ -90,6 +93,6 @@ public final class DeveloperStore {
     private static Developer map(ResultSet rs) throws SQLException {
         return new Developer(rs.getString("id"), rs.getString("email"), rs.getString("password_hash"),
                 rs.getString("status"), rs.getInt("failed_attempts"), Jdbc.instant(rs, "locked_until"),
-                Jdbc.instant(rs, "created_at"));
+                Jdbc.requiredInstant(rs, "created_at"));
     }
 }

@@ -65,26 +65,42 @@ class PortalStoresTest {
         String keyId = UUID.randomUUID().toString();
         apps.insertKey(keyId, app, ApiKeys.sha256(key), ApiKeys.display(key), now);
 
-        Map.Entry<Long, List<ApplicationStore.KeyEntry>> set = apps.keySet();
-        assertThat(set.getKey()).isGreaterThan(before);
-        ApplicationStore.KeyEntry entry = set.getValue().stream()
+        ApplicationStore.KeySetRead set = apps.keySet();
+        assertThat(set.version()).isGreaterThan(before);
+        ApplicationStore.KeyEntry entry = set.keys().stream()
                 .filter(e -> e.applicationId().equals(app)).findFirst().orElseThrow();
         assertThat(entry.hash()).isEqualTo(ApiKeys.sha256(key)).doesNotContain(key);
         assertThat(entry.subscriptions()).isEqualTo(Map.of("orders", "active"));
+        assertThat(entry.plans()).isEmpty();
+
+        // a plan given to the subscription travels with the key set, and its definition beside it
+        PlanStore plans = new PlanStore(database.jdbc());
+        assertThat(plans.put(new Plan("gold-" + product, 5, "minute", "orders"), now)).isTrue();
+        assertThat(plans.put(new Plan("gold-" + product, 7, "second", "orders"), now)).as("changed").isFalse();
+        long beforePlan = apps.version();
+        assertThat(plans.assign(subscription, "gold-" + product, now)).isTrue();
+        assertThat(apps.version()).isGreaterThan(beforePlan);
+        ApplicationStore.KeySetRead withPlan = apps.keySet();
+        assertThat(withPlan.keys().stream().filter(e -> e.applicationId().equals(app)).findFirst().orElseThrow()
+                .plans()).isEqualTo(Map.of("orders", "gold-" + product));
+        assertThat(withPlan.plans()).contains(new Plan("gold-" + product, 7, "second", "orders"));
+        assertThat(plans.holders("gold-" + product)).isEqualTo(1);
+        assertThat(plans.holdersOutside("gold-" + product, "orders")).isZero();
+        assertThat(apps.subscription(subscription).orElseThrow().plan()).isEqualTo("gold-" + product);
 
         apps.setSubscriptionStatus(subscription, "suspended", now);
-        assertThat(apps.keySet().getValue().stream().filter(e -> e.applicationId().equals(app)).findFirst()
+        assertThat(apps.keySet().keys().stream().filter(e -> e.applicationId().equals(app)).findFirst()
                 .orElseThrow().subscriptions()).isEqualTo(Map.of("orders", "suspended"));
 
         developers.setStatus(dev, "disabled", now);
-        assertThat(apps.keySet().getValue()).noneMatch(e -> e.applicationId().equals(app));
+        assertThat(apps.keySet().keys()).noneMatch(e -> e.applicationId().equals(app));
         developers.setStatus(dev, "active", now);
 
         long version = apps.version();
         assertThat(apps.revokeKey(app, keyId, now)).isTrue();
         assertThat(apps.revokeKey(app, keyId, now)).as("once").isFalse();
         assertThat(apps.version()).isGreaterThan(version);
-        assertThat(apps.keySet().getValue()).noneMatch(e -> e.applicationId().equals(app));
+        assertThat(apps.keySet().keys()).noneMatch(e -> e.applicationId().equals(app));
         assertThat(apps.keys(app)).singleElement().satisfies(k -> {
             assertThat(k.prefix()).isEqualTo(key.substring(0, ApiKeys.DISPLAY_LENGTH));
             assertThat(k.revokedAt()).isNotNull();

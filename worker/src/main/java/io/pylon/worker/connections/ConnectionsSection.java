@@ -63,7 +63,8 @@ public final class ConnectionsSection implements DiagnosticSection {
             entry.put("maxPerRoute", pool.maxPerRoute());
             entry.put("healthy", pool.isHealthy());
             entry.put("failures", pool.failures());
-            entry.put("routes", List.copyOf(pools.routesOf(pool.origin())));
+            entry.put("routes", List.copyOf(pools.routesOf(pool)));
+            entry.put("tls", pool.tls() == null ? null : pool.tls().describe());
             poolList.add(entry);
         }
         UpstreamPools.Totals totals = UpstreamPools.totals(snapshot);

@@ -22,6 +22,8 @@ public final class KeyFollower implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(KeyFollower.class.getName());
     private static final String PATH = "/apiops/gateway/keys";
     private static final int MAX_BYTES = 64 * 1024 * 1024;
+    /** The Manager names the environment the poll's ID belongs to: its Portal origin is the one this Worker admits. */
+    private static final String ENVIRONMENT_NAME = "X-Pylon-Environment-Name";
 
     private final URI manager;
     private final String environmentId;
@@ -80,7 +82,8 @@ public final class KeyFollower implements AutoCloseable {
             if (response.statusCode() != 200 || response.body().length > MAX_BYTES) {
                 return failed("The Manager answered the key poll with " + response.statusCode());
             }
-            keys.replace(Json.MAPPER.readTree(response.body()));
+            keys.replace(Json.MAPPER.readTree(response.body()),
+                    response.headers().firstValue(ENVIRONMENT_NAME).orElse(null));
             lastError = null;
             return true;
         } catch (IOException | IllegalArgumentException e) {

@@ -32,6 +32,7 @@ import java.util.Map;
 public final class ListenerTls {
     private static final System.Logger LOG = System.getLogger(ListenerTls.class.getName());
 
+    private final Tls peerTls;
     private final Path certificateFile;
     private final Path keyFile;
     private final ReloadingKeyManager keys;
@@ -55,6 +56,9 @@ public final class ListenerTls {
         SSLContext probe = SSLContext.getInstance("TLS");
         probe.init(null, new TrustManager[]{new ServedCertificate()}, null);
         this.probeSockets = probe.getSocketFactory();
+        // the module's other pods serve the same Secret and are called by address: the certificate, not a name
+        this.peerTls = Tls.builder().sslContext(probe)
+                .endpointIdentificationAlgorithm(Tls.ENDPOINT_IDENTIFICATION_NONE).build();
         this.installed = digest;
         this.loadedAt = Instant.now();
         this.loads = 1;
@@ -74,6 +78,15 @@ public final class ListenerTls {
 
     public Tls tls() {
         return tls;
+    }
+
+    /**
+     * How this pod calls the module's other pods (a diagnostics broadcast over {@code https}): it trusts exactly the
+     * certificate it serves itself, as the pods of one Deployment share one Secret, without a name check (peers are
+     * called by address).
+     */
+    public Tls peerTls() {
+        return peerTls;
     }
 
     /** Sockets for the pod's own listener watch: they trust exactly the certificate being served. */

@@ -9,6 +9,7 @@ import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.util.Timeout;
 
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
@@ -84,14 +85,14 @@ final class UpstreamDispatch {
                 break; // a retry beyond one pass over the upstreams only within the route's budget
             }
             Upstream upstream = order.get(i % order.size());
-            UpstreamPool pool = pools.pool(upstream);
+            UpstreamPool pool = pools.pool(upstream, route);
             ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
             ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
             try {
                 long t0 = System.nanoTime();
                 UpstreamExchange exchange = pool.open(request, connectTimeout(route), responseTimeout);
                 int status = exchange.response().getCode();
-                stats.meters.answered(route, upstream, status, System.nanoTime() - t0);
+                stats.meters.answered(entry, upstream, status, System.nanoTime() - t0);
                 if (retryable && i + 1 < tries && retries.onStatus().contains(status)
                         && (i + 1 < order.size() || System.nanoTime() - deadline < 0)) {
                     exchange.abort();
@@ -119,6 +120,22 @@ final class UpstreamDispatch {
             } catch (ConnectTimeoutException | ConnectException e) {
                 pools.failed(pool);
                 failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
+                log(route, pool, e);
+                if (body != null && body.started()) {
+                    return new Failed(failure);
+                }
+            } catch (SSLException e) {
+                if (body != null && body.tooLarge()) {
+                    return new Failed(UpstreamFailure.BODY_TOO_LARGE);
+                }
+                if (body != null && body.clientFailed()) {
+                    stats.clientAborted.increment();
+                    throw new CloseConnectionException("client went away while sending the request body", e);
+                }
+                // the handshake failed, or the upstream refused this client's certificate: as for a connection that
+                // failed, the next upstream is tried while none of the client's body was sent
+                pools.failed(pool);
+                failure = UpstreamFailure.of(e);
                 log(route, pool, e);
                 if (body != null && body.started()) {
                     return new Failed(failure);
@@ -158,7 +175,7 @@ final class UpstreamDispatch {
         List<Upstream> failed = new ArrayList<>(0);
         for (int i = 0; i < n; i++) {
             Upstream upstream = upstreams.get((start + i) % n);
-            (pools.pool(upstream).isHealthy() ? healthy : failed).add(upstream);
+            (pools.pool(upstream, entry.route()).isHealthy() ? healthy : failed).add(upstream);
         }
         healthy.addAll(failed);
         return healthy;

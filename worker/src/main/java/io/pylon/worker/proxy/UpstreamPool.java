@@ -1,6 +1,8 @@
 package io.pylon.worker.proxy;
 
 import io.pylon.gateway.model.Upstream;
+import io.pylon.gateway.model.UpstreamTls;
+import org.jspecify.annotations.Nullable;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -33,6 +35,8 @@ public final class UpstreamPool implements AutoCloseable {
     private static final TimeValue VALIDATE_AFTER_INACTIVITY = TimeValue.ofSeconds(1);
 
     private final String origin;
+    private final UpstreamPools.PoolKey key;
+    private final @Nullable UpstreamTlsContext tls;
     private final Upstream upstream;
     private final PoolingHttpClientConnectionManager manager;
     private final HttpHost target;
@@ -43,9 +47,20 @@ public final class UpstreamPool implements AutoCloseable {
     private final AtomicLong failures = new AtomicLong();
 
     public UpstreamPool(Upstream upstream, PoolSettings settings) {
+        this(upstream, settings, null);
+    }
+
+    /** @param tls how an {@code https://} upstream is trusted and named; null: HttpClient's default (the JDK's) */
+    public UpstreamPool(Upstream upstream, PoolSettings settings, @Nullable UpstreamTlsContext tls) {
         this.origin = upstream.origin();
+        this.tls = tls;
+        this.key = new UpstreamPools.PoolKey(origin, tls == null ? UpstreamTls.DEFAULTS : tls.settings());
         this.upstream = new Upstream(upstream.scheme(), upstream.host(), upstream.port(), "");
-        this.manager = PoolingHttpClientConnectionManagerBuilder.create()
+        PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create();
+        if (tls != null) {
+            builder.setTlsSocketStrategy(tls.strategy());
+        }
+        this.manager = builder
                 .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
                 .setConnectionFactory(UpstreamConnections.INSTANCE)
                 .setMaxConnTotal(settings.maxTotal())
@@ -73,6 +88,15 @@ public final class UpstreamPool implements AutoCloseable {
 
     public String origin() {
         return origin;
+    }
+
+    UpstreamPools.PoolKey key() {
+        return key;
+    }
+
+    /** The TLS context its connections are made with; null: the default (also for plain http). */
+    public @Nullable UpstreamTlsContext tls() {
+        return tls;
     }
 
     /** The origin alone, for probes. */

@@ -1,6 +1,7 @@
 package io.pylon.worker.routes;
 
 import io.pylon.gateway.model.InvalidProxyException;
+import io.pylon.gateway.model.KnownProxies;
 import io.pylon.gateway.model.ProxyParser;
 
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * The routes in force and the file they come from. {@link #reloadIfChanged()} (run periodically on the maintenance
@@ -31,7 +31,8 @@ public final class RoutesFile {
 
     private final Path file;
     private final ProxyParser parser;
-    private final Consumer<RouteTable> onLoad;
+    private final KnownProxies known = new KnownProxies(); // guarded by this, like the reload
+    private final RouteTable.Listener onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
     private byte[] installed;
     private byte[] refused;
@@ -42,16 +43,16 @@ public final class RoutesFile {
     private volatile long refusals;
 
     /** @param file null when no routes file is configured: the table stays empty */
-    public RoutesFile(Path file, ProxyParser parser, Consumer<RouteTable> onLoad) {
+    public RoutesFile(Path file, ProxyParser parser, RouteTable.Listener onLoad) {
         this.file = file;
         this.parser = parser;
         this.onLoad = onLoad;
     }
 
     /** Loads the file at start-up; an invalid or missing file stops the pod with the reason. */
-    public void loadInitial() throws InvalidProxyException {
+    public synchronized void loadInitial() throws InvalidProxyException {
         if (file == null) {
-            onLoad.accept(table.get());
+            onLoad.loading(table.get());
             return;
         }
         byte[] content;
@@ -104,9 +105,16 @@ public final class RoutesFile {
 
     private void install(byte[] content) throws InvalidProxyException {
         boolean json = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-        RouteTable next = new RouteTable(parser.parse(content, json).routes());
-        onLoad.accept(next);
+        RouteTable next;
+        try {
+            next = new RouteTable(parser.parse(content, json, known).routes());
+            onLoad.loading(next);
+        } catch (InvalidProxyException | RuntimeException e) {
+            known.refused();
+            throw e;
+        }
         table.set(next);
+        known.applied();
         installed = content;
         refused = null;
         loadedAt = Instant.now();

@@ -111,9 +111,20 @@ final class PodProcess {
                 env.put("PYLON_MANAGER_ADMIN_PASSWORD", environment.adminPassword());
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_TYPE", "local");
                 env.put("PYLON_MANAGER_BOOTSTRAP_ENVIRONMENT_URLS", moduleUrls(all));
+                // a copy of each deployed bundle in the data grid: Workers start from it while the Manager is down
+                if (all.stream().anyMatch(p -> p.module().equals("cache"))) {
+                    env.put("PYLON_CACHE_ADDRESSES", gridMembers(all));
+                }
                 // /apiops/flows forwards to the Integration pod, wherever it bound
                 all.stream().filter(p -> p.module().equals("integration")).findFirst()
                         .ifPresent(integration -> env.put("PYLON_MANAGER_INTEGRATION_URL", integration.url()));
+            }
+            case "portal" -> {
+                // the Portal talks to the Manager with its own account, which pylon up creates (role portal)
+                all.stream().filter(p -> p.module().equals("manager")).findFirst()
+                        .ifPresent(manager -> env.put("PYLON_PORTAL_MANAGER_URL", manager.url()));
+                env.put("PYLON_PORTAL_MANAGER_USERNAME", LocalEnvironment.PORTAL_ACCOUNT);
+                env.put("PYLON_PORTAL_MANAGER_PASSWORD", environment.portalPassword());
             }
             default -> {
             }

@@ -1,5 +1,7 @@
 package io.pylon.manager;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
 import io.pylon.core.http.Routes;
@@ -44,12 +46,19 @@ import io.pylon.manager.deployments.DeploymentEndpoints;
 import io.pylon.manager.deployments.DeploymentStore;
 import io.pylon.manager.deployments.EnvironmentConfigEndpoints;
 import io.pylon.manager.deployments.GatewayPollEndpoint;
+import io.pylon.manager.deployments.GridBundleCopy;
+import io.pylon.manager.environments.Environment;
+import io.pylon.cache.client.GridClient;
+import io.pylon.cache.client.GridClientSettings;
+import org.jspecify.annotations.Nullable;
 import io.pylon.manager.proxies.OpenApiImport;
 import io.pylon.manager.proxies.ProxyDefinitions;
 import io.pylon.manager.proxies.ProxyEndpoints;
 import io.pylon.manager.proxies.ProxySettings;
 import io.pylon.manager.proxies.ProxyStore;
 import io.pylon.manager.portal.PortalData;
+import io.pylon.manager.usage.UsageData;
+import io.pylon.manager.usage.UsageQuery;
 import io.pylon.manager.flows.FlowsEndpoints;
 import io.pylon.manager.flows.FlowsSettings;
 
@@ -73,9 +82,11 @@ public final class ManagerModule implements PylonModule {
     private static final Duration TOKEN_GRACE = Duration.ofDays(1);
     /** How often a replica looks for deployments another replica wrote. */
     private static final Duration DEPLOYMENT_REFRESH = Duration.ofMillis(250);
+    /** How often the grid's copy of the bundle is checked (rewritten when the grid lost it or missed a version). */
+    private static final Duration GRID_COPY_SYNC = Duration.ofSeconds(5);
 
-    private volatile ManagementApi api;
-    private volatile Routes routes;
+    private volatile @Nullable ManagementApi api;
+    private volatile @Nullable Routes routes;
 
     @Override
     public String name() {
@@ -105,17 +116,26 @@ public final class ManagerModule implements PylonModule {
         all.addAll(ProxySettings.all());
         all.addAll(FlowsSettings.all());
         all.addAll(io.pylon.manager.portal.PortalSettings.all());
+        all.addAll(GridClientSettings.all());
+        all.addAll(io.pylon.manager.usage.UsageSettings.all());
         return List.copyOf(all);
     }
 
     /** Every route of the started pod, extensions' included, as {@code "METHOD /path"} (see {@link Routes#registered}). */
     public List<String> registeredRoutes() {
-        return routes.registered();
+        return started(routes).registered();
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
     public ManagementApi api() {
-        return api;
+        return started(api);
+    }
+
+    private static <T> T started(@Nullable T value) {
+        if (value == null) {
+            throw new IllegalStateException("The Manager module has not started");
+        }
+        return value;
     }
 
     @Override
@@ -163,7 +183,8 @@ public final class ManagerModule implements PylonModule {
         new EnvironmentEndpoints(environments, audit, clock).register(routes, secured);
         new AuditEndpoint(audit).register(routes, secured);
         ProxyStore proxyStore = startControlPlane(context, jdbc, environments, audit, clock, routes, secured);
-        PortalData.start(context, jdbc, environments, proxyStore, hasher, audit, clock, routes, secured);
+        UsageQuery usage = UsageData.start(context, jdbc, environments, clock, routes, secured);
+        PortalData.start(context, jdbc, environments, proxyStore, hasher, audit, clock, routes, secured, usage);
         new FlowsEndpoints(settings.get(FlowsSettings.INTEGRATION_URL), context.segment(), audit).register(routes, secured);
         new ApiDocsEndpoint().register(routes, secured);
 
@@ -185,11 +206,12 @@ public final class ManagerModule implements PylonModule {
         DeploymentStore deployments = new DeploymentStore(jdbc);
         ProxyDefinitions definitions = new ProxyDefinitions(context.segment());
         BundleWatch watch = new BundleWatch(deployments);
+        GridBundleCopy gridCopy = gridCopy(context, environments, watch, clock);
         Deployer deployer = new Deployer(deployments, watch, definitions, clock);
         new ProxyEndpoints(proxies, deployments::deployedRevisions, definitions,
                 new OpenApiImport(context.settings().get(ProxySettings.IMPORT_URL_HOSTS)), audit, clock)
                 .register(routes, secured);
-        new DeploymentEndpoints(environments, proxies, deployments, deployer, watch, audit, clock)
+        new DeploymentEndpoints(environments, proxies, deployments, deployer, watch, audit, clock, gridCopy)
                 .register(routes, secured);
         new EnvironmentConfigEndpoints(environments, proxies, definitions, deployer, deployments, audit, clock)
                 .register(routes, secured);
@@ -204,6 +226,29 @@ public final class ManagerModule implements PylonModule {
             }
         }, 10, 60, TimeUnit.MINUTES);
         return proxies;
+    }
+
+    // the bundle of the Manager's own environment, copied to that environment's data grid when one is configured
+    private static @Nullable GridBundleCopy gridCopy(ModuleContext context, EnvironmentStore environments,
+                                                      BundleWatch watch, Clock clock) {
+        Settings settings = context.settings();
+        if (!GridClientSettings.configured(settings)) {
+            return null;
+        }
+        String name = settings.get(CoreSettings.ENVIRONMENT_NAME);
+        String id = environments.find(name).map(Environment::environmentId).orElse(null);
+        if (id == null || id.isEmpty()) {
+            LOG.log(Level.WARNING, "No environment '" + name + "' with an ID: its gateway bundle is not copied to the "
+                    + "data grid at " + settings.find(GridClientSettings.ADDRESSES));
+            return null;
+        }
+        GridClient grid = GridClient.start(settings);
+        GridBundleCopy copy = new GridBundleCopy(grid, watch, name, id, clock);
+        context.onStop(copy);
+        watch.onChange(copy::changed);
+        context.executors().maintenance().scheduleWithFixedDelay(() -> copy.changed(name), 1, GRID_COPY_SYNC.toSeconds(),
+                TimeUnit.SECONDS);
+        return copy;
     }
 
     private static void purge(TokenService tokens, AuditLog audit, Clock clock, Duration retention) {

@@ -1,4 +1,5 @@
-// System / Server Management: module cards, a pod table per Worker and Cache, auto-refresh with short history.
+// System / Server Management: module cards, the environment's gateway configuration (deployed bundle, what each
+// Worker pod applied or refused), a pod table per Worker and Cache, auto-refresh with short history.
 import * as api from '../api.js';
 import { listOf } from '../api.js';
 import { h, clear, field, notify } from '../dom.js';
@@ -9,6 +10,7 @@ import { openSection, openThreadDump, downloadHeapDump } from '../panels.js';
 import { openHotThreads, openHistogram, openLoggers, openRecordings } from '../sre.js';
 import { outliersByPod, driftLines } from '../compare.js';
 import { recentCaptures, openCaptures, openFleetCaptures } from '../captures.js';
+import * as gw from '../gateway.js';
 
 const HISTORY = 30;
 const history = new Map(); // "env/module/pod" -> [{heap, threads}]
@@ -16,6 +18,8 @@ const history = new Map(); // "env/module/pod" -> [{heap, threads}]
 const MODULE_CALLS = { worker: ['jvm', 'threads', 'health'], cache: ['jvm', 'threads', 'health'] };
 const LATER_CALLS = { worker: ['postmortem'], cache: ['datagrid', 'postmortem'] };
 const EXTRA = { worker: ['connections', 'Connections'], cache: ['datagrid', 'Data grid'] };
+// a second details panel per pod: the Worker's gateway configuration as the pod itself reports it
+const MORE = { worker: ['config', 'Config'] };
 
 export async function render(main, session) {
   const admin = session.me.role === 'admin';
@@ -101,7 +105,7 @@ export async function render(main, session) {
   return () => { stopped = true; clearTimeout(timer); };
 }
 
-const SLOTS = ['cards', 'worker', 'cache', 'footer'];
+const SLOTS = ['cards', 'config', 'worker', 'cache', 'footer'];
 
 /** Starts every call at once and draws each part of the screen as soon as its answers are in. */
 async function load(env, admin, show) {
@@ -109,6 +113,8 @@ async function load(env, admin, show) {
   const fetchAll = (module, names) => Promise.all(names.map((name) => api.json(api.diagnosticsPath(env, module, name))
     .then((body) => [name, body], (err) => [name, { failure: err }]))).then(Object.fromEntries);
   const cards = api.json(`/apiops/environments/${api.enc(env)}/modules`).then((modules) => show('cards', moduleCards(modules)));
+  const config = api.json(`/apiops/environments/${api.enc(env)}/gateway-status`)
+    .then((status) => show('config', configSection(env, status)), (err) => show('config', configSection(env, null, err)));
   const sections = Object.keys(MODULE_CALLS).map(async (module) => {
     const later = LATER_CALLS[module].length ? fetchAll(module, LATER_CALLS[module]) : null;
     // the comparison has its own shape (outliers, drift): it marks cells, it adds no rows; a failure only hides marks
@@ -123,7 +129,7 @@ async function load(env, admin, show) {
       show(module, podSection(env, module, all, mergePods(all), admin, false, compared));
     }
   });
-  await Promise.all([cards, ...sections]);
+  await Promise.all([cards, config, ...sections]);
   show('footer', h('p', { class: 'muted small' }, `Collected in ${Math.round(performance.now() - started)} ms.`));
 }
 
@@ -157,6 +163,37 @@ function moduleCards(modules) {
         m.url ? h('p', { class: 'muted small url' }, m.url) : null,
         m.error ? h('p', { class: 'error-text small' }, m.error) : null,
         downChecks(m)))));
+}
+
+/** The deployed bundle of the environment and, per Worker pod, the bundle it applied or refused (gateway status). */
+function configSection(env, status, err) {
+  const section = h('section', { 'aria-labelledby': 'config-h', id: 'gateway-config' }, h('h2', { id: 'config-h' }, 'Gateway configuration'));
+  if (!status) {
+    section.append(h('p', { class: 'flag-banner', role: 'alert' }, 'The gateway configuration cannot be read: ' + api.explain(err)));
+    return section;
+  }
+  const pods = status.pods || [];
+  const inSync = pods.filter((p) => p.inSync).length;
+  section.append(h('p', { id: 'config-deployed' }, `Deployed to ${env}: version `, h('strong', { class: 'version' }, String(status.version)),
+    ', hash ', h('code', { class: 'hash', title: status.hash }, status.hash), `. ${inSync} of ${pods.length} Worker pod${pods.length === 1 ? '' : 's'} in sync.`));
+  const grid = status.gridCopy;
+  if (grid) {
+    section.append(h('p', { id: 'config-grid', class: grid.lastError ? 'error-text small' : 'muted small' },
+      grid.version === null ? 'Data grid copy: none yet' : `Data grid copy: version ${grid.version}`,
+      grid.storedAt ? `, stored ${fmt.dateTime(grid.storedAt)}` : '', grid.lastError ? ` (not up to date: ${grid.lastError})` : '', '.'));
+  }
+  section.append(gw.table('config-pods', ['Pod', 'State', 'Applied version', 'Applied hash', 'Source', 'Rejected version', 'Rejection / last error', 'Last contact'],
+    pods.map((p) => h('tr', { dataset: { pod: p.podName, state: p.state } },
+      h('th', { scope: 'row', class: 'pod-name' }, p.podName, h('div', { class: 'muted small mono' }, p.podIp || '')),
+      h('td', {}, gw.stateBadge(p.state)),
+      h('td', { class: 'num applied' }, p.appliedVersion ?? '–'),
+      h('td', {}, gw.shortHash(p.appliedHash)),
+      h('td', {}, p.source || '–'),
+      h('td', { class: 'num rejected' + (p.state === 'rejected' ? ' flag' : '') }, p.rejectedVersion ?? '–'),
+      h('td', { class: 'small' + (p.state === 'rejected' ? ' error-text' : '') }, p.lastError || '–'),
+      h('td', { class: 'nowrap' }, fmt.dateTime(p.lastContact)))),
+    `No Worker pod of ${env} has polled the Manager in the last minutes.`));
+  return section;
 }
 
 function downChecks(m) {
@@ -267,6 +304,7 @@ function podRow(env, module, row, skew, disagreement, admin) {
       button('JVM', () => openSection(env, module, row.podName, 'jvm', 'JVM'), 'jvm'),
       button('Threads', () => openSection(env, module, row.podName, 'threads', 'Threads'), 'threads'),
       button(extraTitle, () => openSection(env, module, row.podName, extraName, extraTitle), extraName),
+      MORE[module] ? button(MORE[module][1], () => openSection(env, module, row.podName, MORE[module][0], 'Gateway configuration'), MORE[module][0]) : null,
       button('Thread dump', () => openThreadDump(env, module, row.podName), 'threaddump'),
       button(captureLabel(row), () => openCaptures(env, module, row.podName), 'captures'),
       admin ? button('Heap dump', () => downloadHeapDump(env, module, row.podName), 'heapdump') : null,

@@ -15,10 +15,16 @@ import io.pylon.worker.config.ConfigMeters;
 import io.pylon.worker.config.ConfigSection;
 import io.pylon.worker.config.ConfigSettings;
 import io.pylon.worker.config.GatewayConfig;
+import io.pylon.worker.config.GridBundleSource;
 import io.pylon.worker.config.LastKnownGood;
+import io.pylon.worker.config.ManagerContact;
 import io.pylon.worker.config.ManagerFollower;
 import io.pylon.worker.keys.KeyFollower;
 import io.pylon.worker.keys.KeySet;
+import io.pylon.worker.usage.UsageMeters;
+import io.pylon.worker.usage.UsageRecorder;
+import io.pylon.worker.usage.UsageReporter;
+import io.pylon.worker.usage.UsageSettings;
 import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
@@ -50,6 +56,7 @@ import io.pylon.worker.routes.RoutesFile;
 import io.pylon.worker.routes.RouteTable;
 import io.pylon.worker.routes.RoutesSettings;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +113,7 @@ public final class WorkerModule implements PylonModule {
         all.addAll(GridClientSettings.all());
         all.addAll(ListenerSettings.all());
         all.addAll(WebSocketSettings.all());
+        all.addAll(UsageSettings.all());
         return all;
     }
 
@@ -139,12 +147,18 @@ public final class WorkerModule implements PylonModule {
             state.putAll(routes.describe());
             return state;
         };
+        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
+        if (grid != null) {
+            context.onStop(grid);
+        }
         GatewayConfig managed = null;
         ManagerFollower follower = null;
         KeySet keys = new KeySet();
         KeyFollower keyFollower = null;
+        UsageReporter usageReporter = null;
         if (fromManager) {
-            if (settings.find(ConfigSettings.MANAGER_URL) == null) {
+            URI managerUrl = settings.find(ConfigSettings.MANAGER_URL);
+            if (managerUrl == null) {
                 throw new InvalidSettingException("Setting " + ConfigSettings.MANAGER_URL.key() + " is required when "
                         + ConfigSettings.SOURCE.key() + " is 'manager'.");
             }
@@ -154,29 +168,40 @@ public final class WorkerModule implements PylonModule {
                         + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
             }
             managed = new GatewayConfig(parser, pools::sync);
-            follower = new ManagerFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId,
+            ManagerContact contact = new ManagerContact(managerUrl);
+            int maxBundleBytes = settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024;
+            follower = new ManagerFollower(managerUrl, environmentId,
                     context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
+                    grid == null ? null : new GridBundleSource(grid, settings.get(CoreSettings.ENVIRONMENT_NAME),
+                            environmentId, maxBundleBytes),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
-                    settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024, context.executors().maintenance());
+                    maxBundleBytes, context.executors().maintenance(), contact);
             context.onStop(follower);
-            keyFollower = new KeyFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId, keys,
-                    settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
+            keyFollower = new KeyFollower(managerUrl, environmentId, keys,
+                    settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT), contact);
             context.onStop(keyFollower);
+            if (settings.get(UsageSettings.ENABLED)) {
+                usageReporter = new UsageReporter(managerUrl, environmentId,
+                        context.identity().podName(), new UsageRecorder(settings.get(UsageSettings.MAX_ENTRIES)),
+                        settings.get(UsageSettings.REPORT_INTERVAL), settings.get(ConfigSettings.MANAGER_TIMEOUT));
+                context.onStop(usageReporter);
+                UsageMeters.bind(usageReporter.recorder(), context.metrics());
+            }
             table = managed::current;
             ManagerFollower bundles = follower;
             KeyFollower keyState = keyFollower;
+            UsageReporter usageState = usageReporter;
             configState = () -> {
                 Map<String, Object> state = new java.util.LinkedHashMap<>(bundles.describe());
                 state.putAll(keyState.describe());
+                if (usageState != null) {
+                    state.putAll(usageState.describe());
+                }
                 return state;
             };
         }
         Supplier<RouteTable> inForce = table;
 
-        GridClient grid = GridClientSettings.configured(settings) ? GridClient.start(settings) : null;
-        if (grid != null) {
-            context.onStop(grid);
-        }
         GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
         ServerTraffic traffic = new ServerTraffic(context::port);
@@ -185,8 +210,10 @@ public final class WorkerModule implements PylonModule {
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();
         ResponseTimeouts responseTimeouts = new ResponseTimeouts(maintenance);
+        UsageRecorder usage = usageReporter == null ? null : usageReporter.recorder();
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
-                stats, GatewaySettings.trustedProxies(settings), settings.get(GatewaySettings.MAX_REQUEST_BODY), keys);
+                rateLimiter, stats, GatewaySettings.trustedProxies(settings),
+                settings.get(GatewaySettings.MAX_REQUEST_BODY), keys, usage);
         Handler timedProxy = context.routes().timed("gateway", proxy);
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"
@@ -197,6 +224,9 @@ public final class WorkerModule implements PylonModule {
         UpstreamHealthChecks healthChecks = new UpstreamHealthChecks(pools);
         maintenance.scheduleWithFixedDelay(periodic("Upstream health checks",
                 () -> healthChecks.run(inForce.get(), context.executors().async())), 1, 1, TimeUnit.SECONDS);
+        long tlsReload = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
+        maintenance.scheduleWithFixedDelay(periodic("Upstream TLS reload", pools::reloadTlsFiles), tlsReload, tlsReload,
+                TimeUnit.MILLISECONDS);
         long recheck = settings.get(UpstreamSettings.RECHECK_INTERVAL).toMillis();
         maintenance.scheduleWithFixedDelay(
                 periodic("Upstream pool maintenance", () -> pools.maintain(context.executors().async())), recheck, recheck,
@@ -204,7 +234,7 @@ public final class WorkerModule implements PylonModule {
 
         ListenerTls tls = listenerTls(settings);
         if (tls != null) {
-            context.listener().tls(tls.tls(), tls.probeSockets());
+            context.listener().tls(tls.tls(), tls.probeSockets(), tls.peerTls());
             long every = settings.get(ListenerSettings.TLS_RELOAD_INTERVAL).toMillis();
             maintenance.scheduleWithFixedDelay(periodic("TLS reload", tls::reloadIfChanged), every, every,
                     TimeUnit.MILLISECONDS);
@@ -216,8 +246,8 @@ public final class WorkerModule implements PylonModule {
 
         WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
-        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, tunnels,
-                stats, keys));
+        context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
+                tunnels, stats, keys, pools));
         // a tunnel holds its client connection for hours: 8 KiB less per connection than socket channels hold
         context.listener().blockingSockets();
 
@@ -232,6 +262,9 @@ public final class WorkerModule implements PylonModule {
             ConfigMeters.bind(managed, follower, context.metrics());
             follower.start();
             keyFollower.start();
+            if (usageReporter != null) {
+                usageReporter.start();
+            }
         }
     }
 

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A Worker's connection to the Cache data grid: a Hazelcast client with smart routing (each operation goes straight
+ * A pod's connection to the Cache data grid (Workers: counters, responses, the bundle copy; the Manager: the bundle copy): a Hazelcast client with smart routing (each operation goes straight
  * to the member owning its key) that starts without waiting for the grid, reconnects by itself forever with
  * exponential back-off, and makes every operation fail fast with {@link GridUnavailableException} while it is not
  * connected.
@@ -42,6 +42,7 @@ public final class GridClient implements AutoCloseable {
     private final GridCalls calls;
     private final CounterStore counters;
     private final ResponseCache responses;
+    private final BundleStore bundles;
     private final AtomicLong connects = new AtomicLong();
     private final String instanceName = "pylon-grid-client-" + INSTANCES.incrementAndGet();
     private final Instant started = Instant.now();
@@ -64,6 +65,7 @@ public final class GridClient implements AutoCloseable {
         this.client = HazelcastClient.newHazelcastClient(config(settings, timeout, this::onLifecycle));
         this.counters = new CounterStore(client, calls);
         this.responses = new ResponseCache(client, calls);
+        this.bundles = new BundleStore(client, calls);
     }
 
     /** Starts a client of the environment's grid (cluster name from the environment name and ID); returns at once. */
@@ -154,6 +156,10 @@ public final class GridClient implements AutoCloseable {
 
     public ResponseCache responses() {
         return responses;
+    }
+
+    public BundleStore bundles() {
+        return bundles;
     }
 
     /** The client's state for the Worker's {@code connections} diagnostics and health. */

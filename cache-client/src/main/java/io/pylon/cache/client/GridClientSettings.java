@@ -7,14 +7,16 @@ import io.pylon.core.config.Settings;
 import java.time.Duration;
 import java.util.List;
 
-/** Settings of a Worker-side grid client; a module that uses {@link GridClient} returns {@link #all()} from settings(). */
+/** Settings of a grid client (Worker, Manager); a module that uses {@link GridClient} returns {@link #all()} from settings(). */
 public final class GridClientSettings {
     private GridClientSettings() {
     }
 
     public static final Setting<List<String>> ADDRESSES = Setting.of("pylon.cache.addresses",
             "Cache data grid members the client connects to first (host:port,...; Kubernetes: the Cache headless "
-                    + "Service name with port 5701). The client then learns every member. Unset: no data grid client.",
+                    + "Service name with port 5701). The client then learns every member. A Worker keeps its counters "
+                    + "and cached responses there and reads the gateway bundle's copy when the Manager is away; the "
+                    + "Manager writes that copy of its environment's bundle. Unset: no data grid client.",
             null, SettingType.LIST);
 
     public static final Setting<Duration> OPERATION_TIMEOUT = Setting.of("pylon.cache.operation-timeout",

@@ -10,4 +10,7 @@ public final class GridMaps {
 
     /** Cached gateway responses: key to bytes. */
     public static final String RESPONSES = "pylon-responses";
+
+    /** Each environment's current gateway bundle, as the Manager published it: environment name to {@link GridBundle}. */
+    public static final String GATEWAY_BUNDLES = "pylon-gateway-bundles";
 }

@@ -14,6 +14,8 @@ public final class GridSerialization implements DataSerializableFactory {
     static final int WINDOW_COUNTER = 1;
     static final int INCREMENT_WINDOW = 2;
     static final int PUT_WINDOW_COUNTER = 3;
+    static final int GRID_BUNDLE = 4;
+    static final int PUT_NEWER_BUNDLE = 5;
 
     public static void register(SerializationConfig config) {
         config.addDataSerializableFactory(FACTORY_ID, new GridSerialization());
@@ -25,6 +27,8 @@ public final class GridSerialization implements DataSerializableFactory {
             case WINDOW_COUNTER -> new WindowCounter();
             case INCREMENT_WINDOW -> new IncrementWindow();
             case PUT_WINDOW_COUNTER -> new PutWindowCounter();
+            case GRID_BUNDLE -> new GridBundle();
+            case PUT_NEWER_BUNDLE -> new PutNewerBundle();
             default -> throw new IllegalArgumentException("unknown grid type " + typeId);
         };
     }

@@ -91,5 +91,11 @@ public final class GridMemberConfig {
                 .setTimeToLiveSeconds(Math.toIntExact(Math.max(1, settings.get(GridSettings.RESPONSES_MAX_TTL).toSeconds())))
                 .setEvictionConfig(new EvictionConfig().setEvictionPolicy(EvictionPolicy.LRU)
                         .setMaxSizePolicy(MaxSizePolicy.USED_HEAP_SIZE).setSize(settings.get(GridSettings.RESPONSES_MAX_MB))));
+        // one entry per environment, the copy new Workers start from while the Manager is away: never evicted
+        config.addMapConfig(new MapConfig(GridMaps.GATEWAY_BUNDLES)
+                .setBackupCount(backups)
+                .setInMemoryFormat(InMemoryFormat.BINARY)
+                .setEvictionConfig(new EvictionConfig().setEvictionPolicy(EvictionPolicy.NONE)
+                        .setMaxSizePolicy(MaxSizePolicy.PER_NODE)));
     }
 }

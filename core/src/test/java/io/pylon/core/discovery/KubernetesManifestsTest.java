@@ -134,6 +134,8 @@ class KubernetesManifestsTest {
         assertThat(env("cache").get("PYLON_GRID_KUBERNETES_SERVICE_DNS").path("value").asText())
                 .startsWith("pylon-cache-headless.");
         assertThat(env("worker").get("PYLON_CACHE_ADDRESSES").path("value").asText()).isEqualTo("pylon-cache-headless:5701");
+        // the Manager writes each deployed bundle's copy to the same grid
+        assertThat(env("manager").get("PYLON_CACHE_ADDRESSES").path("value").asText()).isEqualTo("pylon-cache-headless:5701");
     }
 
     @Test
@@ -237,7 +239,7 @@ class KubernetesManifestsTest {
         assertThat(texts(deny.path("policyTypes"))).contains("Ingress");
         assertThat(deny.path("ingress").isEmpty()).isTrue();
 
-        assertThat(sources("cache", 5701)).containsExactlyInAnyOrder("app=cache", "app=worker");
+        assertThat(sources("cache", 5701)).containsExactlyInAnyOrder("app=cache", "app=worker", "app=manager");
         assertThat(sources("cache", 8090)).contains("app=manager", "app=cache").doesNotContain(EVERYONE);
         for (PortRow row : TABLE) {
             if (!row.type().equals("NodePort")) {

@@ -13,10 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,7 +20,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The API proxies, Deploy, Deployments and Gateway status screens in headless Chromium
+ * The API proxies, Deploy, Deployments and Gateway status screens, and Server Management's gateway configuration, in
+ * headless Chromium
  * (src/test/e2e/gateway-screens.e2e.mjs), against a real Manager and two real Worker pods following it. Pod
  * {@code gw-two} has its platform paths under {@code /ops}: a proxy there is one the Manager accepts and that pod
  * refuses, the rejection the screens must show. Screenshots in target/e2e-screenshots.
@@ -56,16 +53,15 @@ class GatewayScreensEndToEndTest {
         settings.put("pylon.manager.admin.password", ADMIN_PASSWORD);
         settings.put("pylon.manager.password.argon2-memory", "1024");
         settings.put("pylon.manager.password.argon2-iterations", "1");
-        settings.put("pylon.manager.bootstrap.environment-urls", "worker=http://127.0.0.1:1,cache=http://127.0.0.1:2");
+        // gw-one is the environment's Worker service: Server Management lists it with its own config section
+        int onePort = TestPods.freePort();
+        settings.put("pylon.manager.bootstrap.environment-urls", "worker=http://127.0.0.1:" + onePort
+                + ",cache=http://127.0.0.1:2");
         manager = TestPods.start(new ManagerModule(), "manager-0", settings);
-        one = worker("gw-one", Map.of());
+        one = worker("gw-one", Map.of("pylon.server.port", String.valueOf(onePort)));
         two = worker("gw-two", Map.of("pylon.path.segment", "ops"));
-        String admin = token("admin", ADMIN_PASSWORD);
-        HttpResponse<String> viewer = TestPods.send(HttpRequest.newBuilder(URI.create(TestPods.baseUrl(manager) + "/apiops/users"))
-                .header("Authorization", "Bearer " + admin).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"viewer\",\"role\":\"viewer\",\"password\":\""
-                        + VIEWER_PASSWORD + "\"}")).build());
-        assertThat(viewer.statusCode()).as(viewer.body()).isEqualTo(201);
+        ManagerAccounts.create(manager, ManagerAccounts.token(manager, "admin", ADMIN_PASSWORD), "viewer", "viewer",
+                VIEWER_PASSWORD);
         environment = Map.of(
                 "PYLON_URL", TestPods.baseUrl(manager),
                 "PYLON_ENVIRONMENT", "test",
@@ -81,17 +77,6 @@ class GatewayScreensEndToEndTest {
         settings.put("pylon.worker.config-poll-wait", "5s");
         settings.put("pylon.worker.config-manager-timeout", "2s");
         return TestPods.start(new WorkerModule(), name, settings);
-    }
-
-    static String token(String username, String password) {
-        HttpResponse<String> response = TestPods.send(HttpRequest.newBuilder(URI.create(TestPods.baseUrl(manager) + "/apiops/auth/token"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + username
-                        + "&client_secret=" + URLEncoder.encode(password, StandardCharsets.UTF_8))).build());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        String body = response.body();
-        int at = body.indexOf("\"access_token\":\"") + 16;
-        return body.substring(at, body.indexOf('"', at));
     }
 
     @AfterAll

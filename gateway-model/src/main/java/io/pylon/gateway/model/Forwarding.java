@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Set;
 
@@ -15,16 +17,27 @@ import java.util.Set;
  *                          length, so the upstream connection is free sooner; off: stream as it comes
  * @param retries           what is tried again, and for how long
  * @param healthCheck       an HTTP probe of each upstream beside the TCP re-check of failed ones; null: none
+ * @param upstreamTls       how {@code https://} upstreams are trusted, named and authenticated to
+ *                          ({@link UpstreamTls#DEFAULTS}: the JDK's trust store, verified, no client certificate)
  */
 public record Forwarding(boolean preserveHost, boolean rewriteLocation, long maxRequestBody, boolean responseBuffering,
-                         Retries retries, HealthCheck healthCheck) {
+                         Retries retries, @Nullable HealthCheck healthCheck, UpstreamTls upstreamTls) {
     /** {@link #maxRequestBody()} when the proxy does not set one. */
     public static final long POD_DEFAULT = -1;
 
-    public static final Forwarding DEFAULTS = new Forwarding(false, true, POD_DEFAULT, false, Retries.NONE, null);
+    public static final Forwarding DEFAULTS = new Forwarding(false, true, POD_DEFAULT, false, Retries.NONE, null,
+            UpstreamTls.DEFAULTS);
 
     public Forwarding {
         retries = retries == null ? Retries.NONE : retries;
+        upstreamTls = upstreamTls == null ? UpstreamTls.DEFAULTS : upstreamTls;
+    }
+
+    /** The same switches without upstream TLS settings. */
+    public Forwarding(boolean preserveHost, boolean rewriteLocation, long maxRequestBody, boolean responseBuffering,
+                      Retries retries, HealthCheck healthCheck) {
+        this(preserveHost, rewriteLocation, maxRequestBody, responseBuffering, retries, healthCheck,
+                UpstreamTls.DEFAULTS);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -18,12 +20,21 @@ import java.util.regex.Pattern;
  * responseBuffering: true         # optional, default false: unsized responses read whole (up to 1 MiB) first
  * retries: {attempts: 2, onStatus: [502, 503], within: 5s}   # optional: idempotent requests without a body
  * healthCheck: {path: /health, interval: 5s, timeout: 2s, healthyThreshold: 2, unhealthyThreshold: 3}  # optional
+ * upstreamTls:                    # optional, https:// upstreams only
+ *   caFile: /etc/pylon/upstream-ca.pem        # default: the JDK's trust store
+ *   certificateFile: /etc/pylon/client.crt    # with keyFile: mutual TLS
+ *   keyFile: /etc/pylon/client.key
+ *   serverName: orders.internal               # default: the URL's host (SNI and the name checked)
+ *   verify: true                              # default true; false trusts any certificate (logged at load)
  * </pre>
  * Stateless.
  */
 final class ForwardingParser {
     static final Set<String> FIELDS = Set.of("preserveHost", "rewriteLocation", "maxRequestBody", "responseBuffering",
-            "retries", "healthCheck");
+            "retries", "healthCheck", "upstreamTls");
+    private static final Set<String> TLS_FIELDS = Set.of("caFile", "certificateFile", "keyFile", "serverName",
+            "verify");
+    private static final Pattern SERVER_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?");
     private static final Set<String> CHECK_FIELDS = Set.of("path", "interval", "timeout", "healthyThreshold",
             "unhealthyThreshold");
     private static final Pattern CHECK_PATH = Pattern.compile("/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]{0,255}");
@@ -42,10 +53,53 @@ final class ForwardingParser {
         long maxBody = size(node, fields, "maxRequestBody");
         boolean buffering = fields.bool(node, "", "responseBuffering");
         return new Forwarding(preserveHost, rewriteLocation, maxBody, buffering, retries(node.get("retries"), fields),
-                healthCheck(node.get("healthCheck"), fields));
+                healthCheck(node.get("healthCheck"), fields), upstreamTls(node.get("upstreamTls"), fields));
     }
 
-    private static Forwarding.HealthCheck healthCheck(JsonNode node, Fields fields) throws InvalidProxyException {
+    private static UpstreamTls upstreamTls(JsonNode node, Fields fields) throws InvalidProxyException {
+        if (node == null || node.isNull()) {
+            return UpstreamTls.DEFAULTS;
+        }
+        if (!node.isObject()) {
+            throw fields.invalid("upstreamTls", "must be an object such as {caFile: /etc/pylon/upstream-ca.pem}");
+        }
+        fields.refuseUnknown(node, TLS_FIELDS, "upstreamTls.");
+        String ca = file(node, fields, "caFile");
+        String certificate = file(node, fields, "certificateFile");
+        String key = file(node, fields, "keyFile");
+        if (certificate != null && key == null) {
+            throw fields.invalid("upstreamTls.keyFile", "is required with certificateFile (the client certificate's key)");
+        }
+        if (key != null && certificate == null) {
+            throw fields.invalid("upstreamTls.certificateFile", "is required with keyFile");
+        }
+        String serverName = fields.text(node, "upstreamTls.", "serverName", false);
+        if (serverName != null) {
+            serverName = serverName.toLowerCase(Locale.ROOT);
+            if (!SERVER_NAME.matcher(serverName).matches()) {
+                throw fields.invalid("upstreamTls.serverName", "'" + Texts.printable(serverName)
+                        + "' is not a host name (no port, no scheme)");
+            }
+        }
+        JsonNode verifyNode = node.get("verify");
+        boolean verify = verifyNode == null || verifyNode.isNull() || fields.bool(node, "upstreamTls.", "verify");
+        if (!verify && ca != null) {
+            throw fields.invalid("upstreamTls.caFile", "has no effect with verify: false (nothing is checked); "
+                    + "remove one of them");
+        }
+        return new UpstreamTls(ca, certificate, key, serverName, verify);
+    }
+
+    private static String file(JsonNode node, Fields fields, String field) throws InvalidProxyException {
+        String path = fields.text(node, "upstreamTls.", field, false);
+        if (path != null && !path.startsWith("/")) {
+            throw fields.invalid("upstreamTls." + field, "'" + Texts.printable(path)
+                    + "' is not an absolute path of a PEM file on the Worker");
+        }
+        return path;
+    }
+
+    private static Forwarding.@Nullable HealthCheck healthCheck(JsonNode node, Fields fields) throws InvalidProxyException {
         if (node == null || node.isNull()) {
             return null;
         }
@@ -53,7 +107,7 @@ final class ForwardingParser {
             throw fields.invalid("healthCheck", "must be an object such as {path: /health, interval: 5s}");
         }
         fields.refuseUnknown(node, CHECK_FIELDS, "healthCheck.");
-        String path = fields.text(node, "healthCheck.", "path", true);
+        String path = fields.requiredText(node, "healthCheck.", "path");
         if (!CHECK_PATH.matcher(path).matches()) {
             throw fields.invalid("healthCheck.path", "'" + Texts.printable(path) + "' is not a path such as /health");
         }

@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,11 +65,17 @@ import java.util.regex.Pattern;
  *     responseBuffering: false
  *     retries: {attempts: 2, onStatus: [502, 503], within: 10s}
  *     healthCheck: {path: /health, interval: 5s}
+ *     upstreamTls: {caFile: /etc/pylon/ca.pem, serverName: orders.internal}   # https:// upstreams only
  * </pre>
  */
 public final class ProxyParser {
     /** More proxies than this in one bundle are refused: a bound on what a document can make a pod hold. */
     public static final int MAX_PROXIES = 10_000;
+    /**
+     * More distinct {@code upstreamTls} settings than this in one bundle are refused: each is key material a Worker
+     * loads and holds, and connection pools of their own.
+     */
+    public static final int MAX_UPSTREAM_TLS = 64;
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build()).build()).build();
@@ -175,6 +183,7 @@ public final class ProxyParser {
         }
         List<Route> routes = new ArrayList<>();
         Set<String> names = new HashSet<>();
+        Set<UpstreamTls> tlsSettings = new HashSet<>();
         Map<String, Upstream> upstreams = new HashMap<>(); // one instance per URL: routes share their pool's key
         for (int i = 0; i < list.size(); i++) {
             JsonNode node = list.get(i);
@@ -186,10 +195,15 @@ public final class ProxyParser {
                 return parseProxy(node, where, upstreams);
             };
             Route route = known == null ? parse.parse() : known.take(node, parse);
+            String where = kind + " " + listName + "[" + i + "] ('" + route.name() + "')";
             if (!names.add(route.name())) {
-                String where = kind + " " + listName + "[" + i + "] ('" + route.name() + "')";
                 throw new InvalidProxyException(where + ": field 'name': another " + kind.toLowerCase(Locale.ROOT)
                         + " is named '" + route.name() + "'.", route.name(), "name");
+            }
+            UpstreamTls tls = route.forwarding().upstreamTls();
+            if (!tls.isDefault() && tlsSettings.add(tls) && tlsSettings.size() > MAX_UPSTREAM_TLS) {
+                throw new InvalidProxyException(where + ": field 'upstreamTls': the document has more than "
+                        + MAX_UPSTREAM_TLS + " distinct upstreamTls settings.", route.name(), "upstreamTls");
             }
             routes.add(route);
         }
@@ -219,7 +233,7 @@ public final class ProxyParser {
         fields.refuseUnknown(node, PROXY_FIELDS, "");
         fields.text(node, "", "description", false);
 
-        String prefix = pathPrefix(fields, "pathPrefix", fields.text(node, "", "pathPrefix", true));
+        String prefix = pathPrefix(fields, "pathPrefix", fields.requiredText(node, "", "pathPrefix"));
         if (paths.isReserved(prefix)) {
             throw fields.invalid("pathPrefix", paths.root() + "/** is reserved for the platform's own endpoints");
         }
@@ -279,8 +293,12 @@ public final class ProxyParser {
                 PolicyParser.headers(node, fields, "responseHeaders"), rewrite, PolicyParser.cors(node, fields),
                 PolicyParser.ipRules(node, fields), PolicyParser.keyAuth(node, fields));
         boolean websocket = !node.has("websocket") || fields.bool(node, "", "websocket");
+        Forwarding forwarding = ForwardingParser.forwarding(node, fields);
+        if (!forwarding.upstreamTls().isDefault() && upstreams.stream().noneMatch(u -> u.scheme().equals("https"))) {
+            throw fields.invalid("upstreamTls", "applies to https:// upstreams, and this proxy has none");
+        }
         return new Route(name, prefix, methods, host, upstreams, strip, connect, response, limit, policies,
-                websocket, ForwardingParser.forwarding(node, fields));
+                websocket, forwarding);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -317,7 +335,7 @@ public final class ProxyParser {
             }
             return weight == upstream.weight() ? upstream : upstream.withWeight(weight);
         } catch (IllegalArgumentException e) {
-            throw fields.invalid(field, e.getMessage());
+            throw fields.invalid(field, e);
         }
     }
 
@@ -332,7 +350,7 @@ public final class ProxyParser {
         return prefix;
     }
 
-    private static RateLimit rateLimit(JsonNode node, Fields fields) throws InvalidProxyException {
+    private static @Nullable RateLimit rateLimit(@Nullable JsonNode node, Fields fields) throws InvalidProxyException {
         if (node == null || node.isNull()) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.pylon.manager.deployments;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.RenderedBundle;
 
 import java.lang.System.Logger.Level;
@@ -9,16 +11,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Each environment's current bundle as this Manager replica serves it, and the wake-ups of the requests waiting for
  * a change: Workers' long-polls (a new version) and deploy calls (a pod's report). A deploy on this replica publishes
  * at once; {@link #refresh()}, run every few hundred milliseconds, picks up versions another replica wrote (one
  * grouped query). Thread-safe: concurrent maps of immutable values; a waiter takes the environment's current future
- * and a change completes it and puts a fresh one in its place.
+ * and a change completes it and puts a fresh one in its place. Change listeners sit in a copy-on-write list and are
+ * called on the thread that installed the version (they must return quickly).
  */
 public final class BundleWatch {
     private static final System.Logger LOG = System.getLogger(BundleWatch.class.getName());
@@ -31,6 +36,7 @@ public final class BundleWatch {
     private final Map<String, Current> current = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> versionChanged = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> podReported = new ConcurrentHashMap<>();
+    private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
 
     public BundleWatch(DeploymentStore store) {
         this.store = store;
@@ -52,6 +58,11 @@ public final class BundleWatch {
         return raced;
     }
 
+    /** Called with the environment's name each time this replica installs a newer version of it. */
+    public void onChange(Consumer<String> listener) {
+        listeners.add(listener);
+    }
+
     /** A deployment this replica just wrote: served at once, long-polls woken. */
     public void published(String environment, RenderedBundle bundle) {
         install(environment, new Current(bundle.version(), bundle.sha256(), bundle.json()));
@@ -61,6 +72,7 @@ public final class BundleWatch {
         Current installed = current.merge(environment, next, (a, b) -> a.version() >= b.version() ? a : b);
         if (installed == next) {
             fire(versionChanged, environment);
+            listeners.forEach(l -> l.accept(environment));
         }
     }
 
@@ -86,7 +98,7 @@ public final class BundleWatch {
      *
      * @return the bundle in force when it returns (unchanged when the wait ran out)
      */
-    public Current await(String environment, String knownHash, Duration timeout) throws InterruptedException {
+    public Current await(String environment, @Nullable String knownHash, Duration timeout) throws InterruptedException {
         CompletableFuture<Void> change = versionChanged.computeIfAbsent(environment, e -> new CompletableFuture<>());
         Current now = current(environment);
         if (knownHash == null || !now.sha256().equals(knownHash) || timeout.isZero()) {

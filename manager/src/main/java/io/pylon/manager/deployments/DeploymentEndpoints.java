@@ -19,6 +19,8 @@ import io.pylon.manager.environments.EnvironmentStore;
 import io.pylon.manager.proxies.ProxyRevision;
 import io.pylon.manager.proxies.ProxyStore;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,9 +47,12 @@ public final class DeploymentEndpoints {
     private final BundleWatch watch;
     private final AuditLog audit;
     private final Clock clock;
+    private final @Nullable GridBundleCopy gridCopy;
 
     public DeploymentEndpoints(EnvironmentStore environments, ProxyStore proxies, DeploymentStore store,
-                               Deployer deployer, BundleWatch watch, AuditLog audit, Clock clock) {
+                               Deployer deployer, BundleWatch watch, AuditLog audit, Clock clock,
+                               @Nullable GridBundleCopy gridCopy) {
+        this.gridCopy = gridCopy;
         this.environments = environments;
         this.proxies = proxies;
         this.store = store;
@@ -214,6 +219,7 @@ public final class DeploymentEndpoints {
         body.put("environment", environment);
         body.put("version", current.version());
         body.put("hash", current.sha256());
+        body.put("gridCopy", gridCopy != null && gridCopy.environment().equals(environment) ? gridCopy.describe() : null);
         body.put("pods", pods);
         Json.send(res, body);
     }

@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * The bundle in force on a Worker in manager mode: applied only after it parsed and validated in full, swapped in
@@ -39,14 +38,14 @@ public final class GatewayConfig {
     private final ProxyParser parser;
     // the proxies in force, so that a bundle's unchanged proxies are not validated again (guarded by this)
     private final KnownProxies known = new KnownProxies();
-    private final Consumer<RouteTable> onLoad;
+    private final RouteTable.Listener onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>();
     private volatile Applied applied;
     private volatile Rejection rejection;
     private final AtomicLong applies = new AtomicLong();
     private final AtomicLong rejections = new AtomicLong();
 
-    public GatewayConfig(ProxyParser parser, Consumer<RouteTable> onLoad) {
+    public GatewayConfig(ProxyParser parser, RouteTable.Listener onLoad) {
         this.parser = parser;
         this.onLoad = onLoad;
     }
@@ -97,7 +96,10 @@ public final class GatewayConfig {
         RouteTable next;
         try {
             next = new RouteTable(bundle.routes());
-            onLoad.accept(next);
+            onLoad.loading(next);
+        } catch (InvalidProxyException e) {
+            known.refused();
+            return reject(bundle.version(), sha256, e.getMessage());
         } catch (RuntimeException e) {
             known.refused();
             throw e;
@@ -110,6 +112,11 @@ public final class GatewayConfig {
         LOG.log(Level.INFO, "Gateway configuration version " + now.version() + " applied from " + source + ": "
                 + now.routes() + " proxies");
         return now;
+    }
+
+    /** Records the refusal of a bundle that failed a check made before {@link #apply} (the grid copy's seal). */
+    public synchronized Applied refuse(Long version, String sha256, String reason) {
+        return reject(version, sha256, reason);
     }
 
     private Applied reject(Long version, String sha256, String reason) {

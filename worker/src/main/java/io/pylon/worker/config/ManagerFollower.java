@@ -1,5 +1,8 @@
 package io.pylon.worker.config;
 
+import io.pylon.cache.client.GridBundle;
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
@@ -25,12 +28,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Follows the Manager: long-polls {@code GET /apiops/gateway/bundle} with the hash in force, applies each new bundle
  * through {@link GatewayConfig}, then writes it as last-known-good; each poll reports what is in force and the last
- * refusal. At start it takes the Manager's bundle, else its disk copy. Every step is bounded: headers and body each
+ * refusal. At start it takes the Manager's bundle, else its disk copy, else the copy the Manager keeps in the data
+ * grid. While the Manager cannot be asked, each failed poll also reads the grid's copy and applies it when it is a
+ * newer version than the one in force (so a Worker cut off from the Manager still follows deployments, and one that
+ * started from an old disk copy catches up); a copy that fails its seal or hash is refused once and reported like
+ * any refusal. Every step is bounded: headers and body each
  * within the poll's wait plus {@code timeout} (a Manager that hangs mid-answer costs one failed poll, never the
- * configuration in force), the body to {@code maxBytes}.
+ * configuration in force), the body to {@code maxBytes}. Whether the Manager can be reached is told to the
+ * {@link ManagerContact} the Worker's followers share, which logs only the changes (waiting, connected, lost).
  *
- * <p>Threading: one virtual thread runs the loop ({@link #start} is synchronized so it starts once); diagnostics
- * threads read its state through volatile fields and an atomic failure count.
+ * <p>Threading: one virtual thread runs the loop ({@link #start} is synchronized so it starts once) and is the only
+ * one reading the grid; diagnostics threads read its state through volatile fields and an atomic failure count.
  */
 public final class ManagerFollower implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ManagerFollower.class.getName());
@@ -41,20 +49,28 @@ public final class ManagerFollower implements AutoCloseable {
     private final String podName;
     private final GatewayConfig config;
     private final LastKnownGood disk;
+    private final @Nullable GridBundleSource grid;
     private final Duration wait;
     private final Duration timeout;
     private final int maxBytes;
     private final ScheduledExecutorService watchdog;
     private final HttpClient http;
+    private final ManagerContact contact;
     private final AtomicLong pollFailures = new AtomicLong();
     private volatile Instant lastPoll;
     private volatile String lastPollOutcome;
     private volatile String lastError;
     private volatile boolean stopped;
+    private volatile @Nullable Long gridVersion;
+    private volatile @Nullable String gridOutcome;
+    private @Nullable String refusedGridCopy;
     private Thread thread;
 
     public ManagerFollower(URI manager, String environmentId, String podName, GatewayConfig config, LastKnownGood disk,
-                           Duration wait, Duration timeout, int maxBytes, ScheduledExecutorService watchdog) {
+                           @Nullable GridBundleSource grid, Duration wait, Duration timeout, int maxBytes,
+                           ScheduledExecutorService watchdog, ManagerContact contact) {
+        this.grid = grid;
+        this.contact = contact;
         this.manager = manager;
         this.environmentId = environmentId;
         this.podName = podName;
@@ -80,7 +96,9 @@ public final class ManagerFollower implements AutoCloseable {
                 backoff = 0;
                 continue;
             }
-            backoff = Math.min(10_000, backoff == 0 ? 500 : backoff * 2);
+            fromGrid();
+            // unconfigured (readiness DOWN), the Manager and the grid are asked at least every second
+            backoff = Math.min(config.applied() == null ? 1_000 : 10_000, backoff == 0 ? 500 : backoff * 2);
             try {
                 Thread.sleep(backoff);
             } catch (InterruptedException e) {
@@ -89,7 +107,7 @@ public final class ManagerFollower implements AutoCloseable {
         }
     }
 
-    // the Manager first (asked not to wait), then the disk copy
+    // the Manager first (asked not to wait), then the disk copy, then the grid's copy (also over an older disk copy)
     private void firstConfiguration() {
         Optional<byte[]> stored = Optional.empty();
         try {
@@ -105,6 +123,66 @@ public final class ManagerFollower implements AutoCloseable {
                 lastError = "The disk copy was refused: " + config.rejection().reason();
             }
         }
+        fromGrid();
+    }
+
+    /** Applies the grid's copy when it is sealed, intact and newer than the bundle in force; never throws. */
+    private void fromGrid() {
+        if (grid == null) {
+            return;
+        }
+        GridBundleSource.Read read = grid.read();
+        switch (read) {
+            case GridBundleSource.Unavailable unavailable -> gridOutcome = "unavailable: " + unavailable.reason();
+            case GridBundleSource.Absent absent -> gridOutcome = "no copy";
+            case GridBundleSource.Refused refused -> {
+                gridVersion = refused.bundle().version();
+                if (newer(refused.bundle()) && firstTry(refused.bundle())) {
+                    config.refuse(refused.bundle().version(), refused.bundle().sha256(), refused.reason());
+                }
+                gridOutcome = "refused";
+            }
+            case GridBundleSource.Found found -> {
+                GridBundle bundle = found.bundle();
+                gridVersion = bundle.version();
+                if (!newer(bundle)) {
+                    gridOutcome = "not newer";
+                    return;
+                }
+                if (!firstTry(bundle)) {
+                    gridOutcome = "refused";
+                    return;
+                }
+                byte[] json = bundle.json();
+                if (config.apply(json, bundle.sha256(), bundle.version(), "grid") == null) {
+                    gridOutcome = "refused";
+                    return;
+                }
+                refusedGridCopy = null;
+                gridOutcome = "applied";
+                try {
+                    disk.write(json);
+                } catch (IOException e) {
+                    lastError = "The disk copy could not be written (" + e.getClass().getSimpleName() + ")";
+                    LOG.log(Level.WARNING, lastError);
+                }
+            }
+        }
+    }
+
+    private boolean newer(GridBundle bundle) {
+        GatewayConfig.Applied applied = config.applied();
+        return applied == null || bundle.version() > applied.version();
+    }
+
+    // each copy is tried once, not on every failed poll: a refused one stays refused until the grid holds another
+    private boolean firstTry(GridBundle bundle) {
+        String identity = bundle.version() + "/" + bundle.sha256() + "/" + bundle.seal() + "/" + bundle.size();
+        if (identity.equals(refusedGridCopy)) {
+            return false;
+        }
+        refusedGridCopy = identity;
+        return true;
     }
 
     /** One poll; false when the Manager could not be asked or answered with an error. */
@@ -134,14 +212,18 @@ public final class ManagerFollower implements AutoCloseable {
             response = sent.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             sent.cancel(true);
-            return failed("The Manager did not answer within " + deadline.toMillis() + " ms");
+            return unreachable("The Manager did not answer within " + deadline.toMillis() + " ms",
+                    "no answer within " + deadline.toMillis() + " ms");
         } catch (ExecutionException e) {
-            return failed("The Manager cannot be reached (" + e.getCause().getClass().getSimpleName() + ")");
+            Throwable cause = e.getCause();
+            String name = (cause == null ? e : cause).getClass().getSimpleName();
+            return unreachable("The Manager cannot be reached (" + name + ")", name);
         } catch (InterruptedException e) {
             sent.cancel(true);
             Thread.currentThread().interrupt();
             return false;
         }
+        contact.answered();
         InputStream body = response.body();
         ScheduledFuture<?> guard = watchdog.schedule(() -> closeQuietly(body), timeout.toMillis(), TimeUnit.MILLISECONDS);
         try (body) {
@@ -183,6 +265,15 @@ public final class ManagerFollower implements AutoCloseable {
         } finally {
             guard.cancel(false);
         }
+    }
+
+    // said by the contact once per change (waiting, connected, lost), not on every poll
+    private boolean unreachable(String error, String reason) {
+        pollFailures.incrementAndGet();
+        lastPollOutcome = "failed";
+        lastError = error;
+        contact.unreachable(reason);
+        return false;
     }
 
     private boolean failed(String reason) {
@@ -235,6 +326,13 @@ public final class ManagerFollower implements AutoCloseable {
         map.put("lastError", lastError);
         map.put("pollFailures", pollFailures.get());
         map.put("diskCopy", disk.file().toString());
+        if (grid != null) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            copy.put("state", grid.describeGrid());
+            copy.put("version", gridVersion);
+            copy.put("lastOutcome", gridOutcome);
+            map.put("gridCopy", copy);
+        }
         return map;
     }
 

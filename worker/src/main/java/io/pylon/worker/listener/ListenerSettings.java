@@ -29,7 +29,8 @@ public final class ListenerSettings {
             null, SettingType.PATH);
 
     public static final Setting<Duration> TLS_RELOAD_INTERVAL = Setting.of("pylon.worker.tls.reload-interval",
-            "How often the certificate and key files are read again; a changed valid pair serves new handshakes.",
+            "How often TLS files are read again (the listener's certificate and key, the proxies' upstreamTls files); "
+                    + "a valid change serves new handshakes.",
             Duration.ofSeconds(10), SettingType.durationAtLeast(Duration.ofMillis(100)));
 
     public static List<Setting<?>> all() {

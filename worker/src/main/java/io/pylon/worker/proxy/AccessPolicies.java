@@ -10,6 +10,7 @@ import io.pylon.gateway.model.IpRules;
 import io.pylon.gateway.model.KeyAuth;
 import io.pylon.gateway.model.Policies;
 import io.pylon.worker.keys.KeySet;
+import org.jspecify.annotations.Nullable;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,13 +49,21 @@ final class AccessPolicies {
     private AccessPolicies() {
     }
 
-    /** @return true when the request was answered here (refused, or a preflight) */
-    static boolean answer(String proxy, Policies policies, KeySet keys, String method, ServerRequest req,
-                          ServerResponse res) {
+    /**
+     * What the stage decided: answered here (refused, or a preflight), or passed, with the key's application and
+     * plan when the proxy has key auth.
+     */
+    record Admission(boolean answered, KeySet.@Nullable Check key) {
+        static final Admission ANSWERED = new Admission(true, null);
+        static final Admission OPEN = new Admission(false, null);
+    }
+
+    static Admission admit(String proxy, Policies policies, KeySet keys, String method, ServerRequest req,
+                           ServerResponse res) {
         GatewayError ip = ipRefusal(policies.ipRules(), req.remotePeer().address(), req.headers());
         if (ip != null) {
             ip.send(res);
-            return true;
+            return Admission.ANSWERED;
         }
         Cors cors = policies.cors();
         if (cors != null && method.equals("OPTIONS")) {
@@ -68,15 +77,23 @@ final class AccessPolicies {
                     new GatewayError(Status.FORBIDDEN_403, "cors_refused", "This origin or method is not allowed "
                             + "by the API's CORS policy.", 0).send(res);
                 }
-                return true;
+                return Admission.ANSWERED;
             }
         }
-        GatewayError key = keyRefusal(proxy, policies.keyAuth(), keys, req.headers());
-        if (key != null) {
-            key.send(res);
-            return true;
+        if (policies.keyAuth() == null) {
+            return Admission.OPEN;
         }
-        return false;
+        KeySet.Check check = keyCheck(policies.keyAuth(), proxy, keys, req.headers());
+        GatewayError key = keyRefusal(check);
+        if (key != null) {
+            if (cors != null) {
+                // a browser reads the refusal ("invalid_api_key") only when the origin is admitted on it too
+                CorsHeaders.response(cors, req.headers().first(HeaderNames.ORIGIN).orElse(null), res.headers());
+            }
+            key.send(res);
+            return Admission.ANSWERED;
+        }
+        return new Admission(false, check);
     }
 
     /**
@@ -85,7 +102,10 @@ final class AccessPolicies {
      */
     static GatewayError refusal(String proxy, Policies policies, KeySet keys, SocketAddress peer, Headers headers) {
         GatewayError ip = ipRefusal(policies.ipRules(), peer, headers);
-        return ip != null ? ip : keyRefusal(proxy, policies.keyAuth(), keys, headers);
+        if (ip != null || policies.keyAuth() == null) {
+            return ip;
+        }
+        return keyRefusal(keyCheck(policies.keyAuth(), proxy, keys, headers));
     }
 
     private static GatewayError ipRefusal(IpRules ip, SocketAddress peerAddress, Headers headers) {
@@ -101,15 +121,22 @@ final class AccessPolicies {
         return ip.permits(client) ? null : FORBIDDEN_IP;
     }
 
-    private static GatewayError keyRefusal(String proxy, KeyAuth keyAuth, KeySet keys, Headers headers) {
-        if (keyAuth == null) {
-            return null;
-        }
+    /** The check of the key of a request {@link #refusal} let pass; null when the proxy has no key auth. */
+    static KeySet.@Nullable Check admittedKey(String proxy, Policies policies, KeySet keys, Headers headers) {
+        return policies.keyAuth() == null ? null : keyCheck(policies.keyAuth(), proxy, keys, headers);
+    }
+
+    /** Null when no key was presented. */
+    private static KeySet.@Nullable Check keyCheck(KeyAuth keyAuth, String proxy, KeySet keys, Headers headers) {
         String key = headers.first(HeaderNames.create(keyAuth.header())).orElse("");
-        if (key.isBlank()) {
+        return key.isBlank() ? null : keys.check(proxy, key.strip());
+    }
+
+    private static @Nullable GatewayError keyRefusal(KeySet.@Nullable Check check) {
+        if (check == null) {
             return NO_KEY;
         }
-        return switch (keys.check(proxy, key.strip())) {
+        return switch (check.verdict()) {
             case ALLOWED -> null;
             case UNKNOWN -> UNKNOWN_KEY;
             case NOT_SUBSCRIBED -> NOT_SUBSCRIBED;

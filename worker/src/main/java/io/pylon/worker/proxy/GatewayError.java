@@ -15,6 +15,17 @@ import io.pylon.core.http.ErrorBody;
 record GatewayError(Status status, String error, String message, long retryAfterSeconds) {
     static final GatewayError BAD_GATEWAY = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
             "The upstream service could not be reached.", 0);
+    static final GatewayError TLS_UNTRUSTED = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
+            "TLS to the upstream failed: its certificate is not signed by an authority this route trusts "
+                    + "(upstreamTls.caFile).", 0);
+    static final GatewayError TLS_NAME_MISMATCH = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
+            "TLS to the upstream failed: its certificate is not for the name checked (the upstream's host, or "
+                    + "upstreamTls.serverName).", 0);
+    static final GatewayError TLS_REFUSED = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
+            "TLS to the upstream failed: the upstream refused the handshake (it may require a client certificate: "
+                    + "upstreamTls.certificateFile).", 0);
+    static final GatewayError TLS_FAILED = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
+            "TLS to the upstream failed.", 0);
     static final GatewayError GATEWAY_TIMEOUT = new GatewayError(Status.GATEWAY_TIMEOUT_504, "gateway_timeout",
             "The upstream service did not answer in time.", 0);
     static final GatewayError BODY_TOO_LARGE = new GatewayError(Status.REQUEST_ENTITY_TOO_LARGE_413,

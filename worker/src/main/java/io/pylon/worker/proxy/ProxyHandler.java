@@ -4,6 +4,7 @@ import io.pylon.worker.keys.KeySet;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.pylon.gateway.model.Forwarding;
+import io.pylon.gateway.model.Policies;
 import io.pylon.gateway.model.Route;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
@@ -11,7 +12,10 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.PodPaths;
+import io.pylon.worker.ratelimit.PlanLimiter;
 import io.pylon.worker.ratelimit.RateLimiter;
+import io.pylon.worker.usage.UsageRecorder;
+import org.jspecify.annotations.Nullable;
 import io.pylon.worker.routes.RouteTable;
 
 import java.util.function.Supplier;
@@ -20,9 +24,10 @@ import java.util.function.Supplier;
  * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
  * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
- * (IP rules, CORS preflight, key auth), the {@link RateLimitGate}, the {@link UpstreamDispatch} that picks an
+ * (IP rules, CORS preflight, key auth), the {@link RateLimitGate} (the key's plan, then the route's limit), the {@link UpstreamDispatch} that picks an
  * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer
- * back. Called concurrently by the server's request threads (virtual threads); it holds no state of its own beyond
+ * back. A request admitted with an application's key is counted in the {@link UsageRecorder} once answered. Called
+ * concurrently by the server's request threads (virtual threads); it holds no state of its own beyond
  * the stages.
  */
 public final class ProxyHandler implements Handler {
@@ -35,21 +40,26 @@ public final class ProxyHandler implements Handler {
     private final KeySet keys;
     private final TrustedProxies trustedProxies;
     private final long maxRequestBody;
+    private final @Nullable UsageRecorder usage;
 
     /**
      * @param trustedProxies clients whose forwarding headers are kept
      * @param maxRequestBody the pod's request body limit in bytes (0: none), for routes that set none
      * @param keys           the API keys a proxy with {@code keyAuth} accepts
+     * @param plans          counts requests against the plans of keys' subscriptions
+     * @param usage          counts the requests of applications (null: not counted)
      */
     public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools,
-                        ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, ProxyStats stats,
-                        TrustedProxies trustedProxies, long maxRequestBody, KeySet keys) {
+                        ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, PlanLimiter plans,
+                        ProxyStats stats, TrustedProxies trustedProxies, long maxRequestBody, KeySet keys,
+                        @Nullable UsageRecorder usage) {
+        this.usage = usage;
         this.trustedProxies = trustedProxies;
         this.maxRequestBody = maxRequestBody;
         this.keys = keys;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
-        this.rateLimits = new RateLimitGate(rateLimiter, stats);
+        this.rateLimits = new RateLimitGate(rateLimiter, plans, stats);
         this.dispatch = new UpstreamDispatch(pools, responseTimeouts, stats);
         this.relay = new ResponseRelay(stats);
         this.stats = stats;
@@ -96,6 +106,9 @@ public final class ProxyHandler implements Handler {
                 ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + path);
             }
             case RouteTable.MethodNotAllowed notAllowed -> {
+                if (answeredPreflight(method, host, path, table, req, res)) {
+                    return;
+                }
                 String allow = String.join(", ", notAllowed.allowed());
                 res.header(HeaderNames.ALLOW, allow);
                 ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
@@ -103,6 +116,23 @@ public final class ProxyHandler implements Handler {
             }
             case RouteTable.Found found -> forward(found.entry(), method, path, req, res);
         }
+    }
+
+    /**
+     * A CORS preflight to a route that does not list OPTIONS among its methods: answered by the CORS policy of the
+     * route the requested method would reach (the proxy's own, or the Portal's admission), else left to the 405.
+     */
+    private boolean answeredPreflight(String method, String host, String path, RouteTable table, ServerRequest req,
+                                      ServerResponse res) {
+        String requested = req.headers().first(HeaderNames.ACCESS_CONTROL_REQUEST_METHOD).orElse(null);
+        String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
+        if (!method.equals("OPTIONS") || requested == null || origin == null || !isToken(requested)
+                || !(table.match(requested, host, path) instanceof RouteTable.Found found)) {
+            return false;
+        }
+        Route route = found.entry().route();
+        var policies = PortalCors.effective(route.name(), route.policies(), keys, origin);
+        return policies.cors() != null && AccessPolicies.admit(route.name(), policies, keys, method, req, res).answered();
     }
 
     /** 413 before anything is sent upstream; the body stays unread, so the connection closes after the answer. */
@@ -130,10 +160,39 @@ public final class ProxyHandler implements Handler {
     /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
     private void forward(RouteTable.Entry entry, String method, String path, ServerRequest req, ServerResponse res)
             throws Exception {
-        String clientIp = ClientAddress.ip(req.remotePeer());
-        var policies = entry.route().policies();
-        if (AccessPolicies.answer(entry.route().name(), policies, keys, method, req, res)) {
+        long start = System.nanoTime();
+        Policies policies = PortalCors.effective(entry.route().name(), entry.route().policies(), keys,
+                req.headers().first(HeaderNames.ORIGIN).orElse(null));
+        AccessPolicies.Admission admission = AccessPolicies.admit(entry.route().name(), policies, keys, method, req,
+                res);
+        if (admission.answered()) {
             return;
+        }
+        KeySet.Check key = admission.key();
+        if (key == null || key.application() == null || usage == null) {
+            forwardAdmitted(entry, policies, key, method, path, req, res);
+            return;
+        }
+        int status = 500;
+        try {
+            forwardAdmitted(entry, policies, key, method, path, req, res);
+            status = res.status().code();
+        } finally {
+            usage.record(key.application(), entry.route().name(), status, System.nanoTime() - start,
+                    System.currentTimeMillis());
+        }
+    }
+
+    /** @param policies the route's, with the Portal's origin admitted when it is the caller ({@link PortalCors}) */
+    private void forwardAdmitted(RouteTable.Entry entry, Policies policies, KeySet.@Nullable Check key, String method,
+                                 String path, ServerRequest req, ServerResponse res) throws Exception {
+        String clientIp = ClientAddress.ip(req.remotePeer());
+        if (key != null && key.plan() != null) {
+            GatewayError overPlan = rateLimits.checkPlan(entry.route(), key.application(), key.plan());
+            if (overPlan != null) {
+                overPlan.send(res);
+                return;
+            }
         }
         GatewayError refusal = rateLimits.check(entry.route(), clientIp);
         if (refusal != null) {

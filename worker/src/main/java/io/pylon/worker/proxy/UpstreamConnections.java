@@ -23,7 +23,8 @@ import java.net.SocketAddress;
  * socket-option calls per proxied request (about 1.5% of the Worker's CPU in the benchmark's profile), while these
  * sockets always read without a timeout: {@link ResponseTimeouts} watches the exchanges instead, and the pools set no
  * timeout of their own (a TLS handshake or a staleness check restores the socket's timeout, zero, when done).
- * Stateless; each connection is used by one request thread at a time, as HttpClient's own.
+ * Stateless; each connection is used by one request thread at a time, as HttpClient's own (its state is confined to
+ * that thread).
  */
 final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClientConnection> {
     static final UpstreamConnections INSTANCE = new UpstreamConnections();
@@ -36,9 +37,14 @@ final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClie
         return new Connection(ManagedHttpClientConnectionFactory.INSTANCE.createConnection(socket));
     }
 
-    /** HttpClient's connection with the two socket-timeout calls of pooling taken out. */
+    /**
+     * HttpClient's connection with the two socket-timeout calls of pooling taken out. A TLS connection whose upstream
+     * asked for a client certificate and fails before its first response says so
+     * ({@link UpstreamTlsContext.ClientCertificateRefusedException}).
+     */
     private static final class Connection implements ManagedHttpClientConnection {
         private final ManagedHttpClientConnection delegate;
+        private boolean answered;
 
         Connection(ManagedHttpClientConnection delegate) {
             this.delegate = delegate;
@@ -81,7 +87,19 @@ final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClie
 
         @Override
         public void sendRequestHeader(ClassicHttpRequest request) throws HttpException, IOException {
-            delegate.sendRequestHeader(request);
+            try {
+                delegate.sendRequestHeader(request);
+            } catch (IOException e) {
+                throw beforeFirstAnswer(e);
+            }
+        }
+
+        private IOException beforeFirstAnswer(IOException e) {
+            if (!answered && !(e instanceof javax.net.ssl.SSLException)
+                    && UpstreamTlsContext.clientCertificateRequested(delegate.getSSLSession())) {
+                return new UpstreamTlsContext.ClientCertificateRefusedException(e);
+            }
+            return e;
         }
 
         @Override
@@ -91,12 +109,22 @@ final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClie
 
         @Override
         public void sendRequestEntity(ClassicHttpRequest request) throws HttpException, IOException {
-            delegate.sendRequestEntity(request);
+            try {
+                delegate.sendRequestEntity(request);
+            } catch (IOException e) {
+                throw beforeFirstAnswer(e);
+            }
         }
 
         @Override
         public ClassicHttpResponse receiveResponseHeader() throws HttpException, IOException {
-            return delegate.receiveResponseHeader();
+            try {
+                ClassicHttpResponse response = delegate.receiveResponseHeader();
+                answered = true;
+                return response;
+            } catch (IOException e) {
+                throw beforeFirstAnswer(e);
+            }
         }
 
         @Override
@@ -116,7 +144,11 @@ final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClie
 
         @Override
         public void flush() throws IOException {
-            delegate.flush();
+            try {
+                delegate.flush();
+            } catch (IOException e) {
+                throw beforeFirstAnswer(e);
+            }
         }
 
         @Override

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.webserver.CloseConnectionException;
 import io.pylon.gateway.model.Forwarding;
 import io.pylon.gateway.model.Route;
@@ -9,6 +11,7 @@ import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.util.Timeout;
 
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
@@ -70,7 +73,7 @@ final class UpstreamDispatch {
      * @param body   the client's body, null when the request has none
      * @throws CloseConnectionException when the client stopped sending its body: nobody is left to answer
      */
-    Result open(RouteTable.Entry entry, String method, ClientRequestBody body, Outbound outbound) {
+    Result open(RouteTable.Entry entry, String method, @Nullable ClientRequestBody body, Outbound outbound) {
         Route route = entry.route();
         Forwarding.Retries retries = route.forwarding().retries();
         boolean retryable = retries.attempts() > 0 && body == null && IDEMPOTENT.contains(method);
@@ -84,7 +87,7 @@ final class UpstreamDispatch {
                 break; // a retry beyond one pass over the upstreams only within the route's budget
             }
             Upstream upstream = order.get(i % order.size());
-            UpstreamPool pool = pools.pool(upstream);
+            UpstreamPool pool = pools.pool(upstream, route);
             ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
             ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
             try {
@@ -119,6 +122,23 @@ final class UpstreamDispatch {
             } catch (ConnectTimeoutException | ConnectException e) {
                 pools.failed(pool);
                 failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
+                log(route, pool, e);
+                if (body != null && body.started()) {
+                    return new Failed(failure);
+                }
+            } catch (SSLException e) {
+                if (body != null && body.tooLarge()) {
+                    return new Failed(UpstreamFailure.BODY_TOO_LARGE);
+                }
+                if (body != null && body.clientFailed()) {
+                    stats.clientAborted.increment();
+                    throw new CloseConnectionException("client went away while sending the request body", e);
+                }
+                // the handshake failed, or the upstream refused this client's certificate: the next upstream is tried
+                // while none of the client's body was sent. Not marked failed: the upstream is up (a TCP probe would
+                // take it back at once), its TLS does not fit this route's settings; logged once per kind instead
+                failure = UpstreamFailure.of(e);
+                pool.tlsFailed(failure, route.name());
                 log(route, pool, e);
                 if (body != null && body.started()) {
                     return new Failed(failure);
@@ -158,7 +178,7 @@ final class UpstreamDispatch {
         List<Upstream> failed = new ArrayList<>(0);
         for (int i = 0; i < n; i++) {
             Upstream upstream = upstreams.get((start + i) % n);
-            (pools.pool(upstream).isHealthy() ? healthy : failed).add(upstream);
+            (pools.pool(upstream, entry.route()).isHealthy() ? healthy : failed).add(upstream);
         }
         healthy.addAll(failed);
         return healthy;

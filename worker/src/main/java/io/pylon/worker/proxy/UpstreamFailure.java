@@ -1,11 +1,26 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
 
 /** Why no upstream answered, and what the client is told then; each answer is counted in {@link ProxyStats}. */
 enum UpstreamFailure {
-    UNREACHABLE, TIMEOUT, POOL_EXHAUSTED, BODY_TOO_LARGE;
+    UNREACHABLE, TIMEOUT, POOL_EXHAUSTED, BODY_TOO_LARGE,
+    /** The upstream's certificate does not chain to a trusted authority. */
+    TLS_UNTRUSTED,
+    /** The upstream's certificate is not for the name checked. */
+    TLS_NAME_MISMATCH,
+    /** The upstream ended the handshake with an alert (a client certificate it requires, say). */
+    TLS_REFUSED,
+    /** Any other TLS failure. */
+    TLS_FAILED;
 
     /** A failure after the connection was made (or while leasing one): nothing more specific than the exception. */
     static UpstreamFailure of(IOException e) {
@@ -15,28 +30,64 @@ enum UpstreamFailure {
         if (e instanceof SocketTimeoutException) {
             return TIMEOUT;
         }
-        return UNREACHABLE;
+        UpstreamFailure tls = tls(e);
+        return tls != null ? tls : UNREACHABLE;
+    }
+
+    /** What a TLS failure was, read from the exception and its causes; null when it was not one. */
+    static @Nullable UpstreamFailure tls(Throwable e) {
+        boolean ssl = false;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof UpstreamTlsContext.ClientCertificateRefusedException) {
+                return TLS_REFUSED;
+            }
+            if (t instanceof CertPathBuilderException || t instanceof CertPathValidatorException) {
+                return TLS_UNTRUSTED;
+            }
+            if (t instanceof SSLPeerUnverifiedException) {
+                return TLS_NAME_MISMATCH;
+            }
+            String message = t.getMessage() == null ? "" : t.getMessage();
+            if (t instanceof CertificateException && (message.startsWith("No subject alternative")
+                    || message.startsWith("No name matching"))) {
+                return TLS_NAME_MISMATCH;
+            }
+            if (t instanceof SSLException) {
+                ssl = true;
+                if (message.startsWith("Received fatal alert")) {
+                    return TLS_REFUSED;
+                }
+            }
+        }
+        return ssl ? TLS_FAILED : null;
+    }
+
+    boolean isTls() {
+        return this == TLS_UNTRUSTED || this == TLS_NAME_MISMATCH || this == TLS_REFUSED || this == TLS_FAILED;
     }
 
     /** The answer to the client, counted. */
     GatewayError answer(ProxyStats stats) {
+        switch (this) {
+            case TIMEOUT -> stats.gatewayTimeout.increment();
+            case POOL_EXHAUSTED -> stats.poolExhausted.increment();
+            case BODY_TOO_LARGE -> stats.badRequest.increment();
+            default -> stats.badGateway.increment();
+        }
+        return error();
+    }
+
+    /** The answer to the client. */
+    GatewayError error() {
         return switch (this) {
-            case TIMEOUT -> {
-                stats.gatewayTimeout.increment();
-                yield GatewayError.GATEWAY_TIMEOUT;
-            }
-            case POOL_EXHAUSTED -> {
-                stats.poolExhausted.increment();
-                yield GatewayError.POOL_EXHAUSTED;
-            }
-            case BODY_TOO_LARGE -> {
-                stats.badRequest.increment();
-                yield GatewayError.BODY_TOO_LARGE;
-            }
-            case UNREACHABLE -> {
-                stats.badGateway.increment();
-                yield GatewayError.BAD_GATEWAY;
-            }
+            case TIMEOUT -> GatewayError.GATEWAY_TIMEOUT;
+            case POOL_EXHAUSTED -> GatewayError.POOL_EXHAUSTED;
+            case BODY_TOO_LARGE -> GatewayError.BODY_TOO_LARGE;
+            case UNREACHABLE -> GatewayError.BAD_GATEWAY;
+            case TLS_UNTRUSTED -> GatewayError.TLS_UNTRUSTED;
+            case TLS_NAME_MISMATCH -> GatewayError.TLS_NAME_MISMATCH;
+            case TLS_REFUSED -> GatewayError.TLS_REFUSED;
+            case TLS_FAILED -> GatewayError.TLS_FAILED;
         };
     }
 }

@@ -5,9 +5,8 @@ import io.pylon.gateway.model.Route;
 import io.pylon.gateway.model.Upstream;
 import io.pylon.worker.routes.RouteTable;
 
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,7 +35,7 @@ public final class UpstreamHealthChecks {
     private static final System.Logger LOG = System.getLogger(UpstreamHealthChecks.class.getName());
 
     private final UpstreamPools pools;
-    private final Map<String, State> states = new ConcurrentHashMap<>();
+    private final Map<UpstreamPools.PoolKey, State> states = new ConcurrentHashMap<>();
 
     private static final class State {
         final UpstreamPool pool;
@@ -58,7 +57,7 @@ public final class UpstreamHealthChecks {
 
     /** Starts the probes that are due for the routes in {@code table} (null: none yet). */
     public void run(RouteTable table, ExecutorService async) {
-        Set<String> checked = new HashSet<>();
+        Set<UpstreamPools.PoolKey> checked = new HashSet<>();
         if (table != null) {
             for (Route route : table.routes()) {
                 HealthCheck check = route.forwarding().healthCheck();
@@ -66,15 +65,15 @@ public final class UpstreamHealthChecks {
                     continue;
                 }
                 for (Upstream upstream : route.upstreams()) {
-                    if (checked.add(upstream.origin())) {
-                        State state = states.computeIfAbsent(upstream.origin(),
-                                o -> new State(pools.pool(upstream), check));
+                    UpstreamPool pool = pools.pool(upstream, route);
+                    if (checked.add(pool.key())) {
+                        State state = states.computeIfAbsent(pool.key(), o -> new State(pool, check));
                         startIfDue(state, check, async);
                     }
                 }
             }
         }
-        for (Map.Entry<String, State> entry : states.entrySet()) {
+        for (Map.Entry<UpstreamPools.PoolKey, State> entry : states.entrySet()) {
             if (!checked.contains(entry.getKey()) && states.remove(entry.getKey(), entry.getValue())) {
                 entry.getValue().pool.checkedDown(false);
             }
@@ -105,7 +104,7 @@ public final class UpstreamHealthChecks {
         synchronized (state) {
             check = state.check;
         }
-        boolean ok = answers(state.pool.upstream(), check);
+        boolean ok = answers(state.pool.upstream(), state.pool.tls(), check);
         synchronized (state) {
             state.inFlight = false;
             if (ok) {
@@ -128,21 +127,17 @@ public final class UpstreamHealthChecks {
     }
 
     /** Whether {@code GET path} is answered with 200 to 399 within the check's timeout. */
-    static boolean answers(Upstream upstream, HealthCheck check) {
+    static boolean answers(Upstream upstream, @Nullable UpstreamTlsContext tls, HealthCheck check) {
         int timeout = (int) Math.min(Integer.MAX_VALUE, check.timeout().toMillis());
         long deadline = System.nanoTime() + check.timeout().toNanos();
         try (Socket plain = new Socket()) {
             plain.connect(new InetSocketAddress(upstream.host(), upstream.port()), timeout);
             Socket socket = plain;
-            if (upstream.scheme().equals("https")) {
-                SSLSocket tls = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-                        .createSocket(plain, upstream.host(), upstream.port(), true);
-                SSLParameters parameters = tls.getSSLParameters();
-                parameters.setEndpointIdentificationAlgorithm("HTTPS");
-                tls.setSSLParameters(parameters);
-                socket = tls;
-            }
             socket.setSoTimeout(timeout);
+            if (upstream.scheme().equals("https")) {
+                socket = tls != null ? tls.handshake(plain, upstream.host(), upstream.port())
+                        : UpstreamTlsContext.handshakeDefault(plain, upstream.host(), upstream.port());
+            }
             String host = upstream.host().contains(":") ? "[" + upstream.host() + "]" : upstream.host();
             OutputStream out = socket.getOutputStream();
             out.write(("GET " + upstream.basePath() + check.path() + " HTTP/1.1\r\nHost: " + host + ":" + upstream.port()

@@ -1,6 +1,8 @@
 package io.pylon.worker.proxy;
 
 import io.pylon.gateway.model.Upstream;
+import io.pylon.gateway.model.UpstreamTls;
+import org.jspecify.annotations.Nullable;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -24,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * User-Agent, so what the client sent and what the upstream answered pass through unchanged.
  *
  * <p>Threading: request threads lease connections concurrently (the HTTP client's pool is thread-safe) and mark
- * failures; the failure count and the cool-down's end are atomic, so the maintenance thread's probe and request
+ * failures; the failure count, the cool-down's end and the last TLS failure logged are atomic, so the maintenance thread's probe and request
  * threads may both update them.
  */
 public final class UpstreamPool implements AutoCloseable {
@@ -33,6 +35,8 @@ public final class UpstreamPool implements AutoCloseable {
     private static final TimeValue VALIDATE_AFTER_INACTIVITY = TimeValue.ofSeconds(1);
 
     private final String origin;
+    private final UpstreamPools.PoolKey key;
+    private final @Nullable UpstreamTlsContext tls;
     private final Upstream upstream;
     private final PoolingHttpClientConnectionManager manager;
     private final HttpHost target;
@@ -41,11 +45,24 @@ public final class UpstreamPool implements AutoCloseable {
     private final AtomicLong failedUntilNanos = new AtomicLong();
     private volatile boolean checkedDown;
     private final AtomicLong failures = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicReference<UpstreamFailure> lastTlsFailure =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     public UpstreamPool(Upstream upstream, PoolSettings settings) {
+        this(upstream, settings, null);
+    }
+
+    /** @param tls how an {@code https://} upstream is trusted and named; null: HttpClient's default (the JDK's) */
+    public UpstreamPool(Upstream upstream, PoolSettings settings, @Nullable UpstreamTlsContext tls) {
         this.origin = upstream.origin();
+        this.tls = tls;
+        this.key = new UpstreamPools.PoolKey(origin, tls == null ? UpstreamTls.DEFAULTS : tls.settings());
         this.upstream = new Upstream(upstream.scheme(), upstream.host(), upstream.port(), "");
-        this.manager = PoolingHttpClientConnectionManagerBuilder.create()
+        PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create();
+        if (tls != null) {
+            builder.setTlsSocketStrategy(tls.strategy());
+        }
+        this.manager = builder
                 .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
                 .setConnectionFactory(UpstreamConnections.INSTANCE)
                 .setMaxConnTotal(settings.maxTotal())
@@ -73,6 +90,15 @@ public final class UpstreamPool implements AutoCloseable {
 
     public String origin() {
         return origin;
+    }
+
+    UpstreamPools.PoolKey key() {
+        return key;
+    }
+
+    /** The TLS context its connections are made with; null: the default (also for plain http). */
+    public @Nullable UpstreamTlsContext tls() {
+        return tls;
     }
 
     /** The origin alone, for probes. */
@@ -127,6 +153,14 @@ public final class UpstreamPool implements AutoCloseable {
     void markFailed(Duration cooldown) {
         failures.incrementAndGet();
         failedUntilNanos.set(System.nanoTime() + Math.max(1, cooldown.toNanos()));
+    }
+
+    /** A TLS failure with this pool's upstream: logged when its kind differs from the last one, not per request. */
+    void tlsFailed(UpstreamFailure failure, String route) {
+        if (lastTlsFailure.getAndSet(failure) != failure) {
+            System.getLogger(UpstreamPool.class.getName()).log(System.Logger.Level.WARNING, "Upstream " + origin
+                    + " (proxy '" + route + "'): " + failure.error().message());
+        }
     }
 
     void markHealthy() {

@@ -1,6 +1,8 @@
 package io.pylon.worker.proxy;
 
+import io.pylon.gateway.model.InvalidProxyException;
 import io.pylon.gateway.model.Route;
+import io.pylon.gateway.model.UpstreamTls;
 import io.pylon.worker.routes.RouteTable;
 import io.pylon.gateway.model.Upstream;
 import org.apache.hc.core5.pool.PoolStats;
@@ -23,7 +25,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * One {@link UpstreamPool} per upstream origin in the routes. When a reload drops an origin its pool is retired, not
+ * One {@link UpstreamPool} per upstream origin in the routes and TLS setting it is reached with ({@link PoolKey}: an
+ * {@code https://} upstream named by proxies with different {@code upstreamTls} settings gets a pool for each, bounded
+ * by the number of distinct settings a bundle may hold). When a reload drops an origin its pool is retired, not
  * closed: requests still using it finish, and it is closed once it has no leased connection left. Periodic work
  * ({@link #maintain}, run on the maintenance executor) evicts idle connections, closes drained retired pools and
  * probes upstreams that failed, so they come back before their cool-down ends.
@@ -41,10 +45,15 @@ public final class UpstreamPools implements AutoCloseable {
     private final UpstreamPool.PoolSettings settings;
     private final Duration idleTimeout;
     private final Duration failureCooldown;
-    private final Map<String, UpstreamPool> pools = new ConcurrentHashMap<>();
+    private final Map<PoolKey, UpstreamPool> pools = new ConcurrentHashMap<>();
     private final List<Retired> retired = new CopyOnWriteArrayList<>();
-    private final Map<String, Set<String>> routesByOrigin = new ConcurrentHashMap<>();
-    private volatile Set<String> origins = Set.of();
+    private final Map<PoolKey, Set<String>> routesByPool = new ConcurrentHashMap<>();
+    private final UpstreamTlsContexts tls = new UpstreamTlsContexts();
+    private volatile Set<PoolKey> inUse = Set.of();
+
+    /** What a pool is for: an origin, reached with a TLS setting ({@link UpstreamTls#DEFAULTS} for plain ones). */
+    public record PoolKey(String origin, UpstreamTls tls) {
+    }
 
     private record Retired(UpstreamPool pool, long since) {
     }
@@ -55,32 +64,61 @@ public final class UpstreamPools implements AutoCloseable {
         this.failureCooldown = failureCooldown;
     }
 
-    /** The pool of an upstream; created on first use (a route of an older table may still name a retired origin). */
-    public UpstreamPool pool(Upstream upstream) {
-        UpstreamPool pool = pools.get(upstream.origin());
-        return pool != null ? pool : pools.computeIfAbsent(upstream.origin(), o -> new UpstreamPool(upstream, settings));
+    /** The pool of a route's upstream with the route's TLS setting; created on first use (an older table's route may
+     * still name a retired one). */
+    public UpstreamPool pool(Upstream upstream, Route route) {
+        return pool(upstream, route.forwarding().upstreamTls());
     }
 
-    /** Brings the pools in line with a new route table: pools for new origins, retirement for dropped ones. */
-    public synchronized void sync(RouteTable table) {
-        Set<String> next = new HashSet<>();
-        Map<String, Set<String>> names = new LinkedHashMap<>();
+    /** The pool of an upstream reached the default way. */
+    public UpstreamPool pool(Upstream upstream) {
+        return pool(upstream, UpstreamTls.DEFAULTS);
+    }
+
+    /** The pool of an upstream reached with {@code tls}. */
+    public UpstreamPool pool(Upstream upstream, UpstreamTls tls) {
+        PoolKey key = new PoolKey(upstream.origin(), upstream.scheme().equals("https") ? tls : UpstreamTls.DEFAULTS);
+        UpstreamPool pool = pools.get(key);
+        return pool != null ? pool : pools.computeIfAbsent(key, k -> new UpstreamPool(upstream, settings, this.tls.get(k.tls())));
+    }
+
+    /** The TLS context of a setting, null for the default one: for connections made outside the pools. */
+    @Nullable UpstreamTlsContext tls(UpstreamTls settings) {
+        return tls.get(settings);
+    }
+
+    /**
+     * Brings the pools in line with a new route table: loads the TLS files it names, pools for new origins and
+     * settings, retirement for dropped ones.
+     *
+     * @throws InvalidProxyException when a proxy's TLS files cannot be used: nothing changes, the table must not be
+     *                               applied
+     */
+    public synchronized void sync(RouteTable table) throws InvalidProxyException {
+        tls.prepare(table);
+        Set<PoolKey> next = new HashSet<>();
+        Map<PoolKey, Set<String>> names = new LinkedHashMap<>();
         for (Route route : table.routes()) {
             for (Upstream upstream : route.upstreams()) {
-                next.add(upstream.origin());
-                names.computeIfAbsent(upstream.origin(), o -> new java.util.TreeSet<>()).add(route.name());
-                pool(upstream);
+                UpstreamPool pool = pool(upstream, route);
+                next.add(pool.key());
+                names.computeIfAbsent(pool.key(), o -> new java.util.TreeSet<>()).add(route.name());
             }
         }
-        origins = Set.copyOf(next);
-        routesByOrigin.clear();
-        routesByOrigin.putAll(names);
+        inUse = Set.copyOf(next);
+        routesByPool.clear();
+        routesByPool.putAll(names);
         retireUnused();
     }
 
+    /** Periodic: the TLS files of the routes in force are read again; a valid change serves new connections. */
+    public void reloadTlsFiles() {
+        tls.reloadIfChanged();
+    }
+
     private void retireUnused() {
-        for (Map.Entry<String, UpstreamPool> entry : pools.entrySet()) {
-            if (!origins.contains(entry.getKey()) && pools.remove(entry.getKey(), entry.getValue())) {
+        for (Map.Entry<PoolKey, UpstreamPool> entry : pools.entrySet()) {
+            if (!inUse.contains(entry.getKey()) && pools.remove(entry.getKey(), entry.getValue())) {
                 retired.add(new Retired(entry.getValue(), System.nanoTime()));
             }
         }
@@ -179,9 +217,9 @@ public final class UpstreamPools implements AutoCloseable {
         return new Totals(leased, available, pending, unhealthy);
     }
 
-    /** Names of the routes using an origin (empty for a retired pool). */
-    public Set<String> routesOf(@Nullable String origin) {
-        return routesByOrigin.getOrDefault(origin, Set.of());
+    /** Names of the routes using a pool (empty for a retired pool). */
+    public Set<String> routesOf(UpstreamPool pool) {
+        return routesByPool.getOrDefault(pool.key(), Set.of());
     }
 
     @Override

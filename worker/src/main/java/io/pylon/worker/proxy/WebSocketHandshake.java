@@ -17,9 +17,8 @@ import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParser;
 import org.apache.hc.core5.http.impl.io.IdentityInputStream;
 import org.apache.hc.core5.http.impl.io.SessionInputBufferImpl;
 
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
+import org.jspecify.annotations.Nullable;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,8 +59,9 @@ final class WebSocketHandshake {
     }
 
     /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
+    /** @param tls the route's upstream TLS context; null: the JDK's default, verified */
     static Result open(RouteTable.Entry entry, String path, HttpPrologue prologue, Headers headers, String clientIp,
-                       boolean secure) throws IOException {
+                       boolean secure, @Nullable UpstreamTlsContext tls) throws IOException {
         Route route = entry.route();
         List<Upstream> upstreams = route.upstreams();
         int start = Math.floorMod(entry.cursor().getAndIncrement(), upstreams.size());
@@ -70,7 +70,7 @@ final class WebSocketHandshake {
             Upstream upstream = upstreams.get((start + i) % upstreams.size());
             Socket socket;
             try {
-                socket = connect(upstream, (int) route.connectTimeout().toMillis());
+                socket = connect(upstream, (int) route.connectTimeout().toMillis(), tls);
             } catch (ConnectException | SocketTimeoutException e) {
                 last = e;
                 continue;
@@ -85,7 +85,8 @@ final class WebSocketHandshake {
         throw last;
     }
 
-    private static Socket connect(Upstream upstream, int timeoutMillis) throws IOException {
+    private static Socket connect(Upstream upstream, int timeoutMillis, @Nullable UpstreamTlsContext tlsContext)
+            throws IOException {
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
@@ -93,15 +94,9 @@ final class WebSocketHandshake {
             if (!upstream.scheme().equals("https")) {
                 return socket;
             }
-            SSLSocket tls = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-                    .createSocket(socket, upstream.host(), upstream.port(), true);
-            SSLParameters parameters = tls.getSSLParameters();
-            parameters.setEndpointIdentificationAlgorithm("HTTPS");
-            parameters.setApplicationProtocols(new String[]{"http/1.1"});
-            tls.setSSLParameters(parameters);
-            tls.setSoTimeout(timeoutMillis);
-            tls.startHandshake();
-            return tls;
+            socket.setSoTimeout(timeoutMillis);
+            return tlsContext != null ? tlsContext.handshake(socket, upstream.host(), upstream.port(), "http/1.1")
+                    : UpstreamTlsContext.handshakeDefault(socket, upstream.host(), upstream.port(), "http/1.1");
         } catch (IOException e) {
             socket.close();
             throw e;

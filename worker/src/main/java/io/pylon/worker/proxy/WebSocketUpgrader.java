@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.worker.keys.KeySet;
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.HeaderNames;
@@ -45,13 +47,17 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     private final WebSocketTunnels tunnels;
     private final ProxyStats stats;
     private final KeySet keys;
+    private final UpstreamPools pools;
 
+    /** @param pools for the routes' upstream TLS contexts (a tunnel has a connection of its own, not a pooled one) */
     public WebSocketUpgrader(String segment, Supplier<RouteTable> routes, io.pylon.worker.ratelimit.RateLimiter limiter,
-                             WebSocketTunnels tunnels, ProxyStats stats, KeySet keys) {
+                             io.pylon.worker.ratelimit.PlanLimiter plans, WebSocketTunnels tunnels, ProxyStats stats,
+                             KeySet keys, UpstreamPools pools) {
         this.keys = keys;
+        this.pools = pools;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
-        this.rateLimits = new RateLimitGate(limiter, stats);
+        this.rateLimits = new RateLimitGate(limiter, plans, stats);
         this.tunnels = tunnels;
         this.stats = stats;
     }
@@ -62,7 +68,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     }
 
     @Override
-    public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
+    public @Nullable ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
         String rawPath = prologue.uriPath().rawPath();
         if (!prologue.method().text().equals("GET") || paths.isReserved(rawPath)) {
             return null;
@@ -86,6 +92,13 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         if (refusal != null) {
             return answer(ctx, refusal);
         }
+        KeySet.Check key = AccessPolicies.admittedKey(route.name(), route.policies(), keys, headers);
+        if (key != null && key.application() != null && key.plan() != null) {
+            refusal = rateLimits.checkPlan(route, key.application(), key.plan());
+            if (refusal != null) {
+                return answer(ctx, refusal);
+            }
+        }
         String clientIp = ClientAddress.ip(ctx.remotePeer());
         refusal = rateLimits.check(route, clientIp);
         if (refusal != null) {
@@ -98,7 +111,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         boolean tunnelled = false;
         try {
             WebSocketHandshake.Result result = WebSocketHandshake.open(found.entry(), path, prologue, headers,
-                    clientIp, ctx.isSecure());
+                    clientIp, ctx.isSecure(), pools.tls(found.entry().route().forwarding().upstreamTls()));
             return switch (result) {
                 case WebSocketHandshake.Switched switched -> {
                     ctx.dataWriter().writeNow(BufferData.create(switched.head()));

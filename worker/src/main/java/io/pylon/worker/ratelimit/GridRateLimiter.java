@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Threading: called concurrently by request threads; the degraded state flips with compare-and-set, so each switch
  * is logged once, and its start time is a volatile field.
  */
-public final class GridRateLimiter implements RateLimiter {
+public final class GridRateLimiter implements RateLimiter, PlanLimiter {
     private static final System.Logger LOG = System.getLogger(GridRateLimiter.class.getName());
 
     private final GridClient grid;
@@ -41,15 +41,30 @@ public final class GridRateLimiter implements RateLimiter {
     @Override
     public Decision check(Route route, String clientIp) {
         RateLimit limit = route.rateLimit();
-        CounterWindow window = count(key(route, limit, clientIp), limit.window().length());
+        return decide(key(route, limit, clientIp), limit.requests(), limit.window().length(),
+                limit.onCacheUnavailable() == RateLimit.CacheFallback.ALLOW ? Decision.ALLOW : Decision.CACHE_UNAVAILABLE);
+    }
+
+    @Override
+    public Decision check(String proxy, String application, int requests, Duration window) {
+        return decide(planKey(proxy, application, window), requests, window, Decision.ALLOW);
+    }
+
+    private Decision decide(String key, int requests, Duration length, Decision unavailable) {
+        CounterWindow window = count(key, length);
         if (window == null) {
-            return limit.onCacheUnavailable() == RateLimit.CacheFallback.ALLOW ? Decision.ALLOW : Decision.CACHE_UNAVAILABLE;
+            return unavailable;
         }
-        if (window.count() <= limit.requests()) {
+        if (window.count() <= requests) {
             return Decision.ALLOW;
         }
         long millisLeft = Duration.between(Instant.now(), window.windowEnd()).toMillis();
         return Decision.limited((millisLeft + 999) / 1000);
+    }
+
+    /** {@code ratelimit:<proxy>:plan:<window ms>:app:<application>}: one count per application and proxy. */
+    static String planKey(String proxy, String application, Duration window) {
+        return "ratelimit:" + proxy + ":plan:" + window.toMillis() + ":app:" + application;
     }
 
     /** {@code ratelimit:<route>:ip:<address>} or {@code ratelimit:<route>:all}. */

@@ -1,5 +1,6 @@
 package io.pylon.worker.routes;
 
+import io.pylon.gateway.model.InvalidProxyException;
 import io.pylon.gateway.model.Route;
 import org.jspecify.annotations.Nullable;
 
@@ -32,6 +33,13 @@ public final class RouteTable {
 
     private final List<Entry> entries;
     private final PrefixIndex<Group> index;
+
+    /** Told of a table before it is put in force; may refuse it (a proxy's TLS files cannot be read, say). */
+    @FunctionalInterface
+    public interface Listener {
+        /** @throws InvalidProxyException to refuse the table, naming the proxy and the field */
+        void loading(RouteTable next) throws InvalidProxyException;
+    }
 
     /**
      * A route, its round-robin cursor, and what the data plane keeps with it (its meters), so that a request finds

@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * The routes in force and the file they come from. {@link #reloadIfChanged()} (run periodically on the maintenance
@@ -33,7 +32,7 @@ public final class RoutesFile {
     private final Path file;
     private final ProxyParser parser;
     private final KnownProxies known = new KnownProxies(); // guarded by this, like the reload
-    private final Consumer<RouteTable> onLoad;
+    private final RouteTable.Listener onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
     private byte[] installed;
     private byte[] refused;
@@ -44,7 +43,7 @@ public final class RoutesFile {
     private volatile long refusals;
 
     /** @param file null when no routes file is configured: the table stays empty */
-    public RoutesFile(Path file, ProxyParser parser, Consumer<RouteTable> onLoad) {
+    public RoutesFile(Path file, ProxyParser parser, RouteTable.Listener onLoad) {
         this.file = file;
         this.parser = parser;
         this.onLoad = onLoad;
@@ -53,7 +52,7 @@ public final class RoutesFile {
     /** Loads the file at start-up; an invalid or missing file stops the pod with the reason. */
     public synchronized void loadInitial() throws InvalidProxyException {
         if (file == null) {
-            onLoad.accept(table.get());
+            onLoad.loading(table.get());
             return;
         }
         byte[] content;
@@ -109,8 +108,8 @@ public final class RoutesFile {
         RouteTable next;
         try {
             next = new RouteTable(parser.parse(content, json, known).routes());
-            onLoad.accept(next);
-        } catch (RuntimeException e) {
+            onLoad.loading(next);
+        } catch (InvalidProxyException | RuntimeException e) {
             known.refused();
             throw e;
         }

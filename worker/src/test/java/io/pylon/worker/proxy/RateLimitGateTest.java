@@ -1,6 +1,7 @@
 package io.pylon.worker.proxy;
 
 import io.helidon.http.Status;
+import io.pylon.worker.keys.KeySet;
 import io.pylon.worker.ratelimit.RateLimiter;
 import io.pylon.gateway.model.RateLimit;
 import io.pylon.gateway.model.Route;
@@ -22,6 +23,9 @@ class RateLimitGateTest {
     private RateLimitGate gate(RateLimiter.Decision decision) {
         return new RateLimitGate((route, clientIp) -> {
             asked.add(route.name() + " " + clientIp);
+            return decision;
+        }, (proxy, application, requests, window) -> {
+            asked.add(proxy + " plan " + application + " " + requests + "/" + window.toSeconds() + "s");
             return decision;
         }, stats);
     }
@@ -66,5 +70,20 @@ class RateLimitGateTest {
         assertThat(refusal.error()).isEqualTo("service_unavailable");
         assertThat(refusal.retryAfterSeconds()).isEqualTo(1);
         assertThat(stats.describe()).containsEntry("rateLimitUnavailable", 1L).containsEntry("rateLimited", 0L);
+    }
+
+    @Test
+    void overThePlanIs429NamingThePlanAndAnUnreadableCountPasses() {
+        KeySet.Plan gold = new KeySet.Plan("gold", 5, Duration.ofMinutes(1));
+        GatewayError refusal = gate(RateLimiter.Decision.limited(42)).checkPlan(route(null), "app-1", gold);
+
+        assertThat(asked).containsExactly("orders plan app-1 5/60s");
+        assertThat(refusal.status()).isEqualTo(Status.TOO_MANY_REQUESTS_429);
+        assertThat(refusal.error()).isEqualTo("plan_limit_exceeded");
+        assertThat(refusal.message()).isEqualTo("The plan 'gold' of this application's subscription allows 5 "
+                + "request(s) per minute.");
+        assertThat(refusal.retryAfterSeconds()).isEqualTo(42);
+        assertThat(gate(RateLimiter.Decision.ALLOW).checkPlan(route(null), "app-1", gold)).isNull();
+        assertThat(gate(RateLimiter.Decision.CACHE_UNAVAILABLE).checkPlan(route(null), "app-1", gold)).isNull();
     }
 }

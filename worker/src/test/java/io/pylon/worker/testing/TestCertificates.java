@@ -85,6 +85,17 @@ public final class TestCertificates {
                 ca.keys().getPrivate(), false));
     }
 
+    /** A leaf for exactly these DNS names (no localhost, no address), signed by {@code ca}. */
+    public static Issued leafFor(Issued ca, String... dnsNames) {
+        KeyPair keys = rsa();
+        GeneralName[] names = new GeneralName[dnsNames.length];
+        for (int i = 0; i < dnsNames.length; i++) {
+            names[i] = new GeneralName(GeneralName.dNSName, dnsNames[i]);
+        }
+        return new Issued(keys, sign(dnsNames[0], keys, ca.certificate().getSubjectX500Principal().getName(),
+                ca.keys().getPrivate(), false, names));
+    }
+
     /** A client context trusting only {@code ca}. */
     public static SSLContext trusting(Issued ca) {
         try {
@@ -117,6 +128,14 @@ public final class TestCertificates {
 
     private static X509Certificate sign(String subject, KeyPair keys, String issuer, java.security.PrivateKey issuerKey,
                                         boolean ca) {
+        return sign(subject, keys, issuer, issuerKey, ca, new GeneralName[]{
+                new GeneralName(GeneralName.dNSName, "localhost"),
+                new GeneralName(GeneralName.dNSName, subject),
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1")});
+    }
+
+    private static X509Certificate sign(String subject, KeyPair keys, String issuer, java.security.PrivateKey issuerKey,
+                                        boolean ca, GeneralName[] names) {
         try {
             Instant now = Instant.now();
             X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
@@ -125,10 +144,7 @@ public final class TestCertificates {
                     Date.from(now.plus(Duration.ofDays(2))), new X500Name("CN=" + subject), keys.getPublic());
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(ca));
             if (!ca) {
-                builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[]{
-                        new GeneralName(GeneralName.dNSName, "localhost"),
-                        new GeneralName(GeneralName.dNSName, subject),
-                        new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
+                builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
             }
             return new JcaX509CertificateConverter().getCertificate(
                     builder.build(new JcaContentSignerBuilder("SHA256withRSA").build(issuerKey)));

@@ -1,0 +1,123 @@
+// Usage charts in Debian's headless Chromium (UsageChartsEndToEndTest): a developer signs up on the Portal, creates
+// an application, subscribes, gets a key; the test calls the API through the real Worker 7 times with the upstream's
+// 200 and 3 times with its 500; the Portal's usage chart of the application then shows exactly 10 requests and
+// 3 errors, and so does the Manager's API usage screen for the API, with the application in its table.
+// Settings come from the environment. Exits non-zero with the reason on any failure; screenshots in SCREENSHOTS.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const env = (name, fallback) => process.env[name] ?? fallback;
+const PORTAL = env('PORTAL_URL');
+const WORKER = env('WORKER_URL');
+const MANAGER = env('MANAGER_URL');
+const ADMIN = [env('ADMIN_USER', 'admin'), env('ADMIN_PASSWORD')];
+const SHOTS = env('SCREENSHOTS', 'target/e2e-screenshots');
+mkdirSync(SHOTS, { recursive: true });
+
+function check(condition, message) {
+  if (!condition) throw new Error('check failed: ' + message);
+}
+
+async function callWorker(path, key) {
+  const response = await fetch(WORKER + path, { headers: { 'X-API-Key': key } });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function until(what, probe, timeout = 45_000) {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() - started > timeout) throw new Error('timed out waiting for ' + what);
+    await new Promise(r => setTimeout(r, 500));
+  }
+}
+
+function watchErrors(page, errors) {
+  page.on('pageerror', e => errors.push(e.message));
+  // answers with an error status (signed out, the landing page's unreachable pods) are the app's normal life
+  page.on('console', m => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+  });
+}
+
+async function portalJourney(page) {
+  await page.goto(PORTAL + '/#/signup');
+  await page.getByLabel('E-mail').fill('metered@example.com');
+  await page.getByLabel('Password').fill('dev-Passw0rd-usage-1');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL(/#\/signin$/, { timeout: 30_000 });
+  await page.getByLabel('E-mail').fill('metered@example.com');
+  await page.getByLabel('Password').fill('dev-Passw0rd-usage-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'My applications' }).waitFor({ timeout: 30_000 });
+  await page.getByLabel('New application').fill('metered');
+  await page.getByRole('button', { name: 'Create application' }).click();
+  let card = page.locator('.card', { has: page.getByRole('heading', { name: 'metered' }) });
+  await card.locator('.subscribe').click();
+  await card.getByText('orders: active').waitFor({ timeout: 30_000 });
+  card = page.locator('.card', { has: page.getByRole('heading', { name: 'metered' }) });
+  await card.locator('.issue').click();
+  const key = (await page.locator('#new-key').textContent()).trim();
+  const appId = await card.getAttribute('data-app');
+
+  // the first 200 is the first counted request: refusals before the key reached the Worker have no application
+  await until('the key to work on the Worker', async () => (await callWorker('/orders/ok', key)) === 200);
+  for (let i = 0; i < 6; i++) check(await callWorker('/orders/ok', key) === 200, 'a call with the key is 200');
+  for (let i = 0; i < 3; i++) check(await callWorker('/orders/fail', key) === 500, 'the upstream\'s 500 passes');
+
+  const chart = card.locator('svg.usage-chart');
+  await until('the Portal chart to show 10 requests', async () => {
+    await card.locator('.usage-refresh').click();
+    await page.waitForTimeout(300);
+    return (await chart.count()) === 1 && (await chart.getAttribute('data-requests')) === '10';
+  });
+  check(await chart.getAttribute('data-errors') === '3', 'the chart counts 3 errors');
+  const bars = await card.locator('g.usage-minute').evaluateAll(gs => gs.reduce((n, g) => n + Number(g.dataset.requests), 0));
+  check(bars === 10, 'the bars add up to 10 requests, got ' + bars);
+  const summary = await card.locator('.usage-summary').textContent();
+  check(summary.startsWith('10 requests, 3 errors (0 4xx, 3 5xx)'), 'the summary in words: ' + summary);
+  check((await chart.getAttribute('aria-label')).includes('10 requests'), 'the chart says its figures to screen readers');
+  await page.screenshot({ path: join(SHOTS, 'usage-portal.png'), fullPage: true });
+  return appId;
+}
+
+async function managerScreen(page, appId) {
+  await page.goto(MANAGER + '/');
+  await page.getByLabel('Username').fill(ADMIN[0]);
+  await page.getByLabel('Password').fill(ADMIN[1]);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 30_000 });
+  await page.getByRole('link', { name: 'API usage' }).click();
+  await page.getByRole('heading', { name: 'API usage' }).waitFor({ timeout: 30_000 });
+  await page.locator('#usage-proxy option[value="orders"]').waitFor({ state: 'attached', timeout: 30_000 });
+  await page.selectOption('#usage-proxy', 'orders');
+  const chart = page.locator('#usage-chart svg.usage-chart');
+  await until('the Manager chart to show 10 requests', async () =>
+    (await chart.count()) === 1 && (await chart.getAttribute('data-requests')) === '10');
+  check(await chart.getAttribute('data-errors') === '3', 'the Manager chart counts 3 errors');
+  const row = page.locator(`#usage-breakdown tr[data-row="${appId}"] td`);
+  const cells = await row.allTextContents();
+  check(cells[1] === '10' && cells[2] === '3' && cells[4] === '3', 'the application row: ' + cells.join(' | '));
+  check((await page.locator('#usage-summary').textContent()).startsWith('10 requests, 3 errors'), 'the summary');
+  await page.screenshot({ path: join(SHOTS, 'usage-manager.png'), fullPage: true });
+}
+
+const browser = await chromium.launch({ executablePath: env('CHROMIUM', '/usr/bin/chromium'), headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+try {
+  const errors = [];
+  const portalPage = await (await browser.newContext()).newPage();
+  watchErrors(portalPage, errors);
+  const appId = await portalJourney(portalPage);
+  const managerPage = await (await browser.newContext()).newPage();
+  watchErrors(managerPage, errors);
+  await managerScreen(managerPage, appId);
+  check(errors.length === 0, 'no page errors (CSP included): ' + errors.join('; '));
+  console.log('phase charts passed');
+} finally {
+  await browser.close();
+}

@@ -145,7 +145,8 @@ public final class IntegrationModule implements PylonModule {
         FlowCatalog catalog = new FlowCatalog(flows, parser);
         FlowScheduler scheduler = new FlowScheduler(database.dataSource(), catalog, runner, runs,
                 json, clock, new SchedulerOptions(settings.get(IntegrationSettings.THREADS),
-                settings.get(IntegrationSettings.POLLING_INTERVAL), settings.get(IntegrationSettings.HEARTBEAT_INTERVAL),
+                settings.get(IntegrationSettings.POLLING_INTERVAL), settings.get(IntegrationSettings.SCHEDULE_LEAD),
+                settings.get(IntegrationSettings.HEARTBEAT_INTERVAL),
                 settings.get(IntegrationSettings.MISSED_HEARTBEATS), context.identity().podName()),
                 prune, settings.get(IntegrationSettings.HISTORY_PRUNE_INTERVAL));
         context.metrics().beforeScrape(() -> meters.refresh(scheduler));
@@ -159,6 +160,7 @@ public final class IntegrationModule implements PylonModule {
         Map<String, Object> shown = new LinkedHashMap<>();
         shown.put("threads", settings.get(IntegrationSettings.THREADS));
         shown.put("pollingInterval", settings.get(IntegrationSettings.POLLING_INTERVAL).toString());
+        shown.put("scheduleLead", settings.get(IntegrationSettings.SCHEDULE_LEAD).toString());
         shown.put("heartbeatInterval", settings.get(IntegrationSettings.HEARTBEAT_INTERVAL).toString());
         shown.put("missedHeartbeats", settings.get(IntegrationSettings.MISSED_HEARTBEATS));
         shown.put("allowedHosts", settings.get(IntegrationSettings.ALLOWED_HOSTS));

@@ -250,6 +250,8 @@ public final class WorkerModule implements PylonModule {
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
         context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
                 tunnels, stats, keys, pools));
+        // a tunnel holds its client connection for hours: 8 KiB less per connection than socket channels hold
+        context.listener().blockingSockets();
 
         connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);

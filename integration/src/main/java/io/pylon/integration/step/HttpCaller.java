@@ -107,6 +107,14 @@ public final class HttpCaller implements AutoCloseable {
             return new HttpReply(response.getCode(), responseHeaders, bytes, contentType, truncated);
         } catch (EgressRefusedException e) {
             throw new StepFailure(e.getMessage(), false, null);
+        } catch (IllegalStateException e) {
+            // the deadline's cancel can meet the client while it leases or releases the connection ("Endpoint not
+            // acquired / already released"): that is the timeout too, not a failure of the whole run
+            if (!request.isCancelled()) {
+                throw e;
+            }
+            throw new StepFailure(method + " " + StepRunner.withoutCredentials(url) + " failed: no complete answer within "
+                    + timeout.toMillis() + " ms", true, null);
         } catch (IOException e) {
             String why = request.isCancelled() ? "no complete answer within " + timeout.toMillis() + " ms"
                     : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());

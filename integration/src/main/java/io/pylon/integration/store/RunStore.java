@@ -18,6 +18,9 @@ public final class RunStore {
     private static final int ERROR_MAX = 2000;
     private static final String RUN_COLUMNS = "seq, id, flow, trigger_kind, status, created_at, scheduled_at, "
             + "started_at, finished_at, pod, attempts, input, error";
+    /** A page of runs leaves the inputs out (up to the history bound each): a page never shows them. */
+    private static final String LIST_COLUMNS = "seq, id, flow, trigger_kind, status, created_at, scheduled_at, "
+            + "started_at, finished_at, pod, attempts, NULL AS input, error";
     private static final String STEP_COLUMNS = "seq, step_id, kind, phase, attempt, status, started_at, finished_at, "
             + "http_status, output, output_bytes, truncated, error";
     private static final String OPEN = "('queued', 'running')";
@@ -100,12 +103,12 @@ public final class RunStore {
     }
 
     /**
-     * A flow's runs, newest first, older than {@code beforeSeq} (exclusive; null: from the newest). Ordered by the
-     * whole index {@code (flow, seq)}: H2 then reads the index backwards and stops after the page, where
-     * {@code ORDER BY seq DESC} alone made it read every run of the flow and sort them.
+     * A flow's runs without their inputs, newest first, older than {@code beforeSeq} (exclusive; null: from the
+     * newest). Ordered by the whole index {@code (flow, seq)}: H2 then reads the index backwards and stops after the
+     * page, where {@code ORDER BY seq DESC} alone made it read every run of the flow and sort them.
      */
     public List<RunRecord> runs(String flow, @Nullable Long beforeSeq, int limit) {
-        return sql.query("SELECT " + RUN_COLUMNS + " FROM integration_run WHERE flow = ? AND seq < ? ORDER BY flow DESC, seq DESC "
+        return sql.query("SELECT " + LIST_COLUMNS + " FROM integration_run WHERE flow = ? AND seq < ? ORDER BY flow DESC, seq DESC "
                 + "FETCH FIRST ? ROWS ONLY", RunStore::run, flow, beforeSeq == null ? Long.MAX_VALUE : beforeSeq, limit);
     }
 

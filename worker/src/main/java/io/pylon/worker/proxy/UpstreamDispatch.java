@@ -134,10 +134,11 @@ final class UpstreamDispatch {
                     stats.clientAborted.increment();
                     throw new CloseConnectionException("client went away while sending the request body", e);
                 }
-                // the handshake failed, or the upstream refused this client's certificate: as for a connection that
-                // failed, the next upstream is tried while none of the client's body was sent
-                pools.failed(pool);
+                // the handshake failed, or the upstream refused this client's certificate: the next upstream is tried
+                // while none of the client's body was sent. Not marked failed: the upstream is up (a TCP probe would
+                // take it back at once), its TLS does not fit this route's settings; logged once per kind instead
                 failure = UpstreamFailure.of(e);
+                pool.tlsFailed(failure, route.name());
                 log(route, pool, e);
                 if (body != null && body.started()) {
                     return new Failed(failure);

@@ -252,7 +252,7 @@ public final class IntegrationApi {
         Flow flow = stored == null ? null : parseStored(stored);
         String caller = access.requireTrigger(req, name, flow != null && flow.trigger().http());
         String trigger = caller.equals(Access.BY_TRIGGER_KEY) ? "http" : "manual";
-        if (flow == null) {
+        if (stored == null || flow == null) {
             throw ApiError.notFound("No flow named " + name + ".");
         }
         if (!stored.enabled() && caller.equals(Access.BY_TRIGGER_KEY)) {

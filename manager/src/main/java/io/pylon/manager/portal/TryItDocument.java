@@ -52,7 +52,7 @@ final class TryItDocument {
         return document;
     }
 
-    private static void swagger2(ObjectNode document, String base, String keyHeader) {
+    private static void swagger2(ObjectNode document, String base, @Nullable String keyHeader) {
         URI uri = URI.create(base);
         document.put("host", uri.getRawAuthority());
         document.put("basePath", uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath());

@@ -1,5 +1,7 @@
 package io.pylon.distribution;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.http.Json;
 
@@ -71,7 +73,7 @@ final class SampleProxy {
     }
 
     static HttpResponse<String> send(HttpClient http, String managerUrl, String method, String path,
-                                             String token, String json) throws IOException, InterruptedException {
+                                     String token, @Nullable String json) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(managerUrl + path))
                 .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token)
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody()

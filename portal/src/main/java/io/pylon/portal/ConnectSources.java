@@ -1,5 +1,7 @@
 package io.pylon.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.URI;
 import java.util.Locale;
 
@@ -14,7 +16,7 @@ import java.util.Locale;
 final class ConnectSources {
     static final long MAX_AGE_NANOS = 30_000_000_000L;
 
-    private volatile String workerOrigin;
+    private volatile @Nullable String workerOrigin;
     private volatile long learnedAt = Long.MIN_VALUE;
 
     boolean stale() {
@@ -32,7 +34,7 @@ final class ConnectSources {
         return PortalPages.CSP.replace("connect-src 'self'", "connect-src 'self'" + (worker == null ? "" : " " + worker));
     }
 
-    static String origin(String url) {
+    static @Nullable String origin(String url) {
         try {
             URI uri = URI.create(url.strip());
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);

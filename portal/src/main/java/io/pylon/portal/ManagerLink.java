@@ -1,5 +1,7 @@
 package io.pylon.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.http.Json;
 
 import java.io.IOException;
@@ -25,23 +27,25 @@ final class ManagerLink {
 
     private final URI manager;
     private final String username;
-    private final String password;
+    private final @Nullable String password;
     private final HttpClient http;
-    private volatile String token;
+    private volatile @Nullable String token;
 
-    ManagerLink(URI manager, String username, String password) {
+    ManagerLink(URI manager, String username, @Nullable String password) {
         this.manager = manager;
         this.username = username;
         this.password = password;
         this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
-    Answer call(String method, String path, String jsonBody, String session, String csrf) throws IOException {
+    Answer call(String method, String path, @Nullable String jsonBody, @Nullable String session, @Nullable String csrf)
+            throws IOException {
         return call(method, path, jsonBody, session, csrf, null);
     }
 
     /** @param client the browser's address, for the Manager's sign-in throttle (null: not sent) */
-    Answer call(String method, String path, String jsonBody, String session, String csrf, String client)
+    Answer call(String method, String path, @Nullable String jsonBody, @Nullable String session, @Nullable String csrf,
+                @Nullable String client)
             throws IOException {
         String current = token;
         if (current == null) {
@@ -54,8 +58,8 @@ final class ManagerLink {
         return answer;
     }
 
-    private Answer send(String method, String path, String jsonBody, String session, String csrf, String client,
-                        String bearer) throws IOException {
+    private Answer send(String method, String path, @Nullable String jsonBody, @Nullable String session,
+                        @Nullable String csrf, @Nullable String client, String bearer) throws IOException {
         HttpRequest.Builder request = HttpRequest.newBuilder(manager.resolve(path)).timeout(TIMEOUT)
                 .header("Authorization", "Bearer " + bearer)
                 .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()

@@ -1,5 +1,7 @@
 package io.pylon.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -110,7 +112,8 @@ final class PortalApi {
         }
     }
 
-    private void forward(ServerResponse res, String method, String path, Body body, String session, String csrf) {
+    private void forward(ServerResponse res, String method, String path, @Nullable Body body, @Nullable String session,
+                         @Nullable String csrf) {
         try {
             ManagerLink.Answer answer = manager.call(method, path, body == null ? null : body.json(), session, csrf);
             relay(res, answer);
@@ -227,18 +230,18 @@ final class PortalApi {
         }
     }
 
-    private static String session(ServerRequest req) {
+    private static @Nullable String session(ServerRequest req) {
         Optional<String> cookie = req.headers().cookies().first(COOKIE).asOptional();
         return cookie.filter(c -> !c.isEmpty() && c.length() <= 100).orElse(null);
     }
 
-    private static String clientAddress(ServerRequest req) {
+    private static @Nullable String clientAddress(ServerRequest req) {
         java.net.SocketAddress address = req.remotePeer().address();
         return address instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
                 ? inet.getAddress().getHostAddress() : null;
     }
 
-    private static String csrf(ServerRequest req) {
+    private static @Nullable String csrf(ServerRequest req) {
         return req.headers().first(io.helidon.http.HeaderNames.create("X-CSRF-Token")).orElse(null);
     }
 

@@ -1,5 +1,7 @@
 package io.pylon.worker;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.webserver.http.Handler;
 import io.pylon.cache.client.GridClient;
 import io.pylon.cache.client.GridClientSettings;
@@ -75,7 +77,7 @@ public final class WorkerModule implements PylonModule {
 
     private static final System.Logger LOG = System.getLogger(WorkerModule.class.getName());
 
-    private volatile ConnectionsSection connections;
+    private volatile @Nullable ConnectionsSection connections;
 
     @Override
     public String name() {
@@ -257,7 +259,7 @@ public final class WorkerModule implements PylonModule {
         context.health().register(new CacheCheck(rateLimiter, () -> inForce.get() != null
                 && inForce.get().routes().stream().anyMatch(r -> r.rateLimit() != null)));
         context.diagnostics().register(new ConfigSection(configState));
-        if (follower != null) {
+        if (managed != null && follower != null && keyFollower != null) {
             context.health().register(new ConfigCheck(managed));
             ConfigMeters.bind(managed, follower, context.metrics());
             follower.start();
@@ -268,7 +270,7 @@ public final class WorkerModule implements PylonModule {
         }
     }
 
-    private static ListenerTls listenerTls(Settings settings) {
+    private static @Nullable ListenerTls listenerTls(Settings settings) {
         var certificate = settings.find(ListenerSettings.TLS_CERTIFICATE);
         var key = settings.find(ListenerSettings.TLS_KEY);
         if (certificate == null && key == null) {
@@ -287,7 +289,7 @@ public final class WorkerModule implements PylonModule {
     }
 
     /** The {@code connections} section of the running pod (null before start). */
-    public ConnectionsSection connections() {
+    public @Nullable ConnectionsSection connections() {
         return connections;
     }
 

@@ -90,7 +90,7 @@ final class ForwardingParser {
         return new UpstreamTls(ca, certificate, key, serverName, verify);
     }
 
-    private static String file(JsonNode node, Fields fields, String field) throws InvalidProxyException {
+    private static @Nullable String file(JsonNode node, Fields fields, String field) throws InvalidProxyException {
         String path = fields.text(node, "upstreamTls.", field, false);
         if (path != null && !path.startsWith("/")) {
             throw fields.invalid("upstreamTls." + field, "'" + Texts.printable(path)

@@ -25,7 +25,7 @@ public final class FlowCatalog {
     /** A flow's version, whether it is on, and what it parsed to. */
     public record Parsed(long version, boolean enabled, Flow flow) {
         /** The schedule the flow runs on now: none while it is switched off. */
-        public FlowSchedule schedule() {
+        public @Nullable FlowSchedule schedule() {
             return enabled ? flow.trigger().schedule() : null;
         }
     }
@@ -36,7 +36,7 @@ public final class FlowCatalog {
     }
 
     /** What a stored flow parses to (parsed once per version), or null when its document no longer parses. */
-    public Parsed of(StoredFlow stored) {
+    public @Nullable Parsed of(StoredFlow stored) {
         Parsed cached = parsed.get(stored.name());
         if (cached != null && cached.version() == stored.version()) {
             return cached;

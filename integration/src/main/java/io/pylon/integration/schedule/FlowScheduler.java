@@ -1,5 +1,7 @@
 package io.pylon.integration.schedule;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -111,7 +113,7 @@ public final class FlowScheduler implements AutoCloseable {
         FlowCatalog.Parsed current = catalog.current(name);
         FlowSchedule schedule = current == null ? null : current.schedule();
         Optional<ScheduledExecution<Object>> existing = scheduler.getScheduledExecution(id);
-        if (schedule == null) {
+        if (current == null || schedule == null) {
             if (existing.isPresent() && !existing.get().isPicked()) {
                 try {
                     scheduler.cancel(id);
@@ -138,7 +140,7 @@ public final class FlowScheduler implements AutoCloseable {
     }
 
     /** Queues a run to start at once on whichever pod picks it first (this one, when it has a free thread). */
-    public void request(String flow, String runId, String trigger, Instant requestedAt, JsonNode input) {
+    public void request(String flow, String runId, String trigger, Instant requestedAt, @Nullable JsonNode input) {
         String text = null;
         if (input != null && !input.isNull()) {
             try {
@@ -183,7 +185,7 @@ public final class FlowScheduler implements AutoCloseable {
         Instant now = clock.instant();
         FlowCatalog.Parsed current = catalog.current(data.flow());
         FlowSchedule schedule = current == null ? null : current.schedule();
-        if (schedule == null) {
+        if (current == null || schedule == null) {
             return (complete, ops) -> ops.remove();
         }
         if (current.version() != data.version()) {

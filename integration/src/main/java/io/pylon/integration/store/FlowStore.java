@@ -1,5 +1,7 @@
 package io.pylon.integration.store;
 
+import org.jspecify.annotations.Nullable;
+
 import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -23,11 +25,12 @@ public final class FlowStore {
 
     private static StoredFlow row(java.sql.ResultSet rs) throws java.sql.SQLException {
         return new StoredFlow(rs.getString("name"), rs.getString("document"), rs.getLong("version"),
-                rs.getString("trigger_key_hash") != null, rs.getBoolean("enabled"), Sql.instant(rs, "created_at"), Sql.instant(rs, "updated_at"));
+                rs.getString("trigger_key_hash") != null, rs.getBoolean("enabled"), Sql.requiredInstant(rs, "created_at"),
+                Sql.requiredInstant(rs, "updated_at"));
     }
 
     /** @return false when a flow of that name exists */
-    public boolean create(String name, String document, String triggerKey, Instant now) {
+    public boolean create(String name, String document, @Nullable String triggerKey, Instant now) {
         try {
             return sql.update("INSERT INTO integration_flow (" + COLUMNS + ") VALUES (?, ?, 1, ?, TRUE, ?, ?)", name, document,
                     triggerKey == null ? null : hash(triggerKey), now, now) == 1;
@@ -68,18 +71,18 @@ public final class FlowStore {
         return sql.update("DELETE FROM integration_flow WHERE name = ?", name) == 1;
     }
 
-    public StoredFlow find(String name) {
+    public @Nullable StoredFlow find(String name) {
         return sql.one("SELECT " + COLUMNS + " FROM integration_flow WHERE name = ?", FlowStore::row, name);
     }
 
     /** Flows by name, after {@code after} (exclusive; null from the start), at most {@code limit}. */
-    public List<StoredFlow> list(String after, int limit) {
+    public List<StoredFlow> list(@Nullable String after, int limit) {
         return sql.query("SELECT " + COLUMNS + " FROM integration_flow WHERE name > ? ORDER BY name FETCH FIRST ? ROWS ONLY",
                 FlowStore::row, after == null ? "" : after, limit);
     }
 
     public int count() {
-        return sql.one("SELECT COUNT(*) FROM integration_flow", rs -> rs.getInt(1));
+        return sql.count("SELECT COUNT(*) FROM integration_flow");
     }
 
     public boolean setTriggerKey(String name, String triggerKey) {
@@ -107,7 +110,7 @@ public final class FlowStore {
     }
 
     /** The step outputs of the previous finished run (a JSON object), or null. */
-    public String previousOutputs(String name) {
+    public @Nullable String previousOutputs(String name) {
         return sql.one("SELECT previous_outputs FROM integration_flow WHERE name = ?", rs -> rs.getString(1), name);
     }
 

@@ -113,7 +113,7 @@ public final class RunStore {
     }
 
     /** A flow's newest run, or null before its first. */
-    public RunRecord latest(String flow) {
+    public @Nullable RunRecord latest(String flow) {
         List<RunRecord> newest = runs(flow, null, 1);
         return newest.isEmpty() ? null : newest.get(0);
     }

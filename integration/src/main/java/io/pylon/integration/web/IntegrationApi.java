@@ -1,5 +1,7 @@
 package io.pylon.integration.web;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.http.HeaderNames;
@@ -13,6 +15,7 @@ import io.pylon.core.http.Routes;
 import io.pylon.integration.flow.Durations;
 import io.pylon.integration.flow.Flow;
 import io.pylon.integration.flow.FlowParser;
+import io.pylon.integration.flow.FlowSchedule;
 import io.pylon.integration.flow.InvalidFlowException;
 import io.pylon.integration.schedule.FlowCatalog;
 import io.pylon.integration.schedule.FlowScheduler;
@@ -173,7 +176,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(flow.name());
         LOG.log(System.Logger.Level.INFO, "Flow " + flow.name() + " created by " + caller);
-        Map<String, Object> out = view(flows.find(flow.name()), false);
+        Map<String, Object> out = view(stored(flow.name()), false);
         if (key != null) {
             out.put("triggerKey", key);
         }
@@ -206,7 +209,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(name);
         LOG.log(System.Logger.Level.INFO, "Flow " + name + " replaced by " + caller);
-        Map<String, Object> out = view(flows.find(name), false);
+        Map<String, Object> out = view(stored(name), false);
         if (key != null) {
             out.put("triggerKey", key);
         }
@@ -232,7 +235,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(name);
         LOG.log(System.Logger.Level.INFO, "Flow " + name + (enabled ? " enabled" : " disabled") + " by " + caller);
-        Json.send(res, view(flows.find(name), false));
+        Json.send(res, view(stored(name), false));
     }
 
     private void rotateKey(ServerRequest req, ServerResponse res) {
@@ -249,7 +252,7 @@ public final class IntegrationApi {
         Flow flow = stored == null ? null : parseStored(stored);
         String caller = access.requireTrigger(req, name, flow != null && flow.trigger().http());
         String trigger = caller.equals(Access.BY_TRIGGER_KEY) ? "http" : "manual";
-        if (flow == null) {
+        if (stored == null || flow == null) {
             throw ApiError.notFound("No flow named " + name + ".");
         }
         if (!stored.enabled() && caller.equals(Access.BY_TRIGGER_KEY)) {
@@ -282,21 +285,21 @@ public final class IntegrationApi {
             res.header(HeaderNames.LOCATION, location);
             if (waiting) {
                 Instant deadline = now.plus(wait);
-                RunRecord record = runs.find(runId);
+                RunRecord record = recorded(runId);
                 while (!record.finished()) {
                     Duration left = Duration.between(clock.instant(), deadline);
                     if (left.isNegative() || left.isZero()) {
                         break;
                     }
                     waiters.await(runId, left.compareTo(Duration.ofMillis(500)) < 0 ? left : Duration.ofMillis(500));
-                    record = runs.find(runId);
+                    record = recorded(runId);
                 }
                 if (record.finished()) {
                     Json.send(res, runWithSteps(record));
                     return;
                 }
             }
-            Json.send(res, Status.ACCEPTED_202, views.run(runs.find(runId), false));
+            Json.send(res, Status.ACCEPTED_202, views.run(recorded(runId), false));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw ApiError.badRequest("The run's input cannot be written as JSON.");
         } finally {
@@ -354,7 +357,11 @@ public final class IntegrationApi {
     }
 
     private StoredFlow existing(ServerRequest req) {
-        String name = req.path().pathParameters().get("name");
+        return stored(req.path().pathParameters().get("name"));
+    }
+
+    /** A flow just written, or named by the caller: 404 when it is gone (deleted meanwhile). */
+    private StoredFlow stored(String name) {
         StoredFlow stored = flows.find(name);
         if (stored == null) {
             throw ApiError.notFound("No flow named " + name + ".");
@@ -362,7 +369,16 @@ public final class IntegrationApi {
         return stored;
     }
 
-    private Flow parseStored(StoredFlow stored) {
+    /** A run this request recorded (retention never removes an unfinished run). */
+    private RunRecord recorded(String runId) {
+        RunRecord record = runs.find(runId);
+        if (record == null) {
+            throw new IllegalStateException("Run " + runId + " is missing right after it was recorded");
+        }
+        return record;
+    }
+
+    private @Nullable Flow parseStored(StoredFlow stored) {
         FlowCatalog.Parsed parsed = catalog.of(stored);
         return parsed == null ? null : parsed.flow();
     }
@@ -370,8 +386,8 @@ public final class IntegrationApi {
     /** A flow as answered: a document stored by an older version that no longer parses is shown without its trigger. */
     private Map<String, Object> view(StoredFlow stored, boolean withDocument) {
         Flow flow = parseStored(stored);
-        Instant next = flow == null || !stored.enabled() || flow.trigger().schedule() == null ? null
-                : flow.trigger().schedule().next(clock.instant()).orElse(null);
+        FlowSchedule schedule = flow == null || !stored.enabled() ? null : flow.trigger().schedule();
+        Instant next = schedule == null ? null : schedule.next(clock.instant()).orElse(null);
         return views.flow(stored, flow, withDocument, next, runs.latest(stored.name()));
     }
 
@@ -404,7 +420,7 @@ public final class IntegrationApi {
         return limit.intValue();
     }
 
-    private static Long longParam(ServerRequest req, String name) {
+    private static @Nullable Long longParam(ServerRequest req, String name) {
         String text = req.query().first(name).orElse(null);
         if (text == null) {
             return null;

@@ -1,5 +1,7 @@
 package io.pylon.integration.web;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pylon.integration.flow.Flow;
@@ -25,7 +27,8 @@ final class Views {
      * A flow: what is stored, its trigger as parsed ({@code parsed} null when the stored document no longer parses),
      * the next scheduled run and the newest run (null when there is none or it was not asked).
      */
-    Map<String, Object> flow(StoredFlow flow, Flow parsed, boolean withDocument, Instant nextRun, RunRecord lastRun) {
+    Map<String, Object> flow(StoredFlow flow, @Nullable Flow parsed, boolean withDocument, @Nullable Instant nextRun,
+                             @Nullable RunRecord lastRun) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", flow.name());
         out.put("version", flow.version());
@@ -106,7 +109,7 @@ final class Views {
     }
 
     /** Stored JSON text as JSON; text that no longer parses (cut) as a string. */
-    private Object parsed(String text) {
+    private @Nullable Object parsed(@Nullable String text) {
         if (text == null) {
             return null;
         }
@@ -118,7 +121,7 @@ final class Views {
         }
     }
 
-    private static String text(Instant instant) {
+    private static @Nullable String text(@Nullable Instant instant) {
         return instant == null ? null : instant.toString();
     }
 }

@@ -1,5 +1,7 @@
 package io.pylon.manager.deployments;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.cache.client.BundleSeal;
 import io.pylon.cache.client.GridBundle;
 import io.pylon.cache.client.GridClient;
@@ -35,8 +37,8 @@ public final class GridBundleCopy implements AutoCloseable {
     private final String environmentId;
     private final Clock clock;
     private volatile long storedVersion = -1;
-    private volatile Instant storedAt;
-    private volatile String lastError;
+    private volatile @Nullable Instant storedAt;
+    private volatile @Nullable String lastError;
 
     public GridBundleCopy(GridClient grid, BundleWatch watch, String environment, String environmentId, Clock clock) {
         this.grid = grid;
@@ -95,7 +97,7 @@ public final class GridBundleCopy implements AutoCloseable {
             }
             lastError = null;
         } catch (GridUnavailableException e) {
-            failed(e.getMessage());
+            failed(java.util.Objects.requireNonNullElse(e.getMessage(), e.getClass().getSimpleName()));
         }
     }
 

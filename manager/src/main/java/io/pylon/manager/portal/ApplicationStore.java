@@ -98,7 +98,7 @@ public final class ApplicationStore {
     }
 
     /** Subscriptions newest first, all or those of one status. */
-    public List<SubscriptionView> allSubscriptions(String status, int limit) {
+    public List<SubscriptionView> allSubscriptions(@Nullable String status, int limit) {
         String sql = "SELECT s.id, s.application_id, a.name, a.developer_id, d.email, s.proxy_name, s.status, "
                 + "s.plan_name, s.created_at, s.updated_at FROM subscriptions s JOIN applications a ON a.id = s.application_id "
                 + "JOIN developers d ON d.id = a.developer_id" + (status == null ? "" : " WHERE s.status = ?")

@@ -78,8 +78,8 @@ public final class CatalogEndpoints {
         Map<String, Object> body = summary(revision, autoApprove, environment);
         body.put("openapi", revision.openapi());
         body.put("tryItDocument", revision.openapi() == null ? null : TryItDocument.rewrite(revision.openapi(),
-                publicBase(revision, body.get("workerUrl").toString()),
-                revision.definition().has("keyAuth") ? body.get("keyHeader").toString() : null));
+                publicBase(revision, String.valueOf(body.get("workerUrl"))),
+                revision.definition().has("keyAuth") ? String.valueOf(body.get("keyHeader")) : null));
         Json.send(res, body);
     }
 

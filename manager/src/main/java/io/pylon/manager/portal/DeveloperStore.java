@@ -1,5 +1,7 @@
 package io.pylon.manager.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.manager.db.Jdbc;
 
 import java.sql.ResultSet;
@@ -42,7 +44,7 @@ public final class DeveloperStore {
     }
 
     /** Developers newest first, all or those of one status. */
-    public List<Developer> list(String status, int limit) {
+    public List<Developer> list(@Nullable String status, int limit) {
         String where = status == null ? "" : " WHERE status = ?";
         Object[] parameters = status == null ? new Object[0] : new Object[]{status};
         return jdbc.query("SELECT " + COLUMNS + " FROM developers" + where + " ORDER BY created_at DESC, id FETCH FIRST "

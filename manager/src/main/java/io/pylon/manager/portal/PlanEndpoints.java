@@ -79,7 +79,7 @@ public final class PlanEndpoints {
                     + MAX_REQUESTS + ".");
         }
         String per = RequestBodies.text(body, "per");
-        if (!"second".equals(per) && !"minute".equals(per)) {
+        if (per == null || !"second".equals(per) && !"minute".equals(per)) {
             throw ApiException.badField("per", "The field 'per' must be 'second' or 'minute'.");
         }
         String proxy = RequestBodies.text(body, "proxy");

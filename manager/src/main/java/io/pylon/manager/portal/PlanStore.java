@@ -1,5 +1,7 @@
 package io.pylon.manager.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.manager.db.Jdbc;
 
 import java.sql.ResultSet;
@@ -68,7 +70,7 @@ public final class PlanStore {
     }
 
     /** Gives a subscription a plan, or none ({@code plan} null). @return false when no such subscription */
-    public boolean assign(String subscriptionId, String plan, Instant now) {
+    public boolean assign(String subscriptionId, @Nullable String plan, Instant now) {
         return jdbc.inTransaction(c -> {
             int changed = Jdbc.update(c, "UPDATE subscriptions SET plan_name = ?, updated_at = ? WHERE id = ?",
                     plan, now, subscriptionId);

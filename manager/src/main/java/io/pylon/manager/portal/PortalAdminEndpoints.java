@@ -1,5 +1,7 @@
 package io.pylon.manager.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.Status;
@@ -83,7 +85,7 @@ public final class PortalAdminEndpoints {
     }
 
     /** The {@code status} query parameter: null for all, else one of {@code allowed} (400 otherwise). */
-    private static String statusFilter(ServerRequest req, Set<String> allowed) {
+    private static @Nullable String statusFilter(ServerRequest req, Set<String> allowed) {
         String status = req.query().first("status").orElse(null);
         if (status == null || status.isEmpty()) {
             return null;

@@ -1,5 +1,7 @@
 package io.pylon.manager.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -26,7 +28,7 @@ final class TryItDocument {
      *             strips or rewrites it (otherwise the documented paths are the public ones)
      * @return null when the stored text is no JSON or YAML object
      */
-    static JsonNode rewrite(String stored, String base, String keyHeader) {
+    static @Nullable JsonNode rewrite(String stored, String base, @Nullable String keyHeader) {
         JsonNode parsed;
         try {
             parsed = YAML.readTree(stored); // YAML reads JSON too
@@ -50,7 +52,7 @@ final class TryItDocument {
         return document;
     }
 
-    private static void swagger2(ObjectNode document, String base, String keyHeader) {
+    private static void swagger2(ObjectNode document, String base, @Nullable String keyHeader) {
         URI uri = URI.create(base);
         document.put("host", uri.getRawAuthority());
         document.put("basePath", uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath());

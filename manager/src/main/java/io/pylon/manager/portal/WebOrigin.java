@@ -1,5 +1,7 @@
 package io.pylon.manager.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -10,7 +12,7 @@ final class WebOrigin {
     }
 
     /** Null when the text is no http(s) URL with a host. */
-    static String of(String url) {
+    static @Nullable String of(String url) {
         try {
             URI uri = new URI(url.strip());
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);

@@ -1,5 +1,7 @@
 package io.pylon.worker.config;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.Bundle;
 import io.pylon.gateway.model.CanonicalJson;
 import io.pylon.gateway.model.InvalidProxyException;
@@ -32,7 +34,7 @@ public final class GatewayConfig {
     }
 
     /** A bundle refused: its version (null when unreadable) and the reason. */
-    public record Rejection(Long version, String sha256, String reason, Instant at) {
+    public record Rejection(@Nullable Long version, String sha256, String reason, Instant at) {
     }
 
     private final ProxyParser parser;
@@ -40,8 +42,8 @@ public final class GatewayConfig {
     private final KnownProxies known = new KnownProxies();
     private final RouteTable.Listener onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>();
-    private volatile Applied applied;
-    private volatile Rejection rejection;
+    private volatile @Nullable Applied applied;
+    private volatile @Nullable Rejection rejection;
     private final AtomicLong applies = new AtomicLong();
     private final AtomicLong rejections = new AtomicLong();
 
@@ -51,15 +53,15 @@ public final class GatewayConfig {
     }
 
     /** The table in force; null before a first bundle. */
-    public RouteTable current() {
+    public @Nullable RouteTable current() {
         return table.get();
     }
 
-    public Applied applied() {
+    public @Nullable Applied applied() {
         return applied;
     }
 
-    public Rejection rejection() {
+    public @Nullable Rejection rejection() {
         return rejection;
     }
 
@@ -77,7 +79,8 @@ public final class GatewayConfig {
      * @param expectedHash the hash the sender named (the Manager's ETag); null to skip that check (the disk copy)
      * @return the applied state, or null when the bundle was refused (then {@link #rejection()} says why)
      */
-    public synchronized Applied apply(byte[] json, String expectedHash, Long announcedVersion, String source) {
+    public synchronized @Nullable Applied apply(byte[] json, @Nullable String expectedHash, @Nullable Long announcedVersion,
+                                          String source) {
         String sha256 = CanonicalJson.sha256(json);
         if (expectedHash != null && !expectedHash.equalsIgnoreCase(sha256)) {
             return reject(announcedVersion, expectedHash, "The bundle's bytes do not match its hash (truncated or "
@@ -115,11 +118,11 @@ public final class GatewayConfig {
     }
 
     /** Records the refusal of a bundle that failed a check made before {@link #apply} (the grid copy's seal). */
-    public synchronized Applied refuse(Long version, String sha256, String reason) {
+    public synchronized @Nullable Applied refuse(@Nullable Long version, String sha256, String reason) {
         return reject(version, sha256, reason);
     }
 
-    private Applied reject(Long version, String sha256, String reason) {
+    private @Nullable Applied reject(@Nullable Long version, String sha256, String reason) {
         rejection = new Rejection(version, sha256, reason, Instant.now());
         rejections.incrementAndGet();
         LOG.log(Level.WARNING, "Gateway configuration " + (version == null ? "" : "version " + version + " ")

@@ -51,7 +51,7 @@ public final class GridBundleSource {
         try {
             stored = grid.bundles().find(environment);
         } catch (GridUnavailableException e) {
-            return new Unavailable(e.getMessage());
+            return new Unavailable(java.util.Objects.requireNonNullElse(e.getMessage(), e.getClass().getSimpleName()));
         } catch (RuntimeException e) {
             // an entry of another type or shape under the environment's key: not the Manager's
             return new Unavailable("the data grid's entry could not be read (" + e.getClass().getSimpleName() + ")");

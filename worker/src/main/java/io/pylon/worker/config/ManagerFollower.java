@@ -57,14 +57,14 @@ public final class ManagerFollower implements AutoCloseable {
     private final HttpClient http;
     private final ManagerContact contact;
     private final AtomicLong pollFailures = new AtomicLong();
-    private volatile Instant lastPoll;
-    private volatile String lastPollOutcome;
-    private volatile String lastError;
+    private volatile @Nullable Instant lastPoll;
+    private volatile @Nullable String lastPollOutcome;
+    private volatile @Nullable String lastError;
     private volatile boolean stopped;
     private volatile @Nullable Long gridVersion;
     private volatile @Nullable String gridOutcome;
     private @Nullable String refusedGridCopy;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     public ManagerFollower(URI manager, String environmentId, String podName, GatewayConfig config, LastKnownGood disk,
                            @Nullable GridBundleSource grid, Duration wait, Duration timeout, int maxBytes,
@@ -120,7 +120,8 @@ public final class ManagerFollower implements AutoCloseable {
         }
         if (stored.isPresent() && config.applied() == null) {
             if (config.apply(stored.get(), null, null, "disk") == null) {
-                lastError = "The disk copy was refused: " + config.rejection().reason();
+                GatewayConfig.Rejection refused = config.rejection();
+                lastError = "The disk copy was refused: " + (refused == null ? "" : refused.reason());
             }
         }
         fromGrid();
@@ -304,7 +305,7 @@ public final class ManagerFollower implements AutoCloseable {
                 ? value.substring(1, value.length() - 1) : value;
     }
 
-    private static Long number(String text) {
+    private static @Nullable Long number(String text) {
         try {
             return Long.parseLong(text.strip());
         } catch (NumberFormatException e) {

@@ -1,5 +1,7 @@
 package io.pylon.worker.keys;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.http.Json;
 import io.pylon.worker.config.ManagerContact;
 
@@ -34,9 +36,9 @@ public final class KeyFollower implements AutoCloseable {
     private final Duration timeout;
     private final HttpClient http;
     private final ManagerContact contact;
-    private volatile String lastError;
+    private volatile @Nullable String lastError;
     private volatile boolean stopped;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     public KeyFollower(URI manager, String environmentId, KeySet keys, Duration wait, Duration timeout,
                        ManagerContact contact) {

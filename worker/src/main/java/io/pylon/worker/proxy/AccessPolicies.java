@@ -100,7 +100,7 @@ final class AccessPolicies {
      * The same IP rules and key auth for a request that is not routed (a WebSocket upgrade, taken on the connection
      * before routing; it is a GET, so no CORS preflight). Null when it may pass.
      */
-    static GatewayError refusal(String proxy, Policies policies, KeySet keys, SocketAddress peer, Headers headers) {
+    static @Nullable GatewayError refusal(String proxy, Policies policies, KeySet keys, SocketAddress peer, Headers headers) {
         GatewayError ip = ipRefusal(policies.ipRules(), peer, headers);
         if (ip != null || policies.keyAuth() == null) {
             return ip;
@@ -108,7 +108,7 @@ final class AccessPolicies {
         return keyRefusal(keyCheck(policies.keyAuth(), proxy, keys, headers));
     }
 
-    private static GatewayError ipRefusal(IpRules ip, SocketAddress peerAddress, Headers headers) {
+    private static @Nullable GatewayError ipRefusal(IpRules ip, SocketAddress peerAddress, Headers headers) {
         if (ip.isEmpty()) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.Cors;
 import io.pylon.gateway.model.Policies;
 import io.pylon.worker.keys.KeySet;
@@ -19,7 +21,7 @@ final class PortalCors {
     }
 
     /** The policies with the Portal's origin admitted, when the request comes from it; else {@code policies}. */
-    static Policies effective(String proxy, Policies policies, KeySet keys, String origin) {
+    static Policies effective(String proxy, Policies policies, KeySet keys, @Nullable String origin) {
         if (origin == null) {
             return policies;
         }

@@ -122,7 +122,7 @@ public final class ProxyHandler implements Handler {
      * A CORS preflight to a route that does not list OPTIONS among its methods: answered by the CORS policy of the
      * route the requested method would reach (the proxy's own, or the Portal's admission), else left to the 405.
      */
-    private boolean answeredPreflight(String method, String host, String path, RouteTable table, ServerRequest req,
+    private boolean answeredPreflight(String method, @Nullable String host, String path, RouteTable table, ServerRequest req,
                                       ServerResponse res) {
         String requested = req.headers().first(HeaderNames.ACCESS_CONTROL_REQUEST_METHOD).orElse(null);
         String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
@@ -187,8 +187,10 @@ public final class ProxyHandler implements Handler {
     private void forwardAdmitted(RouteTable.Entry entry, Policies policies, KeySet.@Nullable Check key, String method,
                                  String path, ServerRequest req, ServerResponse res) throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
-        if (key != null && key.plan() != null) {
-            GatewayError overPlan = rateLimits.checkPlan(entry.route(), key.application(), key.plan());
+        String application = key == null ? null : key.application();
+        KeySet.Plan plan = key == null ? null : key.plan();
+        if (application != null && plan != null) {
+            GatewayError overPlan = rateLimits.checkPlan(entry.route(), application, plan);
             if (overPlan != null) {
                 overPlan.send(res);
                 return;

@@ -28,7 +28,7 @@ final class RateLimitGate {
     }
 
     /** Null when the application is within its subscription's plan (or the counters cannot say), else a 429. */
-    GatewayError checkPlan(Route route, String application, KeySet.Plan plan) {
+    @Nullable GatewayError checkPlan(Route route, String application, KeySet.Plan plan) {
         RateLimiter.Decision decision = plans.check(route.name(), application, plan.requests(), plan.window());
         if (decision.outcome() != RateLimiter.Outcome.LIMITED) {
             return null;

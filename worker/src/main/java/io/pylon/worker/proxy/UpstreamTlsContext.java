@@ -86,6 +86,12 @@ public final class UpstreamTlsContext {
             this.field = field;
         }
 
+        /** The message it was built with (never null, unlike a throwable's in general). */
+        @Override
+        public String getMessage() {
+            return java.util.Objects.requireNonNull(super.getMessage());
+        }
+
         /** {@code upstreamTls.caFile}, {@code upstreamTls.certificateFile}...: the field whose file is at fault. */
         public String field() {
             return field;

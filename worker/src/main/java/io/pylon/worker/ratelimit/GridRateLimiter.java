@@ -1,5 +1,7 @@
 package io.pylon.worker.ratelimit;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.cache.client.CounterStore;
 import io.pylon.cache.client.CounterWindow;
 import io.pylon.cache.client.GridClient;
@@ -27,13 +29,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class GridRateLimiter implements RateLimiter, PlanLimiter {
     private static final System.Logger LOG = System.getLogger(GridRateLimiter.class.getName());
 
-    private final GridClient grid;
+    private final @Nullable GridClient grid;
     private final long timeoutNanos;
     private final AtomicBoolean degraded = new AtomicBoolean();
-    private volatile Instant degradedSince;
+    private volatile @Nullable Instant degradedSince;
 
     /** @param grid null when no data grid is configured: every limited route runs degraded */
-    public GridRateLimiter(GridClient grid, Duration timeout) {
+    public GridRateLimiter(@Nullable GridClient grid, Duration timeout) {
         this.grid = grid;
         this.timeoutNanos = timeout.toNanos();
     }
@@ -41,6 +43,9 @@ public final class GridRateLimiter implements RateLimiter, PlanLimiter {
     @Override
     public Decision check(Route route, String clientIp) {
         RateLimit limit = route.rateLimit();
+        if (limit == null) {
+            return Decision.ALLOW;
+        }
         return decide(key(route, limit, clientIp), limit.requests(), limit.window().length(),
                 limit.onCacheUnavailable() == RateLimit.CacheFallback.ALLOW ? Decision.ALLOW : Decision.CACHE_UNAVAILABLE);
     }
@@ -73,7 +78,7 @@ public final class GridRateLimiter implements RateLimiter, PlanLimiter {
                 + (limit.key() == RateLimit.Key.OVERALL ? ":all" : ":ip:" + clientIp);
     }
 
-    private CounterWindow count(String key, Duration window) {
+    private @Nullable CounterWindow count(String key, Duration window) {
         if (grid == null) {
             enterDegraded("no data grid is configured (pylon.cache.addresses)");
             return null;
@@ -85,7 +90,8 @@ public final class GridRateLimiter implements RateLimiter, PlanLimiter {
         } catch (TimeoutException e) {
             enterDegraded("the data grid did not answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
         } catch (ExecutionException e) {
-            enterDegraded("the data grid is unavailable (" + e.getCause().getClass().getSimpleName() + ")");
+            Throwable cause = e.getCause();
+            enterDegraded("the data grid is unavailable (" + (cause == null ? e : cause).getClass().getSimpleName() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             enterDegraded("interrupted while waiting for the data grid");

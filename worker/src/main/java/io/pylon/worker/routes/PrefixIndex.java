@@ -1,5 +1,7 @@
 package io.pylon.worker.routes;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,13 +26,13 @@ final class PrefixIndex<G> {
     private final int mask;
     private final int longest;
     private final int maxDepth;
-    private final G root;
+    private final @Nullable G root;
 
     /**
      * @param byPrefix the groups by prefix, in any order; {@code "/"} and {@code ""} go to {@code root}
      * @param root     the group of the prefixes that match every path (null: none)
      */
-    PrefixIndex(Map<String, G> byPrefix, G root) {
+    PrefixIndex(Map<String, G> byPrefix, @Nullable G root) {
         int capacity = Integer.highestOneBit(Math.max(4, byPrefix.size() * 2) - 1) << 1;
         this.keys = new String[capacity];
         this.hashes = new int[capacity];
@@ -74,7 +76,7 @@ final class PrefixIndex<G> {
     }
 
     /** The group of the prefixes that match every path; null when there is none. */
-    G root() {
+    @Nullable G root() {
         return root;
     }
 
@@ -112,7 +114,7 @@ final class PrefixIndex<G> {
         return maxDepth;
     }
 
-    private Object find(String path, int length, int hash) {
+    private @Nullable Object find(String path, int length, int hash) {
         int slot = spread(hash) & mask;
         String key;
         while ((key = keys[slot]) != null) {

@@ -129,7 +129,7 @@ public final class RouteTable {
     }
 
     /** @param host the request's host without port, or null when it sent none */
-    public Match match(String method, String host, String rawPath) {
+    public Match match(String method, @Nullable String host, String rawPath) {
         Set<String> allowed = null;
         int depth = index.maxDepth();
         if (depth > 0) {
@@ -157,7 +157,7 @@ public final class RouteTable {
         return allowed == null ? NO_ROUTE : new MethodNotAllowed(allowed);
     }
 
-    private static Set<String> union(Set<String> so, Set<String> more) {
+    private static Set<String> union(@Nullable Set<String> so, Set<String> more) {
         if (so == null) {
             return more;
         }
@@ -200,7 +200,7 @@ public final class RouteTable {
         }
 
         /** @return the route found, a {@link MethodNotAllowed} with a mutable set, or null: no route for the host */
-        Match match(String method, String host) {
+        @Nullable Match match(String method, @Nullable String host) {
             Set<String> allowed = null;
             if (host != null && hosted.length > 0) {
                 if (hostsAscii && isAscii(host)) {
@@ -233,7 +233,7 @@ public final class RouteTable {
             return allowed == null ? null : new MethodNotAllowed(allowed);
         }
 
-        private static Set<String> add(Set<String> allowed, Found found) {
+        private static Set<String> add(@Nullable Set<String> allowed, Found found) {
             Set<String> set = allowed == null ? new LinkedHashSet<>() : allowed;
             set.addAll(found.entry().route().methods());
             return set;

@@ -1,5 +1,7 @@
 package io.pylon.worker.routes;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.InvalidProxyException;
 import io.pylon.gateway.model.KnownProxies;
 import io.pylon.gateway.model.ProxyParser;
@@ -14,7 +16,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The routes in force and the file they come from. {@link #reloadIfChanged()} (run periodically on the maintenance
@@ -23,27 +24,27 @@ import java.util.concurrent.atomic.AtomicReference;
  * routes in force stay. The table is swapped atomically: a request in flight keeps the route it matched.
  *
  * <p>Threading: {@link #reloadIfChanged()} holds this object's monitor (start-up and the maintenance executor may both
- * call it); request threads read the table through an atomic reference without the lock, and diagnostics threads read
+ * call it); request threads read the table through a volatile field without the lock, and diagnostics threads read
  * the reload status from volatile fields (each written only under the lock).
  */
 public final class RoutesFile {
     private static final System.Logger LOG = System.getLogger(RoutesFile.class.getName());
 
-    private final Path file;
+    private final @Nullable Path file;
     private final ProxyParser parser;
     private final KnownProxies known = new KnownProxies(); // guarded by this, like the reload
     private final RouteTable.Listener onLoad;
-    private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
-    private byte[] installed;
-    private byte[] refused;
-    private volatile Instant loadedAt;
-    private volatile String lastError;
-    private volatile Instant lastErrorAt;
+    private volatile RouteTable table = RouteTable.empty();
+    private byte @Nullable [] installed;
+    private byte @Nullable [] refused;
+    private volatile @Nullable Instant loadedAt;
+    private volatile @Nullable String lastError;
+    private volatile @Nullable Instant lastErrorAt;
     private volatile long reloads;
     private volatile long refusals;
 
     /** @param file null when no routes file is configured: the table stays empty */
-    public RoutesFile(Path file, ProxyParser parser, RouteTable.Listener onLoad) {
+    public RoutesFile(@Nullable Path file, ProxyParser parser, RouteTable.Listener onLoad) {
         this.file = file;
         this.parser = parser;
         this.onLoad = onLoad;
@@ -52,7 +53,7 @@ public final class RoutesFile {
     /** Loads the file at start-up; an invalid or missing file stops the pod with the reason. */
     public synchronized void loadInitial() throws InvalidProxyException {
         if (file == null) {
-            onLoad.loading(table.get());
+            onLoad.loading(table);
             return;
         }
         byte[] content;
@@ -62,11 +63,11 @@ public final class RoutesFile {
             throw new InvalidProxyException("The routes file " + file + " cannot be read ("
                     + e.getClass().getSimpleName() + ").");
         }
-        install(content);
+        install(file, content);
     }
 
     public RouteTable current() {
-        return table.get();
+        return table;
     }
 
     /** Reloads when the bytes differ from the last ones seen; returns whether a new table is in force. */
@@ -94,8 +95,8 @@ public final class RoutesFile {
             return false;
         }
         try {
-            install(content);
-            LOG.log(Level.INFO, "Routes reloaded from " + file + ": " + table.get().size() + " route(s)");
+            install(file, content);
+            LOG.log(Level.INFO, "Routes reloaded from " + file + ": " + table.size() + " route(s)");
             return true;
         } catch (InvalidProxyException e) {
             refuse(content, "Routes file " + file + " refused, the routes in force stay: " + e.getMessage());
@@ -103,7 +104,7 @@ public final class RoutesFile {
         }
     }
 
-    private void install(byte[] content) throws InvalidProxyException {
+    private void install(Path file, byte[] content) throws InvalidProxyException {
         boolean json = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
         RouteTable next;
         try {
@@ -113,7 +114,7 @@ public final class RoutesFile {
             known.refused();
             throw e;
         }
-        table.set(next);
+        table = next;
         known.applied();
         installed = content;
         refused = null;
@@ -124,7 +125,7 @@ public final class RoutesFile {
     }
 
     // Logs a refusal once per content seen, not on every poll.
-    private void refuse(byte[] content, String message) {
+    private void refuse(byte @Nullable [] content, String message) {
         refused = content;
         if (!message.equals(lastError)) {
             refusals++; // written under this object's monitor (reloadIfChanged), read by metrics
@@ -148,7 +149,7 @@ public final class RoutesFile {
     public Map<String, Object> describe() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("file", file == null ? null : file.toString());
-        map.put("count", table.get().size());
+        map.put("count", table.size());
         map.put("loadedAt", loadedAt == null ? null : loadedAt.toString());
         map.put("loads", reloads);
         map.put("lastError", lastError);

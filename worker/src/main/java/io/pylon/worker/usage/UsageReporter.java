@@ -1,5 +1,7 @@
 package io.pylon.worker.usage;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.http.Json;
 
 import java.io.IOException;
@@ -48,10 +50,10 @@ public final class UsageReporter implements AutoCloseable {
     private final Deque<Report> waiting = new ArrayDeque<>();
     private long sequence;
     private volatile int waitingReports;
-    private volatile String lastError;
+    private volatile @Nullable String lastError;
     private volatile long lastAcknowledged;
     private volatile boolean stopped;
-    private Thread thread;
+    private @Nullable Thread thread;
 
     public UsageReporter(URI manager, String environmentId, String podName, UsageRecorder recorder, Duration interval,
                          Duration timeout) {

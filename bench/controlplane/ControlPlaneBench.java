@@ -67,16 +67,30 @@ public class ControlPlaneBench {
     }
 
     static void swap() throws Exception {
-        List<JsonNode> proxies = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            proxies.add(JSON.readTree("{\"name\":\"p" + i + "\",\"pathPrefix\":\"/p" + i + "\",\"methods\":[\"GET\"],"
-                    + "\"upstreams\":[\"http://127.0.0.1:9\"],\"requestHeaders\":{\"add\":{\"X-Env\":\"bench\"}}}"));
-        }
+        swap(false);
+        swap(true);
+    }
+
+    /**
+     * 120 bundles of 1,000 proxies applied in turn (the first 20 are warm-up): either one proxy changes from one
+     * bundle to the next (a deploy of one API; the unchanged ones are taken as they are), or every proxy does (each
+     * is validated again: the worst case).
+     */
+    static void swap(boolean everyProxyChanges) throws Exception {
         GatewayConfig config = new GatewayConfig(new ProxyParser("platform", Duration.ofSeconds(2),
                 Duration.ofSeconds(30)), table -> { });
         List<Long> micros = new ArrayList<>();
+        int size = 0;
         for (int i = 0; i < 120; i++) {
+            List<JsonNode> proxies = new ArrayList<>();
+            for (int p = 0; p < 1000; p++) {
+                String revision = everyProxyChanges || p == i % 1000 ? ",\"description\":\"revision " + i + "\"" : "";
+                proxies.add(JSON.readTree("{\"name\":\"p" + p + "\",\"pathPrefix\":\"/p" + p + "\",\"methods\":[\"GET\"],"
+                        + "\"upstreams\":[\"http://127.0.0.1:9\"],\"requestHeaders\":{\"add\":{\"X-Env\":\"bench\"}}"
+                        + revision + "}"));
+            }
             RenderedBundle bundle = RenderedBundle.render(i + 1, proxies);
+            size = bundle.json().length;
             long start = System.nanoTime();
             if (config.apply(bundle.json(), bundle.sha256(), (long) i + 1, "manager") == null) {
                 throw new IllegalStateException(config.rejection().reason());
@@ -87,8 +101,9 @@ public class ControlPlaneBench {
             }
         }
         Collections.sort(micros);
-        System.out.printf("route table swap, 1,000 proxies (hash check + parse + validate + build, %d KiB bundle): "
-                        + "p50 %.1f ms, p99 %.1f ms%n", RenderedBundle.render(1, proxies).json().length / 1024,
+        System.out.printf("route table swap, 1,000 proxies, %s (hash check + parse + validate + build, %d KiB "
+                        + "bundle): p50 %.1f ms, p99 %.1f ms%n", everyProxyChanges ? "every proxy changed"
+                        : "one proxy changed", size / 1024,
                 micros.get(micros.size() / 2) / 1000.0, micros.get(micros.size() * 99 / 100) / 1000.0);
     }
 

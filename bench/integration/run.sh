@@ -5,7 +5,12 @@
 #             the start delay after the due instant (p50, p99, max), read from the run history.
 #   history:  1,000,000 step records (250,000 runs x 4 steps) written into a fresh pod's H2 before it starts, then
 #             the runs page (newest, and deep by keyset), and one run's steps, each timed ROUNDS times over HTTP.
-# Usage: [BENCH_NET=127.0.47] bench/integration/run.sh [schedule|history|all] [FLOWS=20] [SECONDS=90] [ROUNDS=50]
+#   compare:  db-scheduler beside Quartz's clustered JDBC job store (org.quartz-scheduler:quartz from Maven Central),
+#             in one JVM on one embedded H2, two replicas each (SchedulerCompare.java): FLOWS jobs due every second for
+#             SECONDS, the instants run twice (duplicate fires) or not at all, the start delay, then DOWNTIME seconds
+#             with no replica and how many of the missed instants ran after it. No pods, no network.
+# Usage: [BENCH_NET=127.0.47] bench/integration/run.sh [schedule|history|compare|all] [FLOWS=20] [SECONDS=90] [ROUNDS=50]
+#        bench/integration/run.sh compare [JOBS=20] [SECONDS=60] [DOWNTIME=75]
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -27,6 +32,16 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+if [ "$WHAT" = compare ]; then
+  QUARTZ=org.quartz-scheduler:quartz:2.5.2
+  ./mvnw -B -q dependency:copy -Dartifact=$QUARTZ -DoutputDirectory="$WORK/quartz" >/dev/null
+  "$JAVA_HOME/bin/javac" -nowarn -cp "$LIB/*:$WORK/quartz/*" -d "$WORK/classes" bench/integration/SchedulerCompare.java
+  echo "machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$PYLON_JAVA" -Xmx256m -cp "$LIB/*:$WORK/quartz/*:$WORK/classes" SchedulerCompare "$WORK" "${2:-20}" "${3:-60}" "${4:-75}" \
+    2> "$WORK/compare.log" || { tail -40 "$WORK/compare.log" >&2; exit 1; }
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 ENV_ID=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 ADMIN_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
 
@@ -105,16 +120,24 @@ if [ "$WHAT" = history ] || [ "$WHAT" = all ]; then
     PYLON_INTEGRATION_HISTORY_RETENTION=3650d
   await_ready "$INTEGRATION"
   DEEP=$(curl -sf -H "$AUTH" "$INTEGRATION/platform/integration/flows/bench-3/runs?limit=1&before=20000" | jq -r '.runs[0].id')
-  time_it() { # label url
-    local label=$1 url=$2
-    for _ in $(seq 1 5); do curl -sf -o /dev/null -H "$AUTH" "$url"; done
-    for _ in $(seq 1 "$ROUNDS"); do curl -sf -o /dev/null -w '%{time_total}\n' -H "$AUTH" "$url"; done | sort -n |
-      awk -v l="$label" '{a[NR]=$1} END {i=int(NR*0.99)+1; if (i>NR) i=NR; printf "history: %-40s p50 %.1f ms, p99 %.1f ms, max %.1f ms (%d rounds)\n", l, a[int(NR*0.5)+1]*1000, a[i]*1000, a[NR]*1000, NR}'
-  }
-  time_it "baseline: GET management/version" "$INTEGRATION/platform/management/version"
-  time_it "runs page, newest 50" "$INTEGRATION/platform/integration/flows/bench-3/runs?limit=50"
-  time_it "runs page, 50 before seq 20000 (deep)" "$INTEGRATION/platform/integration/flows/bench-3/runs?limit=50&before=20000"
-  time_it "one run with its steps (deep)" "$INTEGRATION/platform/integration/runs/$DEEP"
+  # the four calls in turn within each round (one curl, one kept-alive connection): each sees the same load, so the
+  # pages are read beside the pod's cheapest endpoint rather than minutes apart
+  URLS=("$INTEGRATION/platform/management/version" "$INTEGRATION/platform/integration/flows/bench-3/runs?limit=50"
+    "$INTEGRATION/platform/integration/flows/bench-3/runs?limit=50&before=20000" "$INTEGRATION/platform/integration/runs/$DEEP")
+  for _ in $(seq 1 5); do curl -sf -H "$AUTH" -o /dev/null -o /dev/null -o /dev/null -o /dev/null "${URLS[@]}"; done
+  for _ in $(seq 1 "$ROUNDS"); do
+    curl -sf -H "$AUTH" -o /dev/null -o /dev/null -o /dev/null -o /dev/null -w '%{time_total}\n' "${URLS[@]}" | paste -sd' '
+  done > "$WORK/history.txt"
+  python3 - "$WORK/history.txt" <<'PY'
+import sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if len(l.split()) == 4]
+labels = ["baseline: GET management/version", "runs page, newest 50", "runs page, 50 before seq 20000 (deep)",
+          "one run with its steps (deep)"]
+for i, label in enumerate(labels):
+    t = sorted(r[i] * 1000 for r in rows)
+    pct = lambda p: t[min(len(t) - 1, int(p * len(t)))]
+    print(f"history: {label:40s} p50 {pct(0.5):.1f} ms, p90 {pct(0.9):.1f} ms, p99 {pct(0.99):.1f} ms, max {t[-1]:.1f} ms ({len(t)} rounds)")
+PY
   stop_last_pod
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -208,3 +208,31 @@ test('JSON pointers of a patch read as the definition\'s dotted fields and resol
   assert.equal(pointer(doc, '/rateLimit/requests'), 5);
   assert.equal(pointer(doc, '/cors/maxAge'), undefined);
 });
+
+test('a flow problem is found at its step (by id, else by position) and field, in YAML and JSON', async () => {
+  const { problemOffset, lineOf, triggerText, statusClass } = await import('../../../../manager/src/main/resources/web/js/flow-text.js');
+  const yaml = `name: a
+steps:
+  - http: {url: "http://x/a", timeout: 5s}
+  - id: shape
+    transform: '{"a": 1'
+  - transform: 'b'
+    retry: {maxAttempts: 20}
+onFailure:
+  - webhook: {url: "http://x/alert"}
+`;
+  const at = (place) => yaml.slice(problemOffset(yaml, place)).split('\n')[0];
+  assert.equal(at('steps[1] (shape).transform'), `transform: '{"a": 1'`);
+  assert.equal(lineOf(yaml, problemOffset(yaml, 'steps[1] (shape).transform')), 5);
+  assert.equal(at('steps[0].http.timeout'), 'timeout: 5s}');
+  assert.equal(at('steps[2].retry.maxAttempts'), 'maxAttempts: 20}');
+  assert.equal(at('steps[2]'), `  - transform: 'b'`);
+  assert.equal(at('onFailure[0].webhook.url'), 'url: "http://x/alert"}');
+  assert.equal(problemOffset(yaml, 'document'), -1);
+  const json = '{"name": "a", "steps": [{"id": "f", "transform": "1"}, {"id": "g", "transform": "("}]}';
+  assert.equal(json.slice(problemOffset(json, 'steps[1] (g).transform')), '"transform": "("}]}');
+  assert.equal(triggerText({ schedule: { cron: '0 0 * * * ?', timezone: 'UTC' }, http: true }), '0 0 * * * ? (UTC), HTTP');
+  assert.equal(triggerText({ http: true }), 'HTTP only');
+  assert.equal(triggerText({ http: false }), 'run now only');
+  assert.equal(statusClass('failed'), 'down');
+});

@@ -5,35 +5,10 @@
 //              back and see both in sync again
 //   viewer   - the same screens read-only: no way to change or deploy
 // Settings come from the environment. Exits non-zero with the reason on any failure; screenshots in SCREENSHOTS.
-import { chromium } from 'playwright-core';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { env, BASE, LONG, check, signIn, runPhase } from './browser-phase.mjs';
 
-const env = (name, fallback) => process.env[name] ?? fallback;
-const BASE = env('PYLON_URL');
-const PHASE = env('PHASE', 'operator');
-const SHOTS = env('SCREENSHOTS', 'target/e2e-screenshots');
 const ENVIRONMENT = env('PYLON_ENVIRONMENT', 'test');
 const UPSTREAM = env('UPSTREAM_URL');
-const LONG = { timeout: 60_000 };
-mkdirSync(SHOTS, { recursive: true });
-
-function check(condition, message) {
-  if (!condition) throw new Error('check failed: ' + message);
-}
-
-async function shot(page, name) {
-  await page.screenshot({ path: join(SHOTS, `gateway-${PHASE}-${name}.png`), fullPage: true });
-}
-
-async function signIn(page, user, password) {
-  await page.goto(BASE + '/');
-  await page.getByLabel('Username').fill(user);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor(LONG);
-}
 
 async function go(page, route, ready) {
   await page.goto(BASE + '/#/' + route);
@@ -71,7 +46,7 @@ rateLimit:
   per: second
 `;
 
-async function operator(page) {
+async function operator(page, shot) {
   await signIn(page, 'admin', env('ADMIN_PASSWORD'));
   await go(page, 'proxies', '#proxies-empty, #proxies');
   check(!/\bnull\b|undefined/.test(await page.locator('main').innerText()), 'no "null" or "undefined" on the screen');
@@ -158,7 +133,7 @@ paths:
   await shot(page, '06-rejected');
   await waitForStates(page, { 'gw-one': 'in-sync', 'gw-two': 'rejected' });
   await shot(page, '07-status-rejected');
-  await serverManagementConfig(page);
+  await serverManagementConfig(page, shot);
 
   // roll back to version 1: both in sync again
   await go(page, 'deployments', '#deployments');
@@ -179,7 +154,7 @@ paths:
 
 // Server Management's gateway configuration: version 2 deployed with its hash; gw-one applied it, gw-two refused it
 // and serves version 1; gw-one (the environment's Worker URL) shows its own config section in a panel
-async function serverManagementConfig(page) {
+async function serverManagementConfig(page, shot) {
   await go(page, 'servers', '#gateway-config');
   await page.locator('#config-pods tbody tr').first().waitFor(LONG);
   const deployed = await page.locator('#config-deployed').innerText();
@@ -204,7 +179,7 @@ async function serverManagementConfig(page) {
   await page.waitForSelector('dialog', { state: 'detached' });
 }
 
-async function viewer(page) {
+async function viewer(page, shot) {
   await signIn(page, 'viewer', env('VIEWER_PASSWORD'));
   await go(page, 'proxies', '#proxies, #proxies-empty');
   check(await page.locator('#read-only-note').isVisible(), 'a viewer is told the screen is read-only');
@@ -226,37 +201,4 @@ async function viewer(page) {
   await shot(page, '02-deployments');
 }
 
-const phases = { operator, viewer };
-const profile = mkdtempSync(join(tmpdir(), 'pylon-e2e-chromium-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: env('CHROMIUM', '/usr/bin/chromium'),
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-  viewport: { width: 1280, height: 800 },
-});
-const page = context.pages()[0] || await context.newPage();
-const problems = [];
-page.on('pageerror', (e) => problems.push(e.message));
-// a refused request is logged as 'Failed to load resource' (the start page's diagnostics calls reach pods that do not
-// exist here: 502); what counts is a 5xx from the gateway screens' own calls, and CSP refusals and script errors
-page.on('console', (m) => { if (m.type() === 'error' && !/^Failed to load resource/.test(m.text())) problems.push(m.text()); });
-page.on('response', (r) => {
-  if (r.status() >= 500 && /\/apiops\/(proxies|environments\/[^/]+\/(deployments|gateway-status))/.test(r.url())) {
-    problems.push(`${r.status()} from ${r.url()}`);
-  }
-});
-let failed = false;
-try {
-  await phases[PHASE](page);
-  check(problems.length === 0, 'no script errors or CSP refusals in the page: ' + problems.join('; '));
-  console.log(`PHASE ${PHASE} OK`);
-} catch (err) {
-  failed = true;
-  console.error(`PHASE ${PHASE} FAILED: ${err.stack || err}`);
-  await page.screenshot({ path: join(SHOTS, `gateway-${PHASE}-failure.png`), fullPage: true }).catch(() => {});
-} finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-}
-process.exit(failed ? 1 : 0);
+await runPhase('gateway', { operator, viewer }, /\/apiops\/(proxies|environments\/[^/]+\/(deployments|gateway-status))/);

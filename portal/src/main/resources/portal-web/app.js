@@ -6,6 +6,12 @@ import { usageSection } from './usage.js';
 const main = document.getElementById('main');
 const statusLine = document.getElementById('status');
 let me = null;
+// keys issued or rotated while this page lives, for "Try it"; in memory only, gone with a reload
+const issuedKeys = [];
+
+function remember(app, answer) {
+  issuedKeys.unshift({ label: app.name + ' · ' + answer.prefix + '…', key: answer.key });
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -57,9 +63,27 @@ async function docs(name) {
   const a = answer.json;
   const holder = el('div', { id: 'swagger' });
   main.replaceChildren(el('h1', { text: a.name }), el('p', { class: 'description', text: a.description }),
-    el('p', { text: 'Call it at ' + a.workerUrl + a.pathPrefix + ' with header ' + a.keyHeader }), holder);
-  if (a.hasOpenApi) await renderDocs(holder, a.name);
+    el('p', { text: 'Call it at ' + a.workerUrl + a.pathPrefix + (a.keyAuth ? ' with header ' + a.keyHeader : '') }));
+  const chosen = a.keyAuth ? keyChooser(a.keyHeader) : () => null;
+  main.append(holder);
+  if (a.hasOpenApi) await renderDocs(holder, a.name, a.keyAuth ? a.keyHeader : null, chosen);
   else holder.append(el('p', { text: 'This API has no OpenAPI document.' }));
+}
+
+// "Try it" sends the key chosen here: one issued while this page lives, or one pasted
+function keyChooser(header) {
+  const choice = el('select', { id: 'try-key-choice' });
+  choice.append(el('option', { value: '', text: issuedKeys.length ? 'Choose a key' : 'No key issued on this page' }));
+  issuedKeys.forEach((k, i) => choice.append(el('option', { value: String(i), text: k.label })));
+  if (issuedKeys.length) choice.value = '0';
+  const pasted = el('input', { id: 'try-key', type: 'password', autocomplete: 'off', spellcheck: 'false',
+    placeholder: 'pylon_key_…' });
+  main.append(el('div', { class: 'card try-key' },
+    el('h2', { text: 'Try it with your API key' }),
+    el('p', { text: 'Requests from "Try it out" go to the gateway with this key in ' + header + '.' }),
+    el('label', { for: 'try-key-choice', text: 'A key from this visit' }), choice,
+    el('label', { for: 'try-key', text: 'Or paste a key' }), pasted));
+  return () => pasted.value.trim() || (choice.value === '' ? null : issuedKeys[Number(choice.value)].key);
 }
 
 function credentialsForm(title, action) {
@@ -133,23 +157,43 @@ function applicationCard(app, apis) {
           + encodeURIComponent(k.id));
         if (answer.status !== 204) say(problem(answer)); else { say('Key revoked.'); applications(); }
       });
-      row.append(el('td', {}, revoke));
+      const rotate = el('button', { type: 'button', class: 'rotate', text: 'Rotate' });
+      rotate.addEventListener('click', async () => {
+        const answer = await api('POST', '/applications/' + encodeURIComponent(app.id) + '/keys/'
+          + encodeURIComponent(k.id) + '/rotate');
+        if (answer.status !== 201) { say(problem(answer)); return; }
+        remember(app, answer.json);
+        await applications();
+        say('Key rotated: the old key stops working within seconds.');
+        showKey(cardOf(app).querySelector('.shown-key'), answer.json.key);
+      });
+      row.append(el('td', {}, rotate, revoke));
     }
     keys.append(row);
   }
-  const shown = el('div');
+  const shown = el('div', { class: 'shown-key' });
   const issue = el('button', { type: 'button', class: 'issue', text: 'New API key' });
   issue.addEventListener('click', async () => {
     const answer = await api('POST', '/applications/' + encodeURIComponent(app.id) + '/keys');
     if (answer.status !== 201) { say(problem(answer)); return; }
-    const copy = el('button', { type: 'button', text: 'Copy' });
-    copy.addEventListener('click', () => navigator.clipboard && navigator.clipboard.writeText(answer.json.key));
-    shown.replaceChildren(el('p', { text: 'Your key, shown this once; keep it safe:' }),
-      el('div', { class: 'key', id: 'new-key', text: answer.json.key }), copy);
+    remember(app, answer.json);
+    await applications();
+    showKey(cardOf(app).querySelector('.shown-key'), answer.json.key);
   });
   card.append(el('h3', { text: 'Subscriptions' }), subs, choice, subscribe, el('h3', { text: 'API keys' }), keys,
     issue, shown, usageSection(app.id));
   return card;
+}
+
+function cardOf(app) {
+  return main.querySelector('[data-app="' + CSS.escape(app.id) + '"]');
+}
+
+function showKey(holder, key) {
+  const copy = el('button', { type: 'button', text: 'Copy' });
+  copy.addEventListener('click', () => navigator.clipboard && navigator.clipboard.writeText(key));
+  holder.replaceChildren(el('p', { text: 'Your key, shown this once; keep it safe:' }),
+    el('div', { class: 'key', id: 'new-key', text: key }), copy);
 }
 
 async function route() {

@@ -14,12 +14,18 @@ function loadSwagger() {
   });
 }
 
-export async function renderDocs(element, name) {
+// "Try it out" calls the Worker named in the document's servers; keyHeader (null: the API needs no key) carries the
+// key that chosenKey() returns at the moment of the call.
+export async function renderDocs(element, name, keyHeader, chosenKey) {
   await loadSwagger();
   window.SwaggerUIBundle({
     domNode: element,
     url: '/api/catalog/' + encodeURIComponent(name) + '/openapi',
-    supportedSubmitMethods: [],
-    deepLinking: false
+    deepLinking: false,
+    requestInterceptor: (request) => {
+      const key = keyHeader ? chosenKey() : null;
+      if (key && new URL(request.url, location.href).origin !== location.origin) request.headers[keyHeader] = key;
+      return request;
+    }
   });
 }

@@ -10,12 +10,14 @@ const views = {
   deploy: () => import('./views/deploy.js'),
   deployments: () => import('./views/deployments.js'),
   gateway: () => import('./views/gateway-status.js'),
+  flows: () => import('./views/flows.js'),
+  portal: () => import('./views/portal.js'),
   users: () => import('./views/users.js'),
   audit: () => import('./views/audit.js'),
   usage: () => import('./views/usage.js'),
   profile: () => import('./views/profile.js'),
 };
-const titles = { signin: 'Sign in', servers: 'Server Management', environments: 'Environments', proxies: 'API proxies', deploy: 'Deploy', deployments: 'Deployments', gateway: 'Gateway status', users: 'Users', audit: 'Audit log', usage: 'API usage', profile: 'My profile' };
+const titles = { signin: 'Sign in', servers: 'Server Management', environments: 'Environments', proxies: 'API proxies', deploy: 'Deploy', deployments: 'Deployments', gateway: 'Gateway status', flows: 'Flows', portal: 'Developer portal', users: 'Users', audit: 'Audit log', usage: 'API usage', profile: 'My profile' };
 
 const session = { me: null };
 let cleanup = null;

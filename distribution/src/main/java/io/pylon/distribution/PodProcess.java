@@ -119,6 +119,13 @@ final class PodProcess {
                 all.stream().filter(p -> p.module().equals("integration")).findFirst()
                         .ifPresent(integration -> env.put("PYLON_MANAGER_INTEGRATION_URL", integration.url()));
             }
+            case "portal" -> {
+                // the Portal talks to the Manager with its own account, which pylon up creates (role portal)
+                all.stream().filter(p -> p.module().equals("manager")).findFirst()
+                        .ifPresent(manager -> env.put("PYLON_PORTAL_MANAGER_URL", manager.url()));
+                env.put("PYLON_PORTAL_MANAGER_USERNAME", LocalEnvironment.PORTAL_ACCOUNT);
+                env.put("PYLON_PORTAL_MANAGER_PASSWORD", environment.portalPassword());
+            }
             default -> {
             }
         }

@@ -28,7 +28,7 @@ final class SampleProxy {
     static String ensure(String managerUrl, LocalEnvironment environment, String upstreamUrl) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         try {
-            String token = token(http, managerUrl, environment);
+            String token = token(http, managerUrl, environment.adminUsername(), environment.adminPassword());
             String definition = "{\"name\":\"" + NAME + "\",\"description\":\"The sample API of pylon up\","
                     + "\"pathPrefix\":\"" + PREFIX + "\",\"stripPrefix\":true,\"upstreams\":[\"" + upstreamUrl + "\"]}";
             HttpResponse<String> current = send(http, managerUrl, "GET", "/apiops/proxies/" + NAME, token, null);
@@ -56,20 +56,21 @@ final class SampleProxy {
         }
     }
 
-    private static String token(HttpClient http, String managerUrl, LocalEnvironment environment)
+    /** A management API token for the account. */
+    static String token(HttpClient http, String managerUrl, String username, String password)
             throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(managerUrl + "/apiops/auth/token"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id="
-                        + URLEncoder.encode(environment.adminUsername(), StandardCharsets.UTF_8) + "&client_secret="
-                        + URLEncoder.encode(environment.adminPassword(), StandardCharsets.UTF_8)))
+                        + URLEncoder.encode(username, StandardCharsets.UTF_8) + "&client_secret="
+                        + URLEncoder.encode(password, StandardCharsets.UTF_8)))
                 .build(), HttpResponse.BodyHandlers.ofString());
         expect(response, 200);
         return Json.MAPPER.readTree(response.body()).path("access_token").asText();
     }
 
-    private static HttpResponse<String> send(HttpClient http, String managerUrl, String method, String path,
+    static HttpResponse<String> send(HttpClient http, String managerUrl, String method, String path,
                                              String token, String json) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(managerUrl + path))
                 .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token)
@@ -81,7 +82,7 @@ final class SampleProxy {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void expect(HttpResponse<String> response, int status) {
+    static void expect(HttpResponse<String> response, int status) {
         if (response.statusCode() != status) {
             throw new IllegalStateException(response.request().method() + " " + response.request().uri().getPath()
                     + " answered " + response.statusCode() + ": " + response.body());

@@ -1,5 +1,7 @@
 package io.pylon.distribution;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.webclient.api.HttpClientResponse;
@@ -54,8 +56,8 @@ final class UpCommand implements Callable<Integer> {
     private final PrintStream out = System.out;
     private final List<Child> children = new ArrayList<>();
     private volatile boolean stopping;
-    private volatile SampleUpstream sample;
-    private PlatformLock lock;
+    private volatile @Nullable SampleUpstream sample;
+    private @Nullable PlatformLock lock;
 
     record Child(LocalPod pod, Process process, boolean recording) {
     }
@@ -121,6 +123,7 @@ final class UpCommand implements Callable<Integer> {
         sample = SampleUpstream.start(firstAddress);
         String sampleResult = SampleProxy.ensure(urlOf(pods, "manager"), environment, sample.url());
         say(sampleResult);
+        say(LocalPortal.ensure(urlOf(pods, "manager"), environment));
         writeCluster(cluster, environment);
         printSummary(cluster, paths);
         new CountDownLatch(1).await();
@@ -210,6 +213,12 @@ final class UpCommand implements Callable<Integer> {
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
         text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")
                 .append(stateDir.resolve("admin-password").toAbsolutePath()).append(" and cluster.json\n");
+        synchronized (children) {
+            children.stream().filter(c -> c.pod().module().equals("portal")).findFirst().ifPresent(portal -> text
+                    .append("Portal: ").append(portal.pod().url()).append("/   developer ")
+                    .append(LocalEnvironment.DEVELOPER).append(", password in ")
+                    .append(stateDir.resolve("developer-password").toAbsolutePath()).append(" and cluster.json\n"));
+        }
         text.append("The same facts: ").append(cluster.toAbsolutePath()).append("\nCtrl-C stops everything.\n");
         synchronized (out) {
             out.print(text);

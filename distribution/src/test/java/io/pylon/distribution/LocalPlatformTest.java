@@ -109,6 +109,18 @@ class LocalPlatformTest {
             assertThat(sample.statusCode()).as(sample.body()).isEqualTo(200);
             assertThat(sample.body()).contains("\"service\":\"sample\"", "\"path\":\"/hello\"", "\"query\":\"x=1\"");
         }
+        // the Portal talks to the Manager with its own account: the printed developer signs in, the sample is listed
+        assertThat(output.toString()).contains("Portal ready").contains("developer " + LocalEnvironment.DEVELOPER);
+        String portalUrl = root.path("modules").path("portal").path("pods").get(0).path("url").asText();
+        HttpResponse<String> signIn = client.send(HttpRequest.newBuilder(URI.create(portalUrl + "/api/signin"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"email\":\"" + root.path("developer").path("email").asText() + "\",\"password\":\""
+                                + root.path("developer").path("password").asText() + "\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(signIn.statusCode()).as(signIn.body()).isEqualTo(200);
+        HttpResponse<String> catalog = client.send(HttpRequest.newBuilder(URI.create(portalUrl + "/api/catalog"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(catalog.body()).contains("\"name\":\"sample\"");
         assertThat(urls).allMatch(url -> url.startsWith("http://127.0.44."));
         JsonNode caches = root.path("modules").path("cache").path("pods");
         assertThat(caches.get(0).path("grid").asText()).startsWith("127.0.44.2:").isNotEqualTo("127.0.44.2:5701");
@@ -132,7 +144,8 @@ class LocalPlatformTest {
 
         // the admin password and the environment ID are the owner's only
         assertThat(Files.getPosixFilePermissions(state)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
-        for (String secret : List.of("cluster.json", "admin-password", "environment-id")) {
+        for (String secret : List.of("cluster.json", "admin-password", "environment-id", "portal-password",
+                "developer-password")) {
             assertThat(Files.getPosixFilePermissions(state.resolve(secret))).as(secret)
                     .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         }

@@ -142,22 +142,25 @@ public final class IntegrationModule implements PylonModule {
                 LOG.log(System.Logger.Level.INFO, "Pruned " + deleted + " runs from integration history");
             }
         };
-        FlowScheduler scheduler = new FlowScheduler(database.dataSource(), new FlowCatalog(flows, parser), runner, runs,
+        FlowCatalog catalog = new FlowCatalog(flows, parser);
+        FlowScheduler scheduler = new FlowScheduler(database.dataSource(), catalog, runner, runs,
                 json, clock, new SchedulerOptions(settings.get(IntegrationSettings.THREADS),
-                settings.get(IntegrationSettings.POLLING_INTERVAL), settings.get(IntegrationSettings.HEARTBEAT_INTERVAL),
+                settings.get(IntegrationSettings.POLLING_INTERVAL), settings.get(IntegrationSettings.SCHEDULE_LEAD),
+                settings.get(IntegrationSettings.HEARTBEAT_INTERVAL),
                 settings.get(IntegrationSettings.MISSED_HEARTBEATS), context.identity().podName()),
                 prune, settings.get(IntegrationSettings.HISTORY_PRUNE_INTERVAL));
         context.metrics().beforeScrape(() -> meters.refresh(scheduler));
 
         ManagerTokens tokens = new ManagerTokens(settings.get(IntegrationSettings.MANAGER_URL), json,
                 settings.get(IntegrationSettings.TOKEN_CACHE), clock);
-        new IntegrationApi(context.segment(), parser, flows, runs, scheduler, waiters, tokens, json, clock,
+        new IntegrationApi(context.segment(), parser, catalog, flows, runs, scheduler, waiters, tokens, json, clock,
                 settings.get(IntegrationSettings.TRIGGER_MAX_INPUT), settings.get(IntegrationSettings.MAX_FLOWS))
                 .register(context.routes());
 
         Map<String, Object> shown = new LinkedHashMap<>();
         shown.put("threads", settings.get(IntegrationSettings.THREADS));
         shown.put("pollingInterval", settings.get(IntegrationSettings.POLLING_INTERVAL).toString());
+        shown.put("scheduleLead", settings.get(IntegrationSettings.SCHEDULE_LEAD).toString());
         shown.put("heartbeatInterval", settings.get(IntegrationSettings.HEARTBEAT_INTERVAL).toString());
         shown.put("missedHeartbeats", settings.get(IntegrationSettings.MISSED_HEARTBEATS));
         shown.put("allowedHosts", settings.get(IntegrationSettings.ALLOWED_HOSTS));

@@ -54,6 +54,11 @@ public final class IntegrationSettings {
             "How often a pod looks in the database for due runs: the most a scheduled run starts late on an idle "
                     + "pod.", Duration.ofMillis(250), SettingType.durationAtLeast(Duration.ofMillis(50)));
 
+    public static final Setting<Duration> SCHEDULE_LEAD = Setting.of("pylon.integration.schedule-lead",
+            "How long before a scheduled instant a pod picks the flow's run, which then waits on its thread until the "
+                    + "instant: polling, picking and a busy machine delay the pick, not the start. At most 10s; 0 picks "
+                    + "at the instant.", Duration.ofSeconds(1), SettingType.durationAtLeast(Duration.ZERO));
+
     public static final Setting<Duration> HEARTBEAT_INTERVAL = Setting.of("pylon.integration.heartbeat-interval",
             "How often a pod marks the runs it executes as alive. A run whose pod missed "
                     + "pylon.integration.missed-heartbeats of them is started again by another pod (at-least-once).",
@@ -110,7 +115,7 @@ public final class IntegrationSettings {
 
     public static List<Setting<?>> all() {
         return List.of(DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, ALLOWED_HOSTS, SECRETS_DIR, MANAGER_URL, TOKEN_CACHE,
-                THREADS, POLLING_INTERVAL, HEARTBEAT_INTERVAL, MISSED_HEARTBEATS, HTTP_MAX_BODY, HTTP_MAX_CONNECTIONS,
+                THREADS, POLLING_INTERVAL, SCHEDULE_LEAD, HEARTBEAT_INTERVAL, MISSED_HEARTBEATS, HTTP_MAX_BODY, HTTP_MAX_CONNECTIONS,
                 TRANSFORM_TIMEOUT, TRANSFORM_MAX_DEPTH, HISTORY_OUTPUT_MAX, HISTORY_RETENTION, HISTORY_MAX_RUNS,
                 HISTORY_PRUNE_INTERVAL, PREVIOUS_MAX, TRIGGER_MAX_INPUT, TRIGGER_MAX_WAITING, MAX_FLOWS);
     }

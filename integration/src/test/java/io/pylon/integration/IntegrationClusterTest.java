@@ -1,5 +1,6 @@
 package io.pylon.integration;
 
+import io.pylon.core.testing.TestPostgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.server.Pod;
 import io.pylon.core.testing.ChildPods;

@@ -276,6 +276,59 @@ class IntegrationPodTest {
     }
 
     @Test
+    void aDisabledFlowHasNoScheduledRunsAndRefusesItsTriggerKeyUntilEnabled() throws Exception {
+        JsonNode created = api.create("""
+                name: switched
+                trigger: {schedule: {cron: "* * * * * ?", timezone: UTC}, http: true}
+                steps:
+                  - {id: now, transform: '$run.scheduledAt'}
+                """);
+        String key = created.path("triggerKey").asText();
+        api.await("/platform/integration/flows/switched/runs", r -> r.path("runs").size() >= 1, Duration.ofSeconds(60));
+        java.util.function.Function<JsonNode, JsonNode> rowOf = list -> {
+            for (JsonNode flow : list.path("flows")) {
+                if (flow.path("name").asText().equals("switched")) {
+                    return flow;
+                }
+            }
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        };
+        JsonNode row = rowOf.apply(api.await("/platform/integration/flows?limit=500",
+                r -> rowOf.apply(r).path("lastRun").path("status").asText().equals("succeeded"), Duration.ofSeconds(60)));
+        assertThat(row.path("lastRun").path("trigger").asText()).isEqualTo("schedule");
+        assertThat(row.path("enabled").asBoolean()).isTrue();
+        assertThat(row.path("trigger").path("schedule").path("cron").asText()).isEqualTo("* * * * * ?");
+        assertThat(row.path("trigger").path("http").asBoolean()).isTrue();
+        assertThat(row.path("nextRun").asText()).isNotEmpty();
+
+        Api.Answer disabled = api.send("POST", "/platform/integration/flows/switched/disable", null);
+        assertThat(disabled.status()).as(disabled.text()).isEqualTo(200);
+        assertThat(disabled.json().path("enabled").asBoolean()).isFalse();
+        assertThat(disabled.json().has("nextRun")).isFalse();
+        Thread.sleep(1500); // a tick picked before the change ends; none after it
+        int after = api.get("/platform/integration/flows/switched/runs?limit=500").json().path("runs").size();
+        Thread.sleep(2500);
+        assertThat(api.get("/platform/integration/flows/switched/runs?limit=500").json().path("runs").size())
+                .isEqualTo(after);
+        Api anonymous = new Api(TestPods.baseUrl(integration), null);
+        Api.Answer refused = anonymous.send("POST", "/platform/integration/flows/switched/runs", "{}", "X-Trigger-Key", key);
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.json().path("error").asText()).isEqualTo("flow_disabled");
+        Api.Answer byHand = api.send("POST", "/platform/integration/flows/switched/runs?wait=30s", "{}");
+        assertThat(byHand.status()).as(byHand.text()).isEqualTo(200);
+        assertThat(byHand.json().path("trigger").asText()).isEqualTo("manual");
+
+        assertThat(api.send("POST", "/platform/integration/flows/switched/enable", null).json().path("enabled").asBoolean())
+                .isTrue();
+        api.await("/platform/integration/flows/switched/runs?limit=500",
+                r -> r.path("runs").size() > after + 1, Duration.ofSeconds(60));
+        assertThat(anonymous.send("POST", "/platform/integration/flows/switched/runs", "{}", "X-Trigger-Key", key).status())
+                .isEqualTo(202);
+        assertThat(api.send("POST", "/platform/integration/flows/nope/disable", null).status()).isEqualTo(404);
+        assertThat(api.send("DELETE", "/platform/integration/flows/switched", null).status()).isEqualTo(204);
+    }
+
+    @Test
     void theManagersFlowsApiForwardsToTheIntegrationPodAndAuditsChanges() throws Exception {
         Api viaManager = new Api(TestPods.baseUrl(manager), api.token());
         Api.Answer created = viaManager.post("/apiops/flows", """

@@ -1,5 +1,7 @@
 package io.pylon.manager;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.Settings;
 import io.pylon.core.http.Routes;
@@ -83,8 +85,8 @@ public final class ManagerModule implements PylonModule {
     /** How often the grid's copy of the bundle is checked (rewritten when the grid lost it or missed a version). */
     private static final Duration GRID_COPY_SYNC = Duration.ofSeconds(5);
 
-    private volatile ManagementApi api;
-    private volatile Routes routes;
+    private volatile @Nullable ManagementApi api;
+    private volatile @Nullable Routes routes;
 
     @Override
     public String name() {
@@ -121,12 +123,19 @@ public final class ManagerModule implements PylonModule {
 
     /** Every route of the started pod, extensions' included, as {@code "METHOD /path"} (see {@link Routes#registered}). */
     public List<String> registeredRoutes() {
-        return routes.registered();
+        return started(routes).registered();
     }
 
     /** The management API of the started pod: the seams other code on the Manager uses. */
     public ManagementApi api() {
-        return api;
+        return started(api);
+    }
+
+    private static <T> T started(@Nullable T value) {
+        if (value == null) {
+            throw new IllegalStateException("The Manager module has not started");
+        }
+        return value;
     }
 
     @Override

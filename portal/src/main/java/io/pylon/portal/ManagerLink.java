@@ -37,19 +37,25 @@ final class ManagerLink {
     }
 
     Answer call(String method, String path, String jsonBody, String session, String csrf) throws IOException {
+        return call(method, path, jsonBody, session, csrf, null);
+    }
+
+    /** @param client the browser's address, for the Manager's sign-in throttle (null: not sent) */
+    Answer call(String method, String path, String jsonBody, String session, String csrf, String client)
+            throws IOException {
         String current = token;
         if (current == null) {
             current = signIn();
         }
-        Answer answer = send(method, path, jsonBody, session, csrf, current);
+        Answer answer = send(method, path, jsonBody, session, csrf, client, current);
         if (answer.status() == 401 && answer.body().contains("invalid_token")) {
-            answer = send(method, path, jsonBody, session, csrf, signIn());
+            answer = send(method, path, jsonBody, session, csrf, client, signIn());
         }
         return answer;
     }
 
-    private Answer send(String method, String path, String jsonBody, String session, String csrf, String bearer)
-            throws IOException {
+    private Answer send(String method, String path, String jsonBody, String session, String csrf, String client,
+                        String bearer) throws IOException {
         HttpRequest.Builder request = HttpRequest.newBuilder(manager.resolve(path)).timeout(TIMEOUT)
                 .header("Authorization", "Bearer " + bearer)
                 .method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody()
@@ -62,6 +68,9 @@ final class ManagerLink {
         }
         if (csrf != null) {
             request.header("X-Pylon-Csrf", csrf);
+        }
+        if (client != null) {
+            request.header("X-Pylon-Developer-Address", client);
         }
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

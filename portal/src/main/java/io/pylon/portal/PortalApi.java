@@ -34,10 +34,28 @@ final class PortalApi {
 
     private final ManagerLink manager;
     private final String environment;
+    private final ConnectSources connect;
 
-    PortalApi(ManagerLink manager, String environment) {
+    PortalApi(ManagerLink manager, String environment, ConnectSources connect) {
         this.manager = manager;
         this.environment = environment;
+        this.connect = connect;
+    }
+
+    /** Before a page is served: learns the Workers' origin again when what is known is old (for "Try it"). */
+    void refreshConnectSources() {
+        if (!connect.stale()) {
+            return;
+        }
+        try {
+            ManagerLink.Answer answer = manager.call("GET", "/apiops/portal/catalog?environment=" + encode(environment),
+                    null, null, null);
+            if (answer.status() == 200) {
+                connect.learned(Json.MAPPER.readTree(answer.body()).path("workerUrl").asText(""));
+            }
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "The Manager cannot be reached: " + e.getMessage());
+        }
     }
 
     void register(Routes routes) {
@@ -48,6 +66,9 @@ final class PortalApi {
         routes.get("/api/catalog/{name}/openapi", this::openApi);
         routes.post("/api/signup", (req, res) -> forward(res, "POST", "/apiops/portal/developers", body(req), null, null));
         routes.post("/api/signin", this::signIn);
+        routes.post("/api/applications/{id}/keys/{key}/rotate", (req, res) -> forward(res, "POST",
+                "/apiops/portal/applications/" + id(req, "id") + "/keys/" + id(req, "key") + "/rotate", null,
+                session(req), csrf(req)));
         routes.get("/api/me", (req, res) -> forward(res, "GET", "/apiops/portal/session", null, session(req), null));
         routes.post("/api/signout", this::signOut);
         routes.get("/api/applications", (req, res) -> forward(res, "GET", "/apiops/portal/applications", null,
@@ -120,7 +141,7 @@ final class PortalApi {
         Body body = body(req);
         ManagerLink.Answer answer;
         try {
-            answer = manager.call("POST", "/apiops/portal/sessions", body.json(), null, null);
+            answer = manager.call("POST", "/apiops/portal/sessions", body.json(), null, null, clientAddress(req));
         } catch (IOException e) {
             unavailable(res, e);
             return;
@@ -144,7 +165,8 @@ final class PortalApi {
         }
     }
 
-    // the deployed revision's document as stored, for Swagger UI to fetch and parse
+    // the deployed revision's document with its servers pointing at the Workers (and the key header as a security
+    // scheme), for Swagger UI to render and "Try it" to call through the real gateway
     private void openApi(ServerRequest req, ServerResponse res) {
         try {
             ManagerLink.Answer answer = manager.call("GET", "/apiops/portal/catalog/" + id(req, "name")
@@ -153,16 +175,16 @@ final class PortalApi {
                 relay(res, answer);
                 return;
             }
-            JsonNode document = Json.MAPPER.readTree(answer.body()).path("openapi");
-            if (!document.isTextual()) {
+            JsonNode api = Json.MAPPER.readTree(answer.body());
+            connect.learned(api.path("workerUrl").asText(""));
+            JsonNode document = api.path("tryItDocument");
+            if (!document.isObject()) {
                 ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "This API has no OpenAPI document.");
                 return;
             }
-            String text = document.asText();
             res.header(HeaderNames.CACHE_CONTROL, "no-store");
-            res.header(HeaderNames.CONTENT_TYPE, text.stripLeading().startsWith("{") ? "application/json"
-                    : "application/yaml; charset=UTF-8");
-            res.send(text);
+            res.header(HeaderNames.CONTENT_TYPE, "application/json");
+            res.send(Json.MAPPER.writeValueAsBytes(document));
         } catch (IOException e) {
             unavailable(res, e);
         }
@@ -208,6 +230,12 @@ final class PortalApi {
     private static String session(ServerRequest req) {
         Optional<String> cookie = req.headers().cookies().first(COOKIE).asOptional();
         return cookie.filter(c -> !c.isEmpty() && c.length() <= 100).orElse(null);
+    }
+
+    private static String clientAddress(ServerRequest req) {
+        java.net.SocketAddress address = req.remotePeer().address();
+        return address instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress() : null;
     }
 
     private static String csrf(ServerRequest req) {

@@ -43,14 +43,18 @@ public final class PortalModule implements PylonModule {
         if (environment == null) {
             environment = settings.get(CoreSettings.ENVIRONMENT_NAME);
         }
-        PortalPages.headers(context.routes().routing());
+        ConnectSources connect = new ConnectSources();
+        PortalPages.headers(context.routes().routing(), connect);
         PortalApi.install(context.routes().routing());
-        new PortalPages().register(context.routes());
         java.net.URI managerUrl = settings.find(PortalSettings.MANAGER_URL);
         if (managerUrl != null) {
             ManagerLink manager = new ManagerLink(managerUrl, settings.get(PortalSettings.MANAGER_USERNAME),
                     settings.find(PortalSettings.MANAGER_PASSWORD));
-            new PortalApi(manager, environment).register(context.routes());
+            PortalApi api = new PortalApi(manager, environment, connect);
+            api.register(context.routes());
+            new PortalPages(api::refreshConnectSources, connect).register(context.routes());
+        } else {
+            new PortalPages(() -> { }, connect).register(context.routes());
         }
     }
 }

@@ -26,8 +26,13 @@ final class PortalPages {
             "js", "text/javascript; charset=UTF-8", "css", "text/css; charset=UTF-8");
 
     private final Map<String, byte[]> files = new HashMap<>();
+    private final Runnable beforePage;
+    private final ConnectSources connect;
 
-    PortalPages() {
+    /** @param beforePage runs before the page is served (the Workers' origin for its policy is learned then) */
+    PortalPages(Runnable beforePage, ConnectSources connect) {
+        this.beforePage = beforePage;
+        this.connect = connect;
         for (String name : new String[]{"index.html", "app.js", "api.js", "docs.js", "usage.js", "usage-chart.js", "app.css"}) {
             files.put("/assets/" + name, read("portal-web/" + name));
         }
@@ -48,7 +53,12 @@ final class PortalPages {
     }
 
     void register(Routes routes) {
-        routes.get("/", (req, res) -> send(res, "/assets/index.html", "no-store"));
+        routes.get("/", (req, res) -> {
+            beforePage.run();
+            // the filter set the policy before the Workers' origin may have been learned just now
+            res.header("Content-Security-Policy", connect.csp());
+            send(res, "/assets/index.html", "no-store");
+        });
         routes.get("/assets/{file}", (req, res) -> file(req, res, "/assets/"));
         routes.get("/swagger-ui/{file}", (req, res) -> file(req, res, "/swagger-ui/"));
     }
@@ -69,10 +79,10 @@ final class PortalPages {
         res.send(files.get(path));
     }
 
-    /** Security headers on every answer of the Portal. */
-    static void headers(io.helidon.webserver.http.HttpRouting.Builder routing) {
+    /** Security headers on every answer of the Portal; the policy admits calls to the Workers ("Try it"). */
+    static void headers(io.helidon.webserver.http.HttpRouting.Builder routing, ConnectSources connect) {
         routing.addFilter((chain, req, res) -> {
-            res.header("Content-Security-Policy", CSP);
+            res.header("Content-Security-Policy", connect.csp());
             res.header("X-Content-Type-Options", "nosniff");
             res.header("Referrer-Policy", "no-referrer");
             res.header("X-Frame-Options", "DENY");

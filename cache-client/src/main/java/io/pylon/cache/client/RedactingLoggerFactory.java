@@ -1,5 +1,7 @@
 package io.pylon.cache.client;
 
+import org.jspecify.annotations.Nullable;
+
 import com.hazelcast.logging.AbstractLogger;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.logging.LogEvent;
@@ -49,7 +51,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
     }
 
     /** Whether a line of logger {@code name} is quieted; runs the notice of its client the first time. */
-    static boolean quieted(String name, String message) {
+    static boolean quieted(String name, @Nullable String message) {
         if (QUIET.isEmpty() || message == null || !name.startsWith(CLIENT_LOGGERS)) {
             return false;
         }
@@ -68,7 +70,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
     private static final Runnable NOTICE_GIVEN = () -> { };
 
     /** The text with every known secret cluster name replaced by its label. */
-    static String redact(String text) {
+    static @Nullable String redact(@Nullable String text) {
         if (text == null || LABELS.isEmpty()) {
             return text;
         }
@@ -81,7 +83,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
         return out;
     }
 
-    static Throwable redact(Throwable thrown) {
+    static @Nullable Throwable redact(@Nullable Throwable thrown) {
         if (thrown == null || !mentionsSecret(thrown)) {
             return thrown;
         }
@@ -116,7 +118,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
         }
 
         @Override
-        public void log(java.util.logging.Level level, String message, Throwable thrown) {
+        public void log(java.util.logging.Level level, String message, @Nullable Throwable thrown) {
             if (!logger.isLoggable(level) || quieted(logger.getName(), message)) {
                 return;
             }
@@ -151,7 +153,7 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
 
     /** An exception whose message (and its causes' messages) named a secret: same types and stack, redacted text. */
     static final class RedactedException extends Exception {
-        private RedactedException(String message, StackTraceElement[] stack, Throwable cause) {
+        private RedactedException(String message, StackTraceElement[] stack, @Nullable Throwable cause) {
             super(message, cause, false, true);
             setStackTrace(stack);
         }

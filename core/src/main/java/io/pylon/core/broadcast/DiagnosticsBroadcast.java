@@ -1,5 +1,7 @@
 package io.pylon.core.broadcast;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.diagnostics.DiagnosticsQuery;
 import io.pylon.core.diagnostics.LocalDiagnostics;
 import io.pylon.core.diagnostics.compare.CompareOptions;
@@ -7,6 +9,8 @@ import io.pylon.core.discovery.DiscoveredPod;
 import io.pylon.core.discovery.DiscoveryException;
 import io.pylon.core.discovery.PodDiscovery;
 import io.pylon.core.http.PodPaths;
+
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -48,9 +52,15 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
 
     public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment, BroadcastMeters meters,
                                 CompareOptions compareOptions) {
+        this(discovery, limits, segment, meters, compareOptions, () -> null);
+    }
+
+    /** @param peerTls how {@code https} peers are trusted; null: the JDK's trust store (see {@link PeerClient}) */
+    public DiagnosticsBroadcast(PodDiscovery discovery, BroadcastLimits limits, String segment, BroadcastMeters meters,
+                                CompareOptions compareOptions, java.util.function.Supplier<io.helidon.common.tls.@Nullable Tls> peerTls) {
         this.compareOptions = compareOptions;
         this.discovery = discovery;
-        this.client = new PeerClient(limits.connectTimeout());
+        this.client = new PeerClient(limits.connectTimeout(), peerTls);
         this.paths = PodPaths.of(segment);
         this.meters = meters;
         this.broadcast = new Broadcast(client, limits, meters);
@@ -65,12 +75,12 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
      * @param query the caller's query parameters, passed on to every peer ({@code pod} and {@code internal} are not)
      * @param self  this pod's part, read by the caller from its diagnostics for this name
      */
-    public void run(String method, String name, String authorization, Map<String, List<String>> query, LocalPod self,
+    public void run(String method, String name, @Nullable String authorization, Map<String, List<String>> query, LocalPod self,
                     AggregateOutput out) throws IOException {
         long t0 = System.nanoTime();
         Discovered found = discover(self);
         Broadcast.Call call = new Broadcast.Call(method, name, authorization,
-                pod -> PeerUri.of(pod.baseUrl(), paths, name, query, true));
+                pod -> PeerUri.of(pod.callableBaseUrl(), paths, name, query, true));
         try {
             AggregateWriter writer = new AggregateWriter(out, self.aggregations());
             writer.start();
@@ -100,7 +110,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
      * Each pod's element also carries its {@code podSections} (of {@link #returnableSections}), so that one call
      * gives a fleet's table and its comparison ({@code pylon pods}).
      */
-    public void compare(String authorization, LocalPod self, List<String> podSections, AggregateOutput out)
+    public void compare(@Nullable String authorization, LocalPod self, List<String> podSections, AggregateOutput out)
             throws IOException {
         long t0 = System.nanoTime();
         Discovered found = discover(self);
@@ -110,7 +120,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
                 List.of(String.join(",", COMPARED_SECTIONS.stream().filter(self.sectionsInAll()::contains).toList())),
                 "digest", List.of(HexFormat.of().formatHex(nonce)));
         Broadcast.Call call = new Broadcast.Call(LocalDiagnostics.GET, LocalDiagnostics.COMPARE, authorization,
-                pod -> PeerUri.of(pod.baseUrl(), paths, LocalDiagnostics.ALL, query, true));
+                pod -> PeerUri.of(pod.callableBaseUrl(), paths, LocalDiagnostics.ALL, query, true));
         try {
             FleetComparison comparison = new FleetComparison(compareOptions, podSections);
             DiagnosticsQuery parameters = DiagnosticsQuery.of(query);
@@ -125,7 +135,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
         }
     }
 
-    private record Discovered(List<DiscoveredPod> pods, String error) {
+    private record Discovered(List<DiscoveredPod> pods, @Nullable String error) {
     }
 
     // When discovery fails the pod answers for itself alone and says why.
@@ -149,7 +159,7 @@ public final class DiagnosticsBroadcast implements AutoCloseable {
      * @throws PodFailedException with 404 for a pod discovery does not know, 503 for one that cannot be called or
      *                            when discovery fails, 502/504 when the pod cannot be reached in time
      */
-    public PeerClient.Response forward(String method, String target, String name, String authorization, String accept,
+    public PeerClient.Response forward(String method, String target, String name, @Nullable String authorization, @Nullable String accept,
                                        Map<String, List<String>> query, String selfName) throws PodFailedException {
         return forwarder.open(method, target, name, authorization, accept, query, selfName);
     }

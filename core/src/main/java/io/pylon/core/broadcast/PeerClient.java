@@ -5,6 +5,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.Proxy;
+import io.helidon.common.tls.Tls;
 import io.helidon.webclient.api.WebClient;
 import org.jspecify.annotations.Nullable;
 
@@ -15,6 +16,7 @@ import java.net.ConnectException;
 import java.net.SocketException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.function.Supplier;
 import java.util.Optional;
 
 /**
@@ -28,11 +30,21 @@ import java.util.Optional;
  */
 public final class PeerClient implements AutoCloseable {
     private final Duration connectTimeout;
+    private final Supplier<@Nullable Tls> tls;
     private volatile @Nullable WebClient client;
     private volatile boolean closed;
 
     public PeerClient(Duration connectTimeout) {
+        this(connectTimeout, () -> null);
+    }
+
+    /**
+     * @param tls how {@code https} peers are trusted (asked once, when the client is built: a TLS listener trusts the
+     *            certificate it serves itself); null: the JDK's trust store
+     */
+    public PeerClient(Duration connectTimeout, Supplier<@Nullable Tls> tls) {
         this.connectTimeout = connectTimeout;
+        this.tls = tls;
     }
 
     // Every peer call of a broadcast comes here at once: no lock once the client is built.
@@ -53,8 +65,13 @@ public final class PeerClient implements AutoCloseable {
             throw new IllegalStateException("the pod is stopping");
         }
         if (client == null) {
-            client = WebClient.builder().connectTimeout(connectTimeout).followRedirects(false)
-                    .proxy(Proxy.noProxy()).build();
+            var builder = WebClient.builder().connectTimeout(connectTimeout).followRedirects(false)
+                    .proxy(Proxy.noProxy());
+            Tls peers = tls.get();
+            if (peers != null) {
+                builder.tls(peers);
+            }
+            client = builder.build();
         }
         return client;
     }

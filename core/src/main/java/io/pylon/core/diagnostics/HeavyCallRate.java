@@ -42,8 +42,7 @@ final class HeavyCallRate {
 
     /** Takes a token for {@code caller} and the pod, or throws {@link DiagnosticsBusyException} (429) taking none. */
     synchronized void admit(String caller) {
-        refuseIfEmpty(caller);
-        callers.get(caller).tokens -= 1;
+        refuseIfEmpty(caller).tokens -= 1;
         pod.tokens -= 1;
     }
 
@@ -52,7 +51,8 @@ final class HeavyCallRate {
         refuseIfEmpty(caller);
     }
 
-    private void refuseIfEmpty(String caller) {
+    /** Refills the caller's and the pod's buckets, throws when either is empty, and returns the caller's. */
+    private Bucket refuseIfEmpty(String caller) {
         long now = nanoTime.getAsLong();
         Bucket own = callers.computeIfAbsent(caller, c -> new Bucket(perCaller, now));
         own.refill(perCaller, now);
@@ -67,6 +67,7 @@ final class HeavyCallRate {
                     + "minute (" + DiagnosticsSettings.HEAVY_RATE_PER_POD.key() + "); retry in "
                     + pod.secondsToNext(perPod) + " s.", pod.secondsToNext(perPod));
         }
+        return own;
     }
 
     private static final class Bucket {

@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.pylon.core.http.Json;
@@ -30,7 +32,7 @@ final class VirtualThreadDump {
     private final Path dir;
     private final DataBudget budget;
     private final DataBudget.Kind kind;
-    private final HotSpotDiagnosticMXBean hotSpot = hotSpot();
+    private final @Nullable HotSpotDiagnosticMXBean hotSpot = hotSpot();
 
     VirtualThreadDump(Path dir) {
         this(dir, new DataBudget(Long.MAX_VALUE, "none", false));
@@ -115,7 +117,7 @@ final class VirtualThreadDump {
         out.append('\n');
     }
 
-    private static String lock(JsonNode thread, String... fields) {
+    private static @Nullable String lock(JsonNode thread, String... fields) {
         for (String field : fields) {
             JsonNode value = thread.get(field);
             if (value != null && !value.isNull()) {
@@ -125,7 +127,7 @@ final class VirtualThreadDump {
         return null;
     }
 
-    private static HotSpotDiagnosticMXBean hotSpot() {
+    private static @Nullable HotSpotDiagnosticMXBean hotSpot() {
         try {
             return ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         } catch (RuntimeException | LinkageError e) {

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Chooses and builds the discovery a pod uses, from its settings. */
 public final class Discoveries {
@@ -42,27 +43,41 @@ public final class Discoveries {
      * @param ownPort the port this pod listens on, which its peers share unless told otherwise
      */
     public static PodDiscovery create(Settings settings, PodIdentity identity, int ownPort) {
-        return create(settings, identity, ownPort, SERVICE_ACCOUNT_TOKEN);
+        return create(settings, identity, ownPort, SERVICE_ACCOUNT_TOKEN, () -> "http");
+    }
+
+    /**
+     * @param scheme how the module's pods are called: {@code https} when their listener is TLS only (asked when pods
+     *               are listed: the listener's TLS is known only once the module started)
+     */
+    public static PodDiscovery create(Settings settings, PodIdentity identity, int ownPort, Supplier<String> scheme) {
+        return create(settings, identity, ownPort, SERVICE_ACCOUNT_TOKEN, scheme);
     }
 
     static PodDiscovery create(Settings settings, PodIdentity identity, int ownPort, Path serviceAccountToken) {
+        return create(settings, identity, ownPort, serviceAccountToken, () -> "http");
+    }
+
+    static PodDiscovery create(Settings settings, PodIdentity identity, int ownPort, Path serviceAccountToken,
+                               Supplier<String> scheme) {
         DiscoveredPod self = DiscoveredPod.callable(identity.podName(), identity.podIp(), null);
         Integer configuredPort = settings.find(DiscoverySettings.PORT);
         int peerPort = configuredPort != null ? configuredPort : ownPort;
         return switch (chooseMode(settings, serviceAccountToken)) {
-            case KUBERNETES -> kubernetes(settings, identity, peerPort, self);
+            case KUBERNETES -> kubernetes(settings, identity, peerPort, self, scheme);
             case DNS -> new DnsDiscovery(orDefault(settings.find(DiscoverySettings.DNS_SERVICE),
-                    "pylon-" + identity.module() + "-headless"), peerPort, self);
+                    "pylon-" + identity.module() + "-headless"), peerPort, self, scheme);
             case STATIC -> new StaticDiscovery(orDefault(settings.find(DiscoverySettings.STATIC), List.of()), self);
             case SELF -> new SelfDiscovery(self);
         };
     }
 
-    private static PodDiscovery kubernetes(Settings settings, PodIdentity identity, int peerPort, DiscoveredPod self) {
+    private static PodDiscovery kubernetes(Settings settings, PodIdentity identity, int peerPort, DiscoveredPod self,
+                                           Supplier<String> scheme) {
         URI apiUrl = settings.find(DiscoverySettings.API_URL);
         String selector = orDefault(settings.find(DiscoverySettings.LABEL_SELECTOR), "app=" + identity.module());
         return new KubernetesDiscovery(() -> client(apiUrl), identity.namespace(), selector,
-                settings.get(DiscoverySettings.PORT_NAME), peerPort, self, KUBERNETES_SYNC_WAIT);
+                settings.get(DiscoverySettings.PORT_NAME), peerPort, self, KUBERNETES_SYNC_WAIT, scheme);
     }
 
     private static KubernetesClient client(@Nullable URI apiUrl) {

@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The A records of a headless Service: one per ready pod behind it. Records carry addresses only, so a pod's name
@@ -18,16 +19,28 @@ public final class DnsDiscovery implements PodDiscovery {
     private final int port;
     private final DiscoveredPod self;
     private final Function<String, InetAddress[]> resolver;
+    private final Supplier<String> scheme;
 
     public DnsDiscovery(String service, int port, DiscoveredPod self) {
-        this(service, port, self, DnsDiscovery::resolve);
+        this(service, port, self, DnsDiscovery::resolve, () -> "http");
+    }
+
+    /** @param scheme {@code http}, or {@code https} when the pods listen on TLS (asked on every listing) */
+    public DnsDiscovery(String service, int port, DiscoveredPod self, Supplier<String> scheme) {
+        this(service, port, self, DnsDiscovery::resolve, scheme);
     }
 
     DnsDiscovery(String service, int port, DiscoveredPod self, Function<String, InetAddress[]> resolver) {
+        this(service, port, self, resolver, () -> "http");
+    }
+
+    DnsDiscovery(String service, int port, DiscoveredPod self, Function<String, InetAddress[]> resolver,
+                 Supplier<String> scheme) {
         this.service = service;
         this.port = port;
         this.self = self;
         this.resolver = resolver;
+        this.scheme = scheme;
     }
 
     @Override
@@ -54,7 +67,7 @@ public final class DnsDiscovery implements PodDiscovery {
                 selfListed = true;
                 pods.add(self);
             } else {
-                pods.add(DiscoveredPod.callable(ip, ip, URI.create("http://" + ip + ":" + port)));
+                pods.add(DiscoveredPod.callable(ip, ip, URI.create(scheme.get() + "://" + ip + ":" + port)));
             }
         }
         if (!selfListed) {

@@ -30,6 +30,7 @@ import java.util.function.Supplier;
 public final class KubernetesDiscovery implements PodDiscovery {
     private static final System.Logger LOG = System.getLogger(KubernetesDiscovery.class.getName());
 
+    private final Supplier<String> scheme;
     private final String portName;
     private final int defaultPort;
     private final DiscoveredPod self;
@@ -51,6 +52,13 @@ public final class KubernetesDiscovery implements PodDiscovery {
      */
     public KubernetesDiscovery(Supplier<KubernetesClient> clients, @Nullable String namespace, String labelSelector, String portName,
                                int defaultPort, DiscoveredPod self, Duration syncWait) {
+        this(clients, namespace, labelSelector, portName, defaultPort, self, syncWait, () -> "http");
+    }
+
+    /** @param scheme {@code http}, or {@code https} when the pods listen on TLS (asked for every pod listed) */
+    public KubernetesDiscovery(Supplier<KubernetesClient> clients, @Nullable String namespace, String labelSelector, String portName,
+                               int defaultPort, DiscoveredPod self, Duration syncWait, Supplier<String> scheme) {
+        this.scheme = scheme;
         this.portName = portName;
         this.defaultPort = defaultPort;
         this.self = self;
@@ -138,7 +146,7 @@ public final class KubernetesDiscovery implements PodDiscovery {
             return DiscoveredPod.unavailable(name, null, "pod has no IP address yet");
         }
         String host = ip.contains(":") ? "[" + ip + "]" : ip;
-        return DiscoveredPod.callable(name, ip, URI.create("http://" + host + ":" + port(pod)));
+        return DiscoveredPod.callable(name, ip, URI.create(scheme.get() + "://" + host + ":" + port(pod)));
     }
 
     private int port(Pod pod) {

@@ -18,11 +18,11 @@ import java.util.Set;
  * {@code proxy_http_version 1.0} speak it.
  *
  * <p>Every connection is served by Helidon's own HTTP/1.1 connection, reading through {@link Http10Request}: an
- * HTTP/1.1 connection passes unchanged, and the first request of an HTTP/1.0 one becomes the HTTP/1.1 request it
- * means: {@code Connection: close} (the pod always closes after the one response, which HTTP/1.0 allows even when the
- * client asked for keep-alive, and which spares a rewrite of every later request on the connection) and a
- * {@code Host} when the client sent none. A response body of unknown length, which Helidon would chunk, reaches the
- * HTTP/1.0 client unframed and ends with the close ({@link Http10Response}). Responses carry {@code HTTP/1.1} in the status line, as RFC 9110 section
+ * HTTP/1.1 connection passes unchanged, and each request of an HTTP/1.0 one becomes the HTTP/1.1 request it means:
+ * with a {@code Host} when the client sent none, and {@code Connection: close} unless the client asked for keep-alive
+ * (then the connection is kept, as nginx does: a sized answer says {@code Connection: keep-alive}, and the next
+ * request is rewritten in turn). A response body of unknown length, which Helidon would chunk, reaches the HTTP/1.0
+ * client unframed and ends with the close ({@link Http10Response}), whatever the client asked for. Responses carry {@code HTTP/1.1} in the status line, as RFC 9110 section
  * 2.5 says a server should. It is no connection selector of its own: the listener has one selector (see the server's
  * connection timeouts), which must register a connection before anything reads from it.
  */
@@ -37,9 +37,22 @@ public final class Http10Connections {
 
     /** @param onHttp10 called when the connection's first request turns out to be HTTP/1.0 (before it is parsed) */
     public static DataReader reader(DataReader source, ConnectionContext ctx, Http1Config config, Runnable onHttp10) {
+        return reader(source, ctx, config, onHttp10, new Http10Exchanges());
+    }
+
+    /**
+     * @param exchanges shared with the connection's {@link #writer}: the requests whose answers are still to come
+     */
+    public static DataReader reader(DataReader source, ConnectionContext ctx, Http1Config config, Runnable onHttp10,
+                                    Http10Exchanges exchanges) {
         String host = ctx.localPeer().host() + ":" + ctx.localPeer().port();
         int maxHead = config.maxPrologueLength() + config.maxHeadersSize();
-        return DataReader.create(new Http10Request(source, host, maxHead, onHttp10));
+        return DataReader.create(new Http10Request(source, host, maxHead, onHttp10, exchanges));
+    }
+
+    /** The state a connection's reader and writer share. */
+    public static Http10Exchanges exchanges() {
+        return new Http10Exchanges();
     }
 
     /**
@@ -47,6 +60,12 @@ public final class Http10Connections {
      * ({@code http10}) without chunked framing (see {@link Http10Response}).
      */
     public static DataWriter writer(DataWriter target, java.util.function.BooleanSupplier http10) {
-        return new Http10Response(target, http10);
+        return writer(target, http10, new Http10Exchanges());
+    }
+
+    /** @param exchanges shared with the connection's {@link #reader} */
+    public static DataWriter writer(DataWriter target, java.util.function.BooleanSupplier http10,
+                                    Http10Exchanges exchanges) {
+        return new Http10Response(target, http10, exchanges);
     }
 }

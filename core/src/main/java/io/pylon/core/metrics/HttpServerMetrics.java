@@ -38,7 +38,8 @@ public final class HttpServerMetrics implements RouteTimer {
             Duration.ofSeconds(10), Duration.ofSeconds(30)};
 
     private final PodMetrics metrics;
-    private final Map<String, Timer[]> timers = new ConcurrentHashMap<>();
+    // by route template, then method: a handler holds its template's map, so a request builds no key
+    private final Map<String, Map<String, Timer[]>> timers = new ConcurrentHashMap<>();
     /** How often the open connections are counted. */
     static final Duration CONNECTIONS_PERIOD = Duration.ofSeconds(5);
     // written by the maintenance executor, read by scrapes
@@ -67,6 +68,7 @@ public final class HttpServerMetrics implements RouteTimer {
         if (!metrics.enabled()) {
             return handler;
         }
+        Map<String, Timer[]> byMethod = timers.computeIfAbsent(routeTemplate, route -> new ConcurrentHashMap<>());
         return (req, res) -> {
             long t0 = System.nanoTime();
             int status = 500;
@@ -78,17 +80,17 @@ public final class HttpServerMetrics implements RouteTimer {
                 throw e;
             } finally {
                 if (!ListenerProbe.isProbe(req)) {
-                    timer(routeTemplate, method(req), status).record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
+                    timer(byMethod, routeTemplate, method(req), status).record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
                 }
             }
         };
     }
 
-    private Timer timer(String route, String method, int status) {
+    private Timer timer(Map<String, Timer[]> byMethod, String route, String method, int status) {
         int statusClass = Math.min(Math.max(status / 100, 1), 5) - 1;
-        Timer[] byStatus = timers.get(route + ' ' + method);
+        Timer[] byStatus = byMethod.get(method);
         if (byStatus == null) {
-            byStatus = timers.computeIfAbsent(route + ' ' + method, key -> new Timer[STATUS_CLASSES.length]);
+            byStatus = byMethod.computeIfAbsent(method, key -> new Timer[STATUS_CLASSES.length]);
         }
         Timer timer = byStatus[statusClass];
         if (timer == null) {

@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (another would make Helidon read from a connection before registering it), sees every read through
  * {@link GuardedConnection}, and learns the request phases from Helidon's HTTP/1 listeners.
  *
- * <p>Threading: connections add and remove themselves in a concurrent set from their virtual threads; one sweep runs
+ * <p>Threading: connections add and remove themselves in concurrent sets from their virtual threads; one sweep runs
  * at a time on the given scheduler (fixed delay) and only reads connection state or closes sockets. The wait before
  * the first close of a stop runs under {@code closeLock}, so every close Helidon asks for comes after it.
  */
@@ -50,6 +50,8 @@ final class ConnectionTimeouts implements AutoCloseable {
 
     private final ConnectionLimits limits;
     private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
+    // connections of the listener's other protocols (HTTP/2): counted and asked to close on stop, no HTTP/1 phases
+    private final Set<ServerConnection> others = ConcurrentHashMap.newKeySet();
     private final AtomicLong closedIdle = new AtomicLong();
     private final AtomicLong closedHeaders = new AtomicLong();
     private final AtomicLong closedBody = new AtomicLong();
@@ -115,7 +117,8 @@ final class ConnectionTimeouts implements AutoCloseable {
             @Override
             public ServerConnection connection(ConnectionContext ctx) {
                 GuardedConnection guarded = new GuardedConnection(ctx,
-                        (reader, onHttp10) -> Http10Connections.reader(reader, ctx, http1, onHttp10));
+                        (reader, onHttp10, exchanges) -> Http10Connections.reader(reader, ctx, http1, onHttp10,
+                                exchanges));
                 ServerConnection connection = plain.connection(guarded);
                 guarded.attach(connection);
                 return new Tracked(guarded, connection);
@@ -123,9 +126,39 @@ final class ConnectionTimeouts implements AutoCloseable {
         };
     }
 
-    /** Connections open now. */
+    /**
+     * Another protocol's selector (HTTP/2 with prior knowledge or by ALPN), its connections counted with the HTTP/1
+     * ones: in {@link #open()}, in the pod's stop, and asked to close gracefully when the server stops (an HTTP/2
+     * connection then says GOAWAY). The idle, header and body timeouts stay HTTP/1's: Helidon's HTTP/2 connection
+     * reads frames, not request phases, and a stream may rightly stay quiet (a server-sent event stream).
+     */
+    io.helidon.webserver.spi.ServerConnectionSelector tracked(io.helidon.webserver.spi.ServerConnectionSelector other) {
+        return new io.helidon.webserver.spi.ServerConnectionSelector() {
+            @Override
+            public int bytesToIdentifyConnection() {
+                return other.bytesToIdentifyConnection();
+            }
+
+            @Override
+            public Support supports(BufferData data) {
+                return other.supports(data);
+            }
+
+            @Override
+            public Set<String> supportedApplicationProtocols() {
+                return other.supportedApplicationProtocols();
+            }
+
+            @Override
+            public ServerConnection connection(ConnectionContext ctx) {
+                return new TrackedOther(other.connection(ctx));
+            }
+        };
+    }
+
+    /** Connections open now, of every protocol. */
     int open() {
-        return connections.size();
+        return connections.size() + others.size();
     }
 
     /** While on, connections waiting for a request are closed once they waited {@link #DRAIN_IDLE}. */
@@ -249,6 +282,39 @@ final class ConnectionTimeouts implements AutoCloseable {
         }
     }
 
+    /** A connection of another protocol, registered while it runs. */
+    private final class TrackedOther implements ServerConnection {
+        private final ServerConnection delegate;
+
+        TrackedOther(ServerConnection delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void handle(io.helidon.common.concurrency.limits.Limit limit) throws InterruptedException {
+            lastOpened = System.nanoTime();
+            others.add(this);
+            try {
+                delegate.handle(limit);
+            } finally {
+                others.remove(this);
+            }
+        }
+
+        @Override
+        public Duration idleTime() {
+            return delegate.idleTime();
+        }
+
+        @Override
+        public void close(boolean interrupt) {
+            if (!interrupt) {
+                awaitListenerClosed();
+            }
+            delegate.close(interrupt);
+        }
+    }
+
     private static final class RequestListener implements Http1ConnectionListener {
         @Override
         public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
@@ -277,6 +343,18 @@ final class ConnectionTimeouts implements AutoCloseable {
     }
 
     /**
+     * An HTTP/1.0 client that asked for keep-alive (its request reached Helidon without {@code Connection: close}):
+     * a sized answer (or one without a body) says {@code Connection: keep-alive}, as HTTP/1.0 needs to keep the
+     * connection, and nginx does; an unsized one cannot be framed for HTTP/1.0, so it says {@code Connection: close}
+     * and its end is the close.
+     */
+    private static void keepHttp10(WritableHeaders<?> headers, int status) {
+        boolean sized = headers.contains(HeaderNames.CONTENT_LENGTH) && !headers.contains(HeaderNames.TRANSFER_ENCODING);
+        headers.set(sized || status == 204 || status == 304 ? HeaderValues.CONNECTION_KEEP_ALIVE
+                : HeaderValues.CONNECTION_CLOSE);
+    }
+
+    /**
      * Notes that a response is under way (and whether it closes the connection), and takes out the
      * {@code Content-Length: 0} Helidon 4.5 puts on every 204 and 304: RFC 9110 forbids it on a 204, and on a 304 it
      * would claim the representation is empty. The headers are written right after this listener sees them.
@@ -293,10 +371,14 @@ final class ConnectionTimeouts implements AutoCloseable {
         @Override
         public void headers(ConnectionContext ctx, Headers headers) {
             if (ctx instanceof GuardedConnection c) {
+                int status = c.responseStatus();
+                if (c.http10() && status >= 200 && headers instanceof WritableHeaders<?> writable
+                        && !ConnectionClose.in(headers)) {
+                    keepHttp10(writable, status);
+                }
                 if (ConnectionClose.in(headers)) {
                     c.closeAfterResponse();
                 }
-                int status = c.responseStatus();
                 if ((status == 204 || status == 304) && headers instanceof WritableHeaders<?> writable
                         && "0".equals(writable.first(HeaderNames.CONTENT_LENGTH).orElse(null))) {
                     writable.remove(HeaderNames.CONTENT_LENGTH);

@@ -12,12 +12,12 @@ import io.helidon.webserver.Router;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.spi.ServerConnection;
 import io.pylon.core.http.Http10Connections;
+import io.pylon.core.http.Http10Exchanges;
 import org.jspecify.annotations.Nullable;
 
 import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.function.BiFunction;
 
 /**
  * One client connection as the {@link ConnectionTimeouts} sees it: the context Helidon's HTTP/1 connection runs with
@@ -48,11 +48,23 @@ final class GuardedConnection implements ConnectionContext {
      * @param readThrough what Helidon reads the guarded bytes through (the HTTP/1.0 rewrite), given what to call when
      *                    the connection turns out to be HTTP/1.0
      */
-    GuardedConnection(ConnectionContext delegate, BiFunction<DataReader, Runnable, DataReader> readThrough) {
+    GuardedConnection(ConnectionContext delegate, ReadThrough readThrough) {
         this.delegate = delegate;
         HelidonSocket socket = delegate.serverSocket();
-        this.reader = readThrough.apply(DataReader.create(() -> read(socket)), () -> http10 = true);
-        this.writer = Http10Connections.writer(delegate.dataWriter(), () -> http10);
+        Http10Exchanges exchanges = Http10Connections.exchanges();
+        this.reader = readThrough.reader(DataReader.create(() -> read(socket)), () -> http10 = true, exchanges);
+        this.writer = Http10Connections.writer(delegate.dataWriter(), () -> http10, exchanges);
+    }
+
+    /** How Helidon reads the guarded bytes: the HTTP/1.0 rewrite, sharing {@code exchanges} with the writer. */
+    @FunctionalInterface
+    interface ReadThrough {
+        DataReader reader(DataReader guarded, Runnable onHttp10, Http10Exchanges exchanges);
+    }
+
+    /** Whether the connection's first request was HTTP/1.0 (connection thread only). */
+    boolean http10() {
+        return http10;
     }
 
     private byte[] read(HelidonSocket socket) {
@@ -79,7 +91,7 @@ final class GuardedConnection implements ConnectionContext {
     }
 
     // Bytes the listener already read to tell HTTP/1 from another protocol (HTTP/2's preface): they come first.
-    private byte[] pending() {
+    private byte @Nullable [] pending() {
         DataReader identified = delegate.dataReader();
         int available = identified.available();
         return available == 0 ? null : identified.readBytes(available);

@@ -4,6 +4,8 @@ import io.helidon.common.tls.Tls;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnectionSelector;
 
+import org.jspecify.annotations.Nullable;
+
 import javax.net.SocketFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,8 +22,10 @@ import java.util.Map;
 public final class ListenerProtocols {
     private final Map<String, Http1Upgrader> upgraders = new LinkedHashMap<>();
     private final List<ServerConnectionSelector> selectors = new ArrayList<>();
-    private Tls tls;
+    private @Nullable Tls tls;
+    private @Nullable Tls peerTls;
     private SocketFactory probeSockets = SocketFactory.getDefault();
+    private boolean blockingSockets;
 
     /** An HTTP/1.1 {@code Upgrade} the listener takes, keyed by its protocol token; the first one for a token wins. */
     public ListenerProtocols addUpgrader(Http1Upgrader upgrader) {
@@ -45,6 +49,34 @@ public final class ListenerProtocols {
         return this;
     }
 
+    /**
+     * Makes the listener TLS only, as {@link #tls(Tls, SocketFactory)}; {@code peerTls} is how this pod calls the
+     * module's other pods (a broadcast's peers, over {@code https}), trusting what they serve.
+     */
+    public ListenerProtocols tls(Tls tls, SocketFactory probeSockets, Tls peerTls) {
+        this.peerTls = peerTls;
+        return tls(tls, probeSockets);
+    }
+
+    /** How the module's other pods are called over TLS; null: the JDK's trust store (or a plain listener). */
+    @Nullable Tls peerTls() {
+        return peerTls;
+    }
+
+    /**
+     * Accepted connections as blocking sockets (Helidon's {@code PlainSocket}: one 8 KiB read buffer per connection)
+     * instead of socket channels ({@code NioSocket}: an 8 KiB read and an 8 KiB write buffer, allocated at accept
+     * and held for the connection's life). For a pod that holds many long-lived connections, such as tunnels.
+     */
+    public ListenerProtocols blockingSockets() {
+        this.blockingSockets = true;
+        return this;
+    }
+
+    boolean usesBlockingSockets() {
+        return blockingSockets;
+    }
+
     Map<String, Http1Upgrader> upgraders() {
         return Map.copyOf(upgraders);
     }
@@ -54,7 +86,7 @@ public final class ListenerProtocols {
     }
 
     /** The listener's TLS, or null for plain TCP. */
-    Tls tls() {
+    @Nullable Tls tls() {
         return tls;
     }
 

@@ -172,10 +172,11 @@ public final class PodServer {
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
                 .connectionOptions(options -> options.tcpNoDelay(true))
                 .maxTcpConnections(limits.maxConnections())
+                .useNio(!protocols.usesBlockingSockets())
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(timeouts.selector(http1, protocols.upgraders()))
                 .routing(routing);
-            protocols.selectors().forEach(builder::addConnectionSelector);
+            protocols.selectors().forEach(selector -> builder.addConnectionSelector(timeouts.tracked(selector)));
             if (protocols.secure()) {
                 builder.tls(protocols.tls());
             }
@@ -225,10 +226,13 @@ public final class PodServer {
         if (postmortem != null) {
             context.onStop(postmortem);
         }
-        PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port());
+        // the module declares a TLS listener when it starts, after this: asked when pods are listed and called
+        ListenerProtocols listener = context.listener();
+        PodDiscovery discovery = Discoveries.create(context.settings(), context.identity(), context.port(),
+                () -> listener.secure() ? "https" : "http");
         DiagnosticsBroadcast broadcast = new DiagnosticsBroadcast(discovery, BroadcastLimits.from(context.settings()),
                 context.segment(), BroadcastMeters.of(context.metrics()),
-                io.pylon.core.diagnostics.compare.CompareOptions.from(context.settings()));
+                io.pylon.core.diagnostics.compare.CompareOptions.from(context.settings()), listener::peerTls);
         context.onStop(broadcast);
         new DiagnosticsEndpoint(new EnvironmentIdGuard(context.settings().find(CoreSettings.ENVIRONMENT_ID)),
                 diagnostics.local(), diagnostics.heapDumper(), broadcast, diagnostics.recordings())

@@ -1,5 +1,7 @@
 package io.pylon.core.storage;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,6 +19,12 @@ public final class BudgetExceededException extends RuntimeException {
         map.put("usedBytes", usedBytes);
         map.put("requestedBytes", requestedBytes);
         this.details = Map.copyOf(map);
+    }
+
+    /** The message it was built with (never null, unlike a throwable's in general). */
+    @Override
+    public String getMessage() {
+        return java.util.Objects.requireNonNull(super.getMessage());
     }
 
     /** {@code budget} (the setting that bounds it), {@code kind}, {@code limitBytes}, {@code usedBytes}, {@code requestedBytes}. */

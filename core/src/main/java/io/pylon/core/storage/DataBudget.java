@@ -1,5 +1,7 @@
 package io.pylon.core.storage;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -117,7 +119,7 @@ public final class DataBudget {
     }
 
     /** The oldest evictable file whose removal helps: of the same kind when the kind's cap is what is short. */
-    private Reservation oldestEvictable(Kind kind, long bytes) {
+    private @Nullable Reservation oldestEvictable(Kind kind, long bytes) {
         boolean kindShort = kind.count + 1 > kind.maxCount || kind.bytes + bytes > kind.maxBytes;
         for (Reservation candidate : evictable) {
             if (!kindShort || candidate.kind == kind) {
@@ -156,8 +158,12 @@ public final class DataBudget {
 
     private static void removeOutsideTheLock(List<Reservation> victims) {
         for (Reservation victim : victims) {
+            Runnable remover = victim.remover;
+            if (remover == null) {
+                continue; // only files marked evictable (so with a remover) are ever victims
+            }
             try {
-                victim.remover.run();
+                remover.run();
                 LOG.log(Level.INFO, "Removed a " + victim.kind.name + " file of " + mib(victim.bytes)
                         + " MiB to make room in the data directory's budget");
             } catch (RuntimeException e) {
@@ -208,7 +214,7 @@ public final class DataBudget {
         private final Kind kind;
         private long bytes;
         private boolean released;
-        private Runnable remover;
+        private @Nullable Runnable remover;
 
         private Reservation(DataBudget budget, Kind kind, long bytes) {
             this.budget = budget;

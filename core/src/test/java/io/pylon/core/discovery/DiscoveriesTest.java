@@ -84,6 +84,17 @@ class DiscoveriesTest {
     }
 
     @Test
+    void dnsDiscoveryCallsPodsOverHttpsWhenTheListenerIsTls() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean secure = new java.util.concurrent.atomic.AtomicBoolean();
+        DnsDiscovery discovery = new DnsDiscovery("pylon-worker-headless", 8091, SELF, host -> addresses("127.0.0.4"),
+                () -> secure.get() ? "https" : "http");
+
+        assertThat(discovery.pods().getFirst().baseUrl()).isEqualTo(URI.create("http://127.0.0.4:8091"));
+        secure.set(true); // the module declared its TLS listener after discovery was built
+        assertThat(discovery.pods().getFirst().baseUrl()).isEqualTo(URI.create("https://127.0.0.4:8091"));
+    }
+
+    @Test
     void dnsDiscoveryOfARealNameResolves() throws Exception {
         DnsDiscovery discovery = new DnsDiscovery("localhost", 8091, SELF);
 

@@ -74,6 +74,26 @@ class Http10ResponseTest {
     }
 
     @Test
+    void aKeptAliveConnectionsAnswersAreEachReadFromTheirHead() {
+        Captured captured = new Captured();
+        Http10Exchanges exchanges = Http10Connections.exchanges();
+        DataWriter writer = Http10Connections.writer(captured, () -> true, exchanges);
+        exchanges.requested(false);
+        exchanges.requested(true);
+        exchanges.requested(false);
+        exchanges.requested(false);
+        String sized = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello";
+        String head = "HTTP/1.1 200 OK\r\nContent-Length: 7\r\nConnection: keep-alive\r\n\r\n";
+        String empty = "HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n";
+        byte[] bytes = (sized + head + empty + CHUNKED).getBytes(StandardCharsets.ISO_8859_1);
+        for (int i = 0; i < bytes.length; i += 3) {
+            writer.write(BufferData.create(java.util.Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + 3))));
+        }
+        assertThat(captured.text()).isEqualTo(sized + head + empty
+                + "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nhello, world");
+    }
+
+    @Test
     void http11ConnectionsAreUntouched() {
         assertThat(through(false, 4, CHUNKED)).isEqualTo(CHUNKED);
     }

@@ -13,7 +13,10 @@ import java.io.IOException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** HTTP/1.0 clients (health checkers, nginx's default upstream protocol) get an answer, then the connection closes. */
+/**
+ * HTTP/1.0 clients (health checkers, nginx's default upstream protocol) get an answer; the connection closes after
+ * it unless the client asked for keep-alive, as nginx does.
+ */
 class Http10Test {
     private static Pod pod;
 
@@ -28,7 +31,7 @@ class Http10Test {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "Host: old\r\n", "Connection: keep-alive\r\n", "Host: a\r\nConnection: keep-alive\r\n"})
+    @ValueSource(strings = {"", "Host: old\r\n", "Connection: close\r\n"})
     void getIsAnsweredAndTheConnectionCloses(String headers) throws IOException {
         RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(),
                 "GET /platform/management/health HTTP/1.0\r\n" + headers + "\r\n"
@@ -42,6 +45,29 @@ class Http10Test {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"Connection: keep-alive\r\n", "Host: a\r\nconnection: Keep-Alive\r\n"})
+    void keepAliveIsHonouredUntilARequestWithoutIt(String headers) throws IOException {
+        RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(),
+                "GET /platform/management/health HTTP/1.0\r\n" + headers + "\r\n"
+                        + "GET /nothing HTTP/1.0\r\n" + headers + "\r\n"
+                        + "GET /platform/management/version HTTP/1.0\r\n" + headers + "\r\n"
+                        + "GET /platform/management/health HTTP/1.0\r\n\r\n"
+                        + "GET /platform/management/version HTTP/1.0\r\n\r\n");
+
+        assertThat(exchange.responses()).hasSize(4);
+        for (RawWire.Response response : exchange.responses().subList(0, 3)) {
+            assertThat(response.header("connection")).isEqualTo("keep-alive");
+            assertThat(response.header("content-length")).isNotNull();
+            assertThat(response.header("transfer-encoding")).isNull();
+        }
+        assertThat(exchange.responses().get(0).body()).contains("\"status\":\"UP\"");
+        assertThat(exchange.responses().get(1).status()).isEqualTo(404);
+        assertThat(exchange.responses().get(2).body()).contains("version");
+        assertThat(exchange.responses().get(3).header("connection")).isEqualTo("close");
+        assertThat(exchange.closed()).isTrue();
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"", "Connection: keep-alive\r\n"})
     void headIsAnsweredWithoutABody(String headers) throws IOException {
         RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(),
@@ -49,7 +75,7 @@ class Http10Test {
 
         assertThat(exchange.responses()).hasSize(1);
         assertThat(exchange.responses().getFirst().status()).isEqualTo(200);
-        assertThat(exchange.closed()).isTrue();
+        assertThat(exchange.closed()).isEqualTo(headers.isEmpty());
     }
 
     @ParameterizedTest

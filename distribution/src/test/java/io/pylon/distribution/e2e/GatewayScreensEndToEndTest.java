@@ -13,10 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -64,12 +60,8 @@ class GatewayScreensEndToEndTest {
         manager = TestPods.start(new ManagerModule(), "manager-0", settings);
         one = worker("gw-one", Map.of("pylon.server.port", String.valueOf(onePort)));
         two = worker("gw-two", Map.of("pylon.path.segment", "ops"));
-        String admin = token("admin", ADMIN_PASSWORD);
-        HttpResponse<String> viewer = TestPods.send(HttpRequest.newBuilder(URI.create(TestPods.baseUrl(manager) + "/apiops/users"))
-                .header("Authorization", "Bearer " + admin).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"username\":\"viewer\",\"role\":\"viewer\",\"password\":\""
-                        + VIEWER_PASSWORD + "\"}")).build());
-        assertThat(viewer.statusCode()).as(viewer.body()).isEqualTo(201);
+        ManagerAccounts.create(manager, ManagerAccounts.token(manager, "admin", ADMIN_PASSWORD), "viewer", "viewer",
+                VIEWER_PASSWORD);
         environment = Map.of(
                 "PYLON_URL", TestPods.baseUrl(manager),
                 "PYLON_ENVIRONMENT", "test",
@@ -85,17 +77,6 @@ class GatewayScreensEndToEndTest {
         settings.put("pylon.worker.config-poll-wait", "5s");
         settings.put("pylon.worker.config-manager-timeout", "2s");
         return TestPods.start(new WorkerModule(), name, settings);
-    }
-
-    static String token(String username, String password) {
-        HttpResponse<String> response = TestPods.send(HttpRequest.newBuilder(URI.create(TestPods.baseUrl(manager) + "/apiops/auth/token"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id=" + username
-                        + "&client_secret=" + URLEncoder.encode(password, StandardCharsets.UTF_8))).build());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        String body = response.body();
-        int at = body.indexOf("\"access_token\":\"") + 16;
-        return body.substring(at, body.indexOf('"', at));
     }
 
     @AfterAll

@@ -26,7 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * credential, and a real upstream. A developer signs up, creates an application, subscribes to a published API, copies
  * the key shown once, calls the API through the Worker (the upstream's 200), revokes the key and gets 401 within 3 s.
  * Hostile: a script in an API's description and OpenAPI document stays text, subscribe without the CSRF token is
- * refused, another developer's application id is refused, oversized and malformed sign-ups answer 4xx.
+ * refused, another developer's application id is refused, oversized and malformed sign-ups answer 4xx. An admin
+ * publishes an API with approval in the Manager UI, approves a developer's pending subscription there and the key
+ * then works through the Worker; suspending and disabling stop it. "Try it" on the docs page gets the upstream's
+ * answer through the Worker from the Portal's origin. A rotated key stops within 3 s while its successor works;
+ * sign-in changes the session, answers unknown and wrong alike, and throttles a guessing browser.
  */
 class PortalEndToEndTest {
     private static final String ADMIN_PASSWORD = "admin-Passw0rd-portal";
@@ -59,6 +63,8 @@ class PortalEndToEndTest {
                 "pylon.manager.password.argon2-memory", "1024",
                 "pylon.manager.password.argon2-iterations", "1",
                 "pylon.manager.portal.auto-approve-developers", "true",
+                // the enumeration check makes 20 failed sign-ins from one address; the per-account limit stays 5
+                "pylon.manager.signin.source-max-failures", "100",
                 "pylon.manager.bootstrap.environment-urls", "worker=http://127.0.0.1:1,cache=http://127.0.0.1:2"));
         manager = TestPods.start(new ManagerModule(), "manager-portal", managerSettings);
         String managerUrl = TestPods.baseUrl(manager);
@@ -88,9 +94,32 @@ class PortalEndToEndTest {
         assertThat(changed.statusCode()).as(keyed + " -> " + changed.body()).isEqualTo(200);
         send("POST", "/apiops/environments/test/deployments", "{\"proxies\":[\"orders\"],\"wait\":\"20s\"}", 201);
         send("PUT", "/apiops/publications/orders", "{\"autoApprove\":true}", 200);
+        // a second API with keys, deployed but not yet published: the admin publishes it in the Manager UI
+        String billing = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Billing\",\"version\":\"1\"},"
+                + "\"paths\":{\"/invoices\":{\"get\":{\"summary\":\"List invoices\",\"responses\":"
+                + "{\"200\":{\"description\":\"OK\"}}}}}}";
+        send("POST", "/apiops/proxies/import", "{\"document\":" + quote(billing) + ",\"name\":\"billing\","
+                + "\"pathPrefix\":\"/billing\",\"upstreams\":[\"http://127.0.0.1:" + upstream.getAddress().getPort()
+                + "\"]}", 201);
+        com.fasterxml.jackson.databind.node.ObjectNode billingDefinition = (com.fasterxml.jackson.databind.node.ObjectNode)
+                io.pylon.core.http.Json.MAPPER.readTree(send("GET", "/apiops/proxies/billing", null, 200).body())
+                        .path("definition");
+        billingDefinition.putObject("keyAuth");
+        billingDefinition.put("stripPrefix", true);
+        HttpResponse<String> keyedBilling = TestPods.send(HttpRequest.newBuilder(URI.create(managerUrl
+                        + "/apiops/proxies/billing")).header("Authorization", "Bearer " + admin)
+                .header("Content-Type", "application/json").header("If-Match", "\"1\"")
+                .PUT(HttpRequest.BodyPublishers.ofString(billingDefinition.toString())).build());
+        assertThat(keyedBilling.statusCode()).as(keyedBilling.body()).isEqualTo(200);
+        send("POST", "/apiops/environments/test/deployments", "{\"proxies\":[\"orders\",\"billing\"],"
+                + "\"wait\":\"20s\"}", 201);
         portal = TestPods.start(new PortalModule(), "portal-e2e", Map.of(
                 "pylon.portal.manager-url", managerUrl,
                 "pylon.portal.manager-password", PORTAL_PASSWORD));
+        // the environment names its real Worker and Portal: "Try it" calls that Worker from the Portal's origin
+        send("PUT", "/apiops/environments/test", "{\"type\":\"test\",\"urls\":{\"worker\":\""
+                + TestPods.baseUrl(worker) + "\",\"cache\":\"http://127.0.0.1:2\",\"portal\":\""
+                + TestPods.baseUrl(portal) + "\"}}", 200);
     }
 
     @AfterAll
@@ -136,8 +165,26 @@ class PortalEndToEndTest {
     private static void phase(String phase) {
         BrowserScript.Result result = BrowserScript.script("portal.e2e.mjs", phase, Map.of(
                 "PORTAL_URL", TestPods.baseUrl(portal),
-                "WORKER_URL", TestPods.baseUrl(worker)));
+                "WORKER_URL", TestPods.baseUrl(worker),
+                "MANAGER_URL", TestPods.baseUrl(manager),
+                "ADMIN_PASSWORD", ADMIN_PASSWORD));
         assertThat(result.exitCode()).as(result.output()).isZero();
+        System.out.print(result.output()); // the figures the script measured (revocation, rotation, sign-in timing)
+    }
+
+    @Test
+    void anAdminPublishesAndApprovesInTheManagerUiAndTheKeyThenWorks() {
+        phase("admin");
+    }
+
+    @Test
+    void tryItCallsTheRealWorkerFromTheDocsPage() {
+        phase("tryit");
+    }
+
+    @Test
+    void keysRotateAndSignInResistsFixationEnumerationAndGuessing() {
+        phase("security");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.List;
 
 /**
@@ -7,7 +9,7 @@ import java.util.List;
  *
  * @param version the deployment number the Manager gave it; null for a routes file written by hand
  */
-public record Bundle(Long version, List<Route> routes) {
+public record Bundle(@Nullable Long version, List<Route> routes) {
     public Bundle {
         routes = List.copyOf(routes);
     }

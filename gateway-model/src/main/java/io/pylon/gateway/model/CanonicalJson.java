@@ -27,9 +27,6 @@ public final class CanonicalJson {
     }
 
     public static JsonNode sorted(JsonNode node) {
-        if (node == null) {
-            return null;
-        }
         if (node.isObject()) {
             List<String> names = new ArrayList<>();
             node.fieldNames().forEachRemaining(names::add);

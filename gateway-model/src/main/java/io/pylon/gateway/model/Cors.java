@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +13,7 @@ import java.util.Locale;
  * @param maxAge null: no {@code Access-Control-Max-Age}
  */
 public record Cors(List<String> allowOrigins, List<String> allowMethods, List<String> allowHeaders,
-                   List<String> exposeHeaders, boolean allowCredentials, Duration maxAge) {
+                   List<String> exposeHeaders, boolean allowCredentials, @Nullable Duration maxAge) {
 
     public Cors {
         allowOrigins = List.copyOf(allowOrigins);
@@ -20,7 +22,7 @@ public record Cors(List<String> allowOrigins, List<String> allowMethods, List<St
         exposeHeaders = List.copyOf(exposeHeaders);
     }
 
-    public boolean allowsOrigin(String origin) {
+    public boolean allowsOrigin(@Nullable String origin) {
         if (origin == null) {
             return false;
         }

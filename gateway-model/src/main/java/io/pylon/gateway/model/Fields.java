@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.config.SettingType;
 
@@ -16,15 +18,20 @@ final class Fields {
     static final int MAX_TEXT = 2048;
 
     private final String where;
-    private final String proxy;
+    private final @Nullable String proxy;
 
-    Fields(String where, String proxy) {
+    Fields(String where, @Nullable String proxy) {
         this.where = where;
         this.proxy = proxy;
     }
 
     InvalidProxyException invalid(String field, String problem) {
         return new InvalidProxyException(where + ": field '" + field + "' " + problem + ".", proxy, field);
+    }
+
+    /** The refusal of a value whose parser threw {@code e} with the reason as its message. */
+    InvalidProxyException invalid(String field, IllegalArgumentException e) {
+        return invalid(field, java.util.Objects.requireNonNullElse(e.getMessage(), "is not valid"));
     }
 
     void refuseUnknown(JsonNode node, Set<String> known, String parent) throws InvalidProxyException {
@@ -38,13 +45,23 @@ final class Fields {
         }
     }
 
-    String text(JsonNode node, String parent, String field, boolean required) throws InvalidProxyException {
+    /** The field's text, or null when it is absent. */
+    @Nullable String text(JsonNode node, String parent, String field, boolean required) throws InvalidProxyException {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             if (required) {
                 throw invalid(parent + field, "is required");
             }
             return null;
+        }
+        return text(value, parent + field);
+    }
+
+    /** The field's text; refused when it is absent. */
+    String requiredText(JsonNode node, String parent, String field) throws InvalidProxyException {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw invalid(parent + field, "is required");
         }
         return text(value, parent + field);
     }
@@ -75,9 +92,15 @@ final class Fields {
     }
 
     Duration duration(JsonNode node, String parent, String field, Duration fallback) throws InvalidProxyException {
+        Duration given = optionalDuration(node, parent, field);
+        return given == null ? fallback : given;
+    }
+
+    /** A duration longer than zero, or null when the field is absent. */
+    @Nullable Duration optionalDuration(JsonNode node, String parent, String field) throws InvalidProxyException {
         String text = text(node, parent, field, false);
         if (text == null) {
-            return fallback;
+            return null;
         }
         Duration parsed;
         try {
@@ -110,7 +133,7 @@ final class Fields {
         return out;
     }
 
-    <E extends Enum<E>> E choice(JsonNode node, String parent, String field, Class<E> type, E fallback)
+    <E extends Enum<E>> E choice(JsonNode node, String parent, String field, Class<E> type, @Nullable E fallback)
             throws InvalidProxyException {
         JsonNode value = node.get(field);
         String choices = String.join(" or ", java.util.Arrays.stream(type.getEnumConstants())

@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.Set;
 
@@ -19,7 +21,7 @@ import java.util.Set;
  *                          ({@link UpstreamTls#DEFAULTS}: the JDK's trust store, verified, no client certificate)
  */
 public record Forwarding(boolean preserveHost, boolean rewriteLocation, long maxRequestBody, boolean responseBuffering,
-                         Retries retries, HealthCheck healthCheck, UpstreamTls upstreamTls) {
+                         Retries retries, @Nullable HealthCheck healthCheck, UpstreamTls upstreamTls) {
     /** {@link #maxRequestBody()} when the proxy does not set one. */
     public static final long POD_DEFAULT = -1;
 

@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -97,7 +99,7 @@ final class ForwardingParser {
         return path;
     }
 
-    private static Forwarding.HealthCheck healthCheck(JsonNode node, Fields fields) throws InvalidProxyException {
+    private static Forwarding.@Nullable HealthCheck healthCheck(JsonNode node, Fields fields) throws InvalidProxyException {
         if (node == null || node.isNull()) {
             return null;
         }
@@ -105,7 +107,7 @@ final class ForwardingParser {
             throw fields.invalid("healthCheck", "must be an object such as {path: /health, interval: 5s}");
         }
         fields.refuseUnknown(node, CHECK_FIELDS, "healthCheck.");
-        String path = fields.text(node, "healthCheck.", "path", true);
+        String path = fields.requiredText(node, "healthCheck.", "path");
         if (!CHECK_PATH.matcher(path).matches()) {
             throw fields.invalid("healthCheck.path", "'" + Texts.printable(path) + "' is not a path such as /health");
         }

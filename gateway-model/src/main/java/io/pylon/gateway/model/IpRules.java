@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.InetAddress;
 import java.util.List;
 
@@ -32,7 +34,7 @@ public record IpRules(List<Cidr> allow, List<Cidr> deny, List<Cidr> trustedProxi
      * @param forwardedFor the request's X-Forwarded-For values joined by ',' (null when absent)
      * @return the address the rules apply to; the peer when it is not trusted or the header cannot be read
      */
-    public InetAddress clientAddress(InetAddress peer, String forwardedFor) {
+    public InetAddress clientAddress(InetAddress peer, @Nullable String forwardedFor) {
         if (forwardedFor == null || trustedProxies.isEmpty() || !anyContains(trustedProxies, peer)) {
             return peer;
         }

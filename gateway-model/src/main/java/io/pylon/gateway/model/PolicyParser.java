@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -77,7 +79,7 @@ final class PolicyParser {
         return name;
     }
 
-    static Cors cors(JsonNode node, Fields fields) throws InvalidProxyException {
+    static @Nullable Cors cors(JsonNode node, Fields fields) throws InvalidProxyException {
         JsonNode cors = node.get("cors");
         if (cors == null || cors.isNull()) {
             return null;
@@ -114,7 +116,7 @@ final class PolicyParser {
             throw fields.invalid("cors.allowCredentials", "cannot be true when allowOrigins contains * "
                     + "(browsers refuse it; list the origins)");
         }
-        Duration maxAge = fields.duration(cors, "cors.", "maxAge", null);
+        Duration maxAge = fields.optionalDuration(cors, "cors.", "maxAge");
         return new Cors(origins, methods, allowHeaders, exposeHeaders, credentials, maxAge);
     }
 
@@ -141,13 +143,13 @@ final class PolicyParser {
             try {
                 out.add(Cidr.parse(values.get(i)));
             } catch (IllegalArgumentException e) {
-                throw fields.invalid(field + "[" + i + "]", e.getMessage());
+                throw fields.invalid(field + "[" + i + "]", e);
             }
         }
         return out;
     }
 
-    static KeyAuth keyAuth(JsonNode node, Fields fields) throws InvalidProxyException {
+    static @Nullable KeyAuth keyAuth(JsonNode node, Fields fields) throws InvalidProxyException {
         JsonNode keyAuth = node.get("keyAuth");
         if (keyAuth == null || keyAuth.isNull()) {
             return null;

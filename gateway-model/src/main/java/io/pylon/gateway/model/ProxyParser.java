@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,16 +10,19 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.pylon.core.http.PodPaths;
+import org.jspecify.annotations.Nullable;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -119,8 +124,25 @@ public final class ProxyParser {
         return parseDocument(readTree(content, json));
     }
 
+    /**
+     * Reads a bundle, taking each proxy whose definition equals one of {@code known} as it was parsed then; the
+     * caller tells {@code known} whether this bundle was applied. {@code known} must only ever see this parser.
+     */
+    public Bundle parse(byte[] content, boolean json, KnownProxies known) throws InvalidProxyException {
+        try {
+            return parseDocument(readTree(content, json), known);
+        } catch (InvalidProxyException | RuntimeException e) {
+            known.refused();
+            throw e;
+        }
+    }
+
     /** Reads a bundle document: {@code {version?, proxies: [...]}} or a routes file's {@code {routes: [...]}}. */
     public Bundle parseDocument(JsonNode root) throws InvalidProxyException {
+        return parseDocument(root, null);
+    }
+
+    private Bundle parseDocument(JsonNode root, @Nullable KnownProxies known) throws InvalidProxyException {
         if (root == null || root.isMissingNode() || root.isNull()) {
             return new Bundle(null, List.of());
         }
@@ -162,11 +184,18 @@ public final class ProxyParser {
         List<Route> routes = new ArrayList<>();
         Set<String> names = new HashSet<>();
         Set<UpstreamTls> tlsSettings = new HashSet<>();
+        Map<String, Upstream> upstreams = new HashMap<>(); // one instance per URL: routes share their pool's key
         for (int i = 0; i < list.size(); i++) {
             JsonNode node = list.get(i);
-            String name = node.isObject() && node.path("name").isTextual() ? node.get("name").asText() : null;
-            String where = kind + " " + listName + "[" + i + "]" + (name == null ? "" : " ('" + Texts.printable(name) + "')");
-            Route route = parseProxy(node, where);
+            int index = i;
+            KnownProxies.Parse parse = () -> {
+                String name = node.isObject() && node.path("name").isTextual() ? node.get("name").asText() : null;
+                String where = kind + " " + listName + "[" + index + "]"
+                        + (name == null ? "" : " ('" + Texts.printable(name) + "')");
+                return parseProxy(node, where, upstreams);
+            };
+            Route route = known == null ? parse.parse() : known.take(node, parse);
+            String where = kind + " " + listName + "[" + i + "] ('" + route.name() + "')";
             if (!names.add(route.name())) {
                 throw new InvalidProxyException(where + ": field 'name': another " + kind.toLowerCase(Locale.ROOT)
                         + " is named '" + route.name() + "'.", route.name(), "name");
@@ -184,10 +213,11 @@ public final class ProxyParser {
     /** Reads one proxy definition; messages start with "Proxy '<name>'". */
     public Route parseProxy(JsonNode node) throws InvalidProxyException {
         String name = node != null && node.isObject() && node.path("name").isTextual() ? node.get("name").asText() : null;
-        return parseProxy(node, name == null ? "Proxy" : "Proxy '" + Texts.printable(name) + "'");
+        return parseProxy(node, name == null ? "Proxy" : "Proxy '" + Texts.printable(name) + "'", new HashMap<>());
     }
 
-    private Route parseProxy(JsonNode node, String where) throws InvalidProxyException {
+    private Route parseProxy(JsonNode node, String where, Map<String, Upstream> parsedUpstreams)
+            throws InvalidProxyException {
         if (node == null || !node.isObject()) {
             throw new InvalidProxyException(where + ": must be an object.");
         }
@@ -203,7 +233,7 @@ public final class ProxyParser {
         fields.refuseUnknown(node, PROXY_FIELDS, "");
         fields.text(node, "", "description", false);
 
-        String prefix = pathPrefix(fields, "pathPrefix", fields.text(node, "", "pathPrefix", true));
+        String prefix = pathPrefix(fields, "pathPrefix", fields.requiredText(node, "", "pathPrefix"));
         if (paths.isReserved(prefix)) {
             throw fields.invalid("pathPrefix", paths.root() + "/** is reserved for the platform's own endpoints");
         }
@@ -249,7 +279,7 @@ public final class ProxyParser {
         }
         List<Upstream> upstreams = new ArrayList<>();
         for (int u = 0; u < upstreamsNode.size(); u++) {
-            upstreams.add(upstream(upstreamsNode.get(u), fields, "upstreams[" + u + "]"));
+            upstreams.add(upstream(upstreamsNode.get(u), fields, "upstreams[" + u + "]", parsedUpstreams));
         }
 
         boolean strip = fields.bool(node, "", "stripPrefix");
@@ -278,7 +308,8 @@ public final class ProxyParser {
     }
 
     /** An upstream URL, or {@code {url: ..., weight: 1-100}}. */
-    private static Upstream upstream(JsonNode node, Fields fields, String field) throws InvalidProxyException {
+    private static Upstream upstream(JsonNode node, Fields fields, String field, Map<String, Upstream> parsed)
+            throws InvalidProxyException {
         int weight = 1;
         JsonNode url = node;
         if (node != null && node.isObject()) {
@@ -297,9 +328,14 @@ public final class ProxyParser {
         }
         String text = fields.text(url, node != null && node.isObject() ? field + ".url" : field);
         try {
-            return Upstream.parse(text).withWeight(weight);
+            Upstream upstream = parsed.get(text);
+            if (upstream == null) {
+                upstream = Upstream.parse(text);
+                parsed.put(text, upstream);
+            }
+            return weight == upstream.weight() ? upstream : upstream.withWeight(weight);
         } catch (IllegalArgumentException e) {
-            throw fields.invalid(field, e.getMessage());
+            throw fields.invalid(field, e);
         }
     }
 
@@ -314,7 +350,7 @@ public final class ProxyParser {
         return prefix;
     }
 
-    private static RateLimit rateLimit(JsonNode node, Fields fields) throws InvalidProxyException {
+    private static @Nullable RateLimit rateLimit(@Nullable JsonNode node, Fields fields) throws InvalidProxyException {
         if (node == null || node.isNull()) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -18,8 +20,8 @@ import java.util.Set;
  * @param forwarding  Host, Location rewriting, body limit, buffering, retries, health check
  *                    ({@link Forwarding#DEFAULTS})
  */
-public record Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
-                    boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+public record Route(String name, String pathPrefix, Set<String> methods, @Nullable String host, List<Upstream> upstreams,
+                    boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, @Nullable RateLimit rateLimit,
                     Policies policies, boolean websocket, Forwarding forwarding) {
 
     public Route {
@@ -30,23 +32,23 @@ public record Route(String name, String pathPrefix, Set<String> methods, String 
     }
 
     /** A route that forwards the default way. */
-    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
-                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+    public Route(String name, String pathPrefix, Set<String> methods, @Nullable String host, List<Upstream> upstreams,
+                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, @Nullable RateLimit rateLimit,
                  Policies policies, boolean websocket) {
         this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
                 policies, websocket, Forwarding.DEFAULTS);
     }
 
     /** A route that lets WebSocket upgrades through and forwards the default way. */
-    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
-                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit,
+    public Route(String name, String pathPrefix, Set<String> methods, @Nullable String host, List<Upstream> upstreams,
+                 boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, @Nullable RateLimit rateLimit,
                  Policies policies) {
         this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
                 policies, true, Forwarding.DEFAULTS);
     }
 
     /** A route without policies besides its rate limit. */
-    public Route(String name, String pathPrefix, Set<String> methods, String host, List<Upstream> upstreams,
+    public Route(String name, String pathPrefix, Set<String> methods, @Nullable String host, List<Upstream> upstreams,
                  boolean stripPrefix, Duration connectTimeout, Duration responseTimeout, RateLimit rateLimit) {
         this(name, pathPrefix, methods, host, upstreams, stripPrefix, connectTimeout, responseTimeout, rateLimit,
                 Policies.NONE, true, Forwarding.DEFAULTS);
@@ -61,7 +63,7 @@ public record Route(String name, String pathPrefix, Set<String> methods, String 
                 && (rawPath.length() == pathPrefix.length() || rawPath.charAt(pathPrefix.length()) == '/');
     }
 
-    public boolean matchesHost(String requestHost) {
+    public boolean matchesHost(@Nullable String requestHost) {
         return host == null || host.equalsIgnoreCase(requestHost);
     }
 

@@ -13,7 +13,7 @@ public record Upstream(String scheme, String host, int port, String basePath, St
     /** @param origin {@code http://10.0.0.5:8080}: the pool key and the name shown in {@code connections.pools[]} */
     public Upstream {
         if (origin == null) {
-            origin = scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+            origin = origin(scheme, host, port);
         }
         if (weight < 1 || weight > MAX_WEIGHT) {
             throw new IllegalArgumentException("weight must be from 1 to " + MAX_WEIGHT);
@@ -25,7 +25,11 @@ public record Upstream(String scheme, String host, int port, String basePath, St
     }
 
     public Upstream(String scheme, String host, int port, String basePath) {
-        this(scheme, host, port, basePath, null, 1);
+        this(scheme, host, port, basePath, origin(scheme, host, port), 1);
+    }
+
+    private static String origin(String scheme, String host, int port) {
+        return scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
     /** The same upstream with another weight. */

@@ -62,6 +62,7 @@ public final class FlowScheduler implements AutoCloseable {
     private final RunStore runs;
     private final ObjectMapper json;
     private final Clock clock;
+    private final Duration lead;
     private final CustomTask<TickData> tick;
     private final CustomTask<RunData> run;
     private final Scheduler scheduler;
@@ -74,6 +75,7 @@ public final class FlowScheduler implements AutoCloseable {
         this.runs = runs;
         this.json = json;
         this.clock = clock;
+        this.lead = options.scheduleLead();
         this.tick = Tasks.custom(TICK, TickData.class)
                 .onDeadExecutionRevive()
                 .onFailure((complete, ops) -> ops.reschedule(complete, clock.instant().plusSeconds(10)))
@@ -107,7 +109,7 @@ public final class FlowScheduler implements AutoCloseable {
     public void apply(String name) {
         TaskInstanceId id = TaskInstanceId.of(TICK, name);
         FlowCatalog.Parsed current = catalog.current(name);
-        FlowSchedule schedule = current == null ? null : current.flow().trigger().schedule();
+        FlowSchedule schedule = current == null ? null : current.schedule();
         Optional<ScheduledExecution<Object>> existing = scheduler.getScheduledExecution(id);
         if (schedule == null) {
             if (existing.isPresent() && !existing.get().isPicked()) {
@@ -125,10 +127,10 @@ public final class FlowScheduler implements AutoCloseable {
         }
         TickData data = new TickData(name, current.version(), next.get().toEpochMilli());
         if (existing.isEmpty()) {
-            scheduler.scheduleIfNotExists(tick.instance(name, data), next.get());
+            scheduler.scheduleIfNotExists(tick.instance(name, data), next.get().minus(lead));
         } else if (!existing.get().isPicked()) {
             try {
-                scheduler.reschedule(id, next.get(), data);
+                scheduler.reschedule(id, next.get().minus(lead), data);
             } catch (RuntimeException e) {
                 // picked meanwhile: the execution sees the new version and moves itself
             }
@@ -175,9 +177,12 @@ public final class FlowScheduler implements AutoCloseable {
 
     private CompletionHandler<TickData> tick(TaskInstance<TickData> instance, ExecutionContext ctx) {
         TickData data = instance.getData();
+        if (!waitUntil(Instant.ofEpochMilli(data.instant()))) { // the pod is stopping: another pod takes the instant
+            return (complete, ops) -> ops.reschedule(complete, Instant.ofEpochMilli(data.instant()).minus(lead), data);
+        }
         Instant now = clock.instant();
         FlowCatalog.Parsed current = catalog.current(data.flow());
-        FlowSchedule schedule = current == null ? null : current.flow().trigger().schedule();
+        FlowSchedule schedule = current == null ? null : current.schedule();
         if (schedule == null) {
             return (complete, ops) -> ops.remove();
         }
@@ -212,8 +217,29 @@ public final class FlowScheduler implements AutoCloseable {
                 return;
             }
             String flow = ((TickData) complete.getExecution().taskInstance.getData()).flow();
-            ops.reschedule(complete, next.get(), new TickData(flow, version, next.get().toEpochMilli()));
+            ops.reschedule(complete, next.get().minus(lead), new TickData(flow, version, next.get().toEpochMilli()));
         };
+    }
+
+    /**
+     * A tick is picked up to {@link #lead} before its instant, so that the time a pod takes to see and pick it (the
+     * polling interval, the pick's update, a busy machine) passes before the instant rather than after it; its
+     * (virtual) thread then waits for the instant. Never longer than the lead: a clock that jumped does not hold it.
+     *
+     * @return false when the wait was interrupted (the pod is stopping)
+     */
+    private boolean waitUntil(Instant instant) {
+        Duration left = Duration.between(clock.instant(), instant);
+        if (left.isNegative() || left.isZero()) {
+            return true;
+        }
+        try {
+            Thread.sleep(left.compareTo(lead) > 0 ? lead : left);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private CompletionHandler<RunData> requested(TaskInstance<RunData> instance, ExecutionContext ctx) {

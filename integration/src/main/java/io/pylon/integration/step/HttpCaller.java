@@ -1,5 +1,7 @@
 package io.pylon.integration.step;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.integration.egress.EgressRefusedException;
 import io.pylon.integration.egress.GuardedDnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
@@ -63,7 +65,7 @@ public final class HttpCaller implements AutoCloseable {
      *
      * @throws StepFailure for a refused host (not retryable) or a failed exchange (retryable)
      */
-    public HttpReply call(String method, String url, Map<String, String> headers, byte[] body, Duration timeout,
+    public HttpReply call(String method, String url, Map<String, String> headers, byte @Nullable [] body, Duration timeout,
                           int maxBody) {
         HttpUriRequestBase request;
         try {
@@ -105,6 +107,14 @@ public final class HttpCaller implements AutoCloseable {
             return new HttpReply(response.getCode(), responseHeaders, bytes, contentType, truncated);
         } catch (EgressRefusedException e) {
             throw new StepFailure(e.getMessage(), false, null);
+        } catch (IllegalStateException e) {
+            // the deadline's cancel can meet the client while it leases or releases the connection ("Endpoint not
+            // acquired / already released"): that is the timeout too, not a failure of the whole run
+            if (!request.isCancelled()) {
+                throw e;
+            }
+            throw new StepFailure(method + " " + StepRunner.withoutCredentials(url) + " failed: no complete answer within "
+                    + timeout.toMillis() + " ms", true, null);
         } catch (IOException e) {
             String why = request.isCancelled() ? "no complete answer within " + timeout.toMillis() + " ms"
                     : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());

@@ -14,7 +14,7 @@ import java.util.List;
  * thread and any pod (every change is one conditional statement).
  */
 public final class FlowStore {
-    private static final String COLUMNS = "name, document, version, trigger_key_hash, created_at, updated_at";
+    private static final String COLUMNS = "name, document, version, trigger_key_hash, enabled, created_at, updated_at";
     private final Sql sql;
 
     public FlowStore(DataSource dataSource) {
@@ -23,13 +23,13 @@ public final class FlowStore {
 
     private static StoredFlow row(java.sql.ResultSet rs) throws java.sql.SQLException {
         return new StoredFlow(rs.getString("name"), rs.getString("document"), rs.getLong("version"),
-                rs.getString("trigger_key_hash") != null, Sql.instant(rs, "created_at"), Sql.instant(rs, "updated_at"));
+                rs.getString("trigger_key_hash") != null, rs.getBoolean("enabled"), Sql.instant(rs, "created_at"), Sql.instant(rs, "updated_at"));
     }
 
     /** @return false when a flow of that name exists */
     public boolean create(String name, String document, String triggerKey, Instant now) {
         try {
-            return sql.update("INSERT INTO integration_flow (" + COLUMNS + ") VALUES (?, ?, 1, ?, ?, ?)", name, document,
+            return sql.update("INSERT INTO integration_flow (" + COLUMNS + ") VALUES (?, ?, 1, ?, TRUE, ?, ?)", name, document,
                     triggerKey == null ? null : hash(triggerKey), now, now) == 1;
         } catch (StoreException e) {
             if (e.duplicateKey()) {
@@ -48,6 +48,20 @@ public final class FlowStore {
         }
         StoredFlow flow = find(name);
         return flow == null ? -1 : flow.version();
+    }
+
+    /**
+     * Switches a flow on or off; a change counts as a new version, so that a scheduled execution holding the old one
+     * notices.
+     *
+     * @return false when there is no such flow
+     */
+    public boolean setEnabled(String name, boolean enabled, Instant now) {
+        if (sql.update("UPDATE integration_flow SET enabled = ?, version = version + 1, updated_at = ? "
+                + "WHERE name = ? AND enabled <> ?", enabled, now, name, enabled) == 1) {
+            return true;
+        }
+        return find(name) != null;
     }
 
     public boolean delete(String name) {

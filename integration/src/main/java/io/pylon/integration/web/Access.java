@@ -37,7 +37,7 @@ final class Access {
         return actual;
     }
 
-    /** Requires an admin token, or the flow's trigger key when its HTTP trigger is on; answers who called. */
+    /** Requires an operator's (or admin's) token, or the flow's trigger key when its HTTP trigger is on; answers who called. */
     String requireTrigger(ServerRequest req, String flow, boolean httpTrigger) {
         String key = req.headers().first(HeaderNames.create(TRIGGER_KEY)).orElse(null);
         if (key != null && !req.headers().contains(HeaderNames.AUTHORIZATION)) {
@@ -47,6 +47,6 @@ final class Access {
             }
             return BY_TRIGGER_KEY;
         }
-        return require(req, ManagerTokens.Role.ADMIN).username();
+        return require(req, ManagerTokens.Role.OPERATOR).username();
     }
 }

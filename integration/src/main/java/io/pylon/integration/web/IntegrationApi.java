@@ -14,6 +14,7 @@ import io.pylon.integration.flow.Durations;
 import io.pylon.integration.flow.Flow;
 import io.pylon.integration.flow.FlowParser;
 import io.pylon.integration.flow.InvalidFlowException;
+import io.pylon.integration.schedule.FlowCatalog;
 import io.pylon.integration.schedule.FlowScheduler;
 import io.pylon.integration.store.FlowStore;
 import io.pylon.integration.store.RunRecord;
@@ -51,6 +52,7 @@ public final class IntegrationApi {
 
     private final String base;
     private final FlowParser parser;
+    private final FlowCatalog catalog;
     private final FlowStore flows;
     private final RunStore runs;
     private final FlowScheduler scheduler;
@@ -62,11 +64,12 @@ public final class IntegrationApi {
     private final int maxInput;
     private final int maxFlows;
 
-    public IntegrationApi(String segment, FlowParser parser, FlowStore flows, RunStore runs, FlowScheduler scheduler,
+    public IntegrationApi(String segment, FlowParser parser, FlowCatalog catalog, FlowStore flows, RunStore runs, FlowScheduler scheduler,
                           RunWaiters waiters, ManagerTokens tokens, ObjectMapper json, Clock clock, int maxInput,
                           int maxFlows) {
         this.base = "/" + segment + "/integration";
         this.parser = parser;
+        this.catalog = catalog;
         this.flows = flows;
         this.runs = runs;
         this.scheduler = scheduler;
@@ -88,6 +91,8 @@ public final class IntegrationApi {
         routes.put(base + "/flows/{name}", guarded(this::replace));
         routes.delete(base + "/flows/{name}", guarded(this::delete));
         routes.post(base + "/flows/{name}/trigger-key", guarded(this::rotateKey));
+        routes.post(base + "/flows/{name}/enable", guarded((req, res) -> setEnabled(req, res, true)));
+        routes.post(base + "/flows/{name}/disable", guarded((req, res) -> setEnabled(req, res, false)));
         routes.post(base + "/flows/{name}/runs", guarded(this::trigger));
         routes.get(base + "/flows/{name}/runs", guarded(this::runs));
         routes.get(base + "/runs/{id}", guarded(this::run));
@@ -146,8 +151,7 @@ public final class IntegrationApi {
         List<StoredFlow> page = flows.list(after, limit);
         List<Object> items = new ArrayList<>();
         for (StoredFlow f : page) {
-            Flow flow = parseStored(f);
-            items.add(views.flow(f, false, flow == null ? null : nextRun(flow)));
+            items.add(view(f, false));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("flows", items);
@@ -156,7 +160,7 @@ public final class IntegrationApi {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        String caller = access.require(req, ManagerTokens.Role.ADMIN).username();
+        String caller = access.require(req, ManagerTokens.Role.OPERATOR).username();
         String text = new String(Bodies.read(req, MAX_DOCUMENT), StandardCharsets.UTF_8);
         Flow flow = parse(text);
         if (flows.count() >= maxFlows) {
@@ -169,8 +173,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(flow.name());
         LOG.log(System.Logger.Level.INFO, "Flow " + flow.name() + " created by " + caller);
-        StoredFlow stored = flows.find(flow.name());
-        Map<String, Object> out = views.flow(stored, false, nextRun(flow));
+        Map<String, Object> out = view(flows.find(flow.name()), false);
         if (key != null) {
             out.put("triggerKey", key);
         }
@@ -180,18 +183,11 @@ public final class IntegrationApi {
 
     private void read(ServerRequest req, ServerResponse res) {
         access.require(req, ManagerTokens.Role.VIEWER);
-        StoredFlow stored = existing(req);
-        Flow flow = null;
-        try {
-            flow = parser.parse(stored.document());
-        } catch (InvalidFlowException e) {
-            // a document stored by an older version that no longer parses: shown without its next run
-        }
-        Json.send(res, views.flow(stored, true, flow == null ? null : nextRun(flow)));
+        Json.send(res, view(existing(req), true));
     }
 
     private void replace(ServerRequest req, ServerResponse res) {
-        String caller = access.require(req, ManagerTokens.Role.ADMIN).username();
+        String caller = access.require(req, ManagerTokens.Role.OPERATOR).username();
         String name = req.path().pathParameters().get("name");
         String text = new String(Bodies.read(req, MAX_DOCUMENT), StandardCharsets.UTF_8);
         Flow flow = parse(text);
@@ -210,7 +206,7 @@ public final class IntegrationApi {
         }
         scheduler.apply(name);
         LOG.log(System.Logger.Level.INFO, "Flow " + name + " replaced by " + caller);
-        Map<String, Object> out = views.flow(flows.find(name), false, nextRun(flow));
+        Map<String, Object> out = view(flows.find(name), false);
         if (key != null) {
             out.put("triggerKey", key);
         }
@@ -218,7 +214,7 @@ public final class IntegrationApi {
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
-        String caller = access.require(req, ManagerTokens.Role.ADMIN).username();
+        String caller = access.require(req, ManagerTokens.Role.OPERATOR).username();
         String name = req.path().pathParameters().get("name");
         if (!flows.delete(name)) {
             throw ApiError.notFound("No flow named " + name + ".");
@@ -228,8 +224,19 @@ public final class IntegrationApi {
         res.status(Status.NO_CONTENT_204).send();
     }
 
+    private void setEnabled(ServerRequest req, ServerResponse res, boolean enabled) {
+        String caller = access.require(req, ManagerTokens.Role.OPERATOR).username();
+        String name = req.path().pathParameters().get("name");
+        if (!flows.setEnabled(name, enabled, clock.instant())) {
+            throw ApiError.notFound("No flow named " + name + ".");
+        }
+        scheduler.apply(name);
+        LOG.log(System.Logger.Level.INFO, "Flow " + name + (enabled ? " enabled" : " disabled") + " by " + caller);
+        Json.send(res, view(flows.find(name), false));
+    }
+
     private void rotateKey(ServerRequest req, ServerResponse res) {
-        access.require(req, ManagerTokens.Role.ADMIN);
+        access.require(req, ManagerTokens.Role.OPERATOR);
         StoredFlow stored = existing(req);
         String key = newKey();
         flows.setTriggerKey(stored.name(), key);
@@ -244,6 +251,10 @@ public final class IntegrationApi {
         String trigger = caller.equals(Access.BY_TRIGGER_KEY) ? "http" : "manual";
         if (flow == null) {
             throw ApiError.notFound("No flow named " + name + ".");
+        }
+        if (!stored.enabled() && caller.equals(Access.BY_TRIGGER_KEY)) {
+            throw new ApiError(Status.CONFLICT_409, "flow_disabled", "The flow " + name
+                    + " is switched off; its trigger key starts no runs until it is enabled.");
         }
         Duration wait = waitParam(req);
         byte[] body = Bodies.read(req, maxInput);
@@ -352,16 +363,16 @@ public final class IntegrationApi {
     }
 
     private Flow parseStored(StoredFlow stored) {
-        try {
-            return parser.parse(stored.document());
-        } catch (InvalidFlowException e) {
-            return null;
-        }
+        FlowCatalog.Parsed parsed = catalog.of(stored);
+        return parsed == null ? null : parsed.flow();
     }
 
-    private Instant nextRun(Flow flow) {
-        return flow.trigger().schedule() == null ? null
+    /** A flow as answered: a document stored by an older version that no longer parses is shown without its trigger. */
+    private Map<String, Object> view(StoredFlow stored, boolean withDocument) {
+        Flow flow = parseStored(stored);
+        Instant next = flow == null || !stored.enabled() || flow.trigger().schedule() == null ? null
                 : flow.trigger().schedule().next(clock.instant()).orElse(null);
+        return views.flow(stored, flow, withDocument, next, runs.latest(stored.name()));
     }
 
     private static Duration waitParam(ServerRequest req) {

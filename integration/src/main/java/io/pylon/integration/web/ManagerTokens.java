@@ -31,7 +31,15 @@ public final class ManagerTokens {
 
     /** What the Manager said of a token. */
     public enum Role {
-        VIEWER, ADMIN
+        VIEWER, OPERATOR, ADMIN;
+
+        static Role of(String name) {
+            return switch (name) {
+                case "admin" -> ADMIN;
+                case "operator" -> OPERATOR;
+                default -> VIEWER;
+            };
+        }
     }
 
     /** The account a token belongs to. */
@@ -85,7 +93,7 @@ public final class ManagerTokens {
             }
             JsonNode body = json.readTree(response.body());
             Caller caller = new Caller(body.path("username").asText("?"),
-                    "admin".equals(body.path("role").asText()) ? Role.ADMIN : Role.VIEWER);
+                    Role.of(body.path("role").asText()));
             if (known.size() >= MAX_ENTRIES) {
                 known.clear();
             }

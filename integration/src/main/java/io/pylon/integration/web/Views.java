@@ -2,6 +2,9 @@ package io.pylon.integration.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pylon.integration.flow.Flow;
+import io.pylon.integration.flow.FlowSchedule;
+import io.pylon.integration.flow.Trigger;
 import io.pylon.integration.store.RunRecord;
 import io.pylon.integration.store.StepRecord;
 import io.pylon.integration.store.StoredFlow;
@@ -18,19 +21,49 @@ final class Views {
         this.json = json;
     }
 
-    Map<String, Object> flow(StoredFlow flow, boolean withDocument, Instant nextRun) {
+    /**
+     * A flow: what is stored, its trigger as parsed ({@code parsed} null when the stored document no longer parses),
+     * the next scheduled run and the newest run (null when there is none or it was not asked).
+     */
+    Map<String, Object> flow(StoredFlow flow, Flow parsed, boolean withDocument, Instant nextRun, RunRecord lastRun) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", flow.name());
         out.put("version", flow.version());
+        out.put("enabled", flow.enabled());
         out.put("hasTriggerKey", flow.hasTriggerKey());
+        if (parsed != null) {
+            out.put("trigger", trigger(parsed.trigger()));
+            out.put("concurrency", parsed.concurrency().name().toLowerCase(java.util.Locale.ROOT));
+        }
         out.put("createdAt", text(flow.createdAt()));
         out.put("updatedAt", text(flow.updatedAt()));
         if (nextRun != null) {
             out.put("nextRun", nextRun.toString());
         }
+        if (lastRun != null) {
+            Map<String, Object> last = new LinkedHashMap<>();
+            last.put("id", lastRun.id());
+            last.put("status", lastRun.status());
+            last.put("trigger", lastRun.trigger());
+            last.put("scheduledAt", text(lastRun.scheduledAt()));
+            last.put("startedAt", text(lastRun.startedAt()));
+            last.put("finishedAt", text(lastRun.finishedAt()));
+            out.put("lastRun", last);
+        }
         if (withDocument) {
             out.put("document", flow.document());
         }
+        return out;
+    }
+
+    private static Map<String, Object> trigger(Trigger trigger) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        FlowSchedule schedule = trigger.schedule();
+        if (schedule != null) {
+            out.put("schedule", Map.of("cron", schedule.cron().expression(), "timezone", schedule.zone().getId(),
+                    "misfire", schedule.misfire().text()));
+        }
+        out.put("http", trigger.http());
         return out;
     }
 

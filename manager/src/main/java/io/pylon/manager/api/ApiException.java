@@ -1,5 +1,7 @@
 package io.pylon.manager.api;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
@@ -11,14 +13,15 @@ import java.time.Duration;
 public final class ApiException extends RuntimeException {
     private final transient Status status;
     private final String error;
-    private final transient Duration retryAfter;
-    private final String field;
+    private final transient @Nullable Duration retryAfter;
+    private final @Nullable String field;
 
     public ApiException(Status status, String error, String description) {
         this(status, error, description, null, null);
     }
 
-    private ApiException(Status status, String error, String description, Duration retryAfter, String field) {
+    private ApiException(Status status, String error, String description, @Nullable Duration retryAfter,
+                         @Nullable String field) {
         super(description, null, false, false);
         this.status = status;
         this.error = error;
@@ -32,7 +35,7 @@ public final class ApiException extends RuntimeException {
     }
 
     /** A refusal about one field (its name in {@code details.field}, for a form to show it there); any status. */
-    public static ApiException aboutField(Status status, String error, String description, String field) {
+    public static ApiException aboutField(Status status, String error, String description, @Nullable String field) {
         return new ApiException(status, error, description, null, field);
     }
 
@@ -62,7 +65,7 @@ public final class ApiException extends RuntimeException {
     }
 
     /** Seconds for {@code Retry-After} (at least 1), or null when the request should not simply be repeated. */
-    public Long retryAfterSeconds() {
+    public @Nullable Long retryAfterSeconds() {
         return retryAfter == null ? null : Math.max(1, (retryAfter.toMillis() + 999) / 1000);
     }
 

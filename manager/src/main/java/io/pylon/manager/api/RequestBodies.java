@@ -10,7 +10,6 @@ import io.pylon.core.http.Json;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -41,25 +40,11 @@ public final class RequestBodies {
 
     /** The body, at most {@code max} bytes (413 beyond). */
     public static byte[] read(ServerRequest req, int max) {
-        long declared = req.headers().contentLength().orElse(-1L);
-        if (declared > max) {
-            throw tooLarge(max);
-        }
-        if (!req.content().hasEntity()) {
-            return new byte[0];
-        }
-        try (InputStream in = req.content().inputStream()) {
-            byte[] body = in.readNBytes(max + 1);
-            if (body.length > max) {
-                throw tooLarge(max);
-            }
-            return body;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return io.pylon.core.http.BoundedBody.read(req, max, RequestBodies::tooLarge);
     }
 
-    private static ApiException tooLarge(int max) {
+    /** The 413 answer to a body larger than {@code max} bytes. */
+    public static ApiException tooLarge(int max) {
         return new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "invalid_request",
                 "The request body exceeds " + max + " bytes.");
     }

@@ -68,7 +68,8 @@ record DiagnosticTarget(String module, String name, String pod, @Nullable Boolea
         if (!COMMON.contains(name) && !moduleSpecific(module, name)) {
             throw new ConsoleException(Status.NOT_FOUND_404, "unknown_diagnostics",
                     "The " + module + " has no diagnostics named '" + clip(name) + "'; it has jvm, threads, threaddump, "
-                            + "heapdump, env, health, hotthreads, histogram, loggers, jfr, compare, postmortem, all and " + ("worker".equals(module) ? "connections" : "datagrid") + ".");
+                            + "heapdump, env, health, hotthreads, histogram, loggers, jfr, compare, postmortem, all and "
+                            + ("worker".equals(module) ? "connections and config" : "datagrid") + ".");
         }
         if (pod != null && !POD_NAME.matcher(pod).matches()) {
             throw new ConsoleException(Status.BAD_REQUEST_400, "invalid_request",
@@ -86,7 +87,9 @@ record DiagnosticTarget(String module, String name, String pod, @Nullable Boolea
     }
 
     private static boolean moduleSpecific(String module, String name) {
-        return "worker".equals(module) ? name.equals("connections") : name.equals("datagrid") || name.equals("hazelcast");
+        // a Worker's config: the gateway bundle it applied or refused, where from (docs/control-plane.md)
+        return "worker".equals(module) ? name.equals("connections") || name.equals("config")
+                : name.equals("datagrid") || name.equals("hazelcast");
     }
 
     boolean isHeapDump() {

@@ -54,7 +54,7 @@ public final class Jdbc {
         });
     }
 
-    public static int update(Connection connection, String sql, Object... params) throws SQLException {
+    public static int update(Connection connection, String sql, @Nullable Object... params) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             bind(statement, params);
             return statement.executeUpdate();
@@ -112,7 +112,7 @@ public final class Jdbc {
         }
     }
 
-    private static void bind(PreparedStatement statement, Object[] params) throws SQLException {
+    private static void bind(PreparedStatement statement, @Nullable Object[] params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object value = params[i];
             if (value instanceof Instant instant) {

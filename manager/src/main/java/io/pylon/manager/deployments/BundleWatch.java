@@ -1,5 +1,7 @@
 package io.pylon.manager.deployments;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.RenderedBundle;
 
 import java.lang.System.Logger.Level;
@@ -96,7 +98,7 @@ public final class BundleWatch {
      *
      * @return the bundle in force when it returns (unchanged when the wait ran out)
      */
-    public Current await(String environment, String knownHash, Duration timeout) throws InterruptedException {
+    public Current await(String environment, @Nullable String knownHash, Duration timeout) throws InterruptedException {
         CompletableFuture<Void> change = versionChanged.computeIfAbsent(environment, e -> new CompletableFuture<>());
         Current now = current(environment);
         if (knownHash == null || !now.sha256().equals(knownHash) || timeout.isZero()) {

@@ -1,5 +1,7 @@
 package io.pylon.manager.deployments;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.http.Json;
 import io.pylon.gateway.model.InvalidProxyException;
@@ -68,7 +70,7 @@ public final class Deployer {
     }
 
     /** Writes the snapshot as the environment's next version and wakes its Workers' long-polls. */
-    public Deployment write(String environment, Map<String, Entry> snapshot, String kind, Long fromVersion,
+    public Deployment write(String environment, Map<String, Entry> snapshot, String kind, @Nullable Long fromVersion,
                             String author, String comment) {
         List<JsonNode> definitions = snapshot.values().stream().map(Entry::definition).toList();
         Map<String, Integer> revisions = new LinkedHashMap<>();

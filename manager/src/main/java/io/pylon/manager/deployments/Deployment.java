@@ -1,5 +1,7 @@
 package io.pylon.manager.deployments;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,7 +12,7 @@ import java.util.Map;
  * @param kind        {@code deploy}, {@code rollback} or {@code import}
  * @param fromVersion for a rollback, the version whose snapshot it deployed again; null otherwise
  */
-public record Deployment(String environment, long version, String sha256, String kind, Long fromVersion,
+public record Deployment(String environment, long version, String sha256, String kind, @Nullable Long fromVersion,
                          String author, Instant createdAt, String comment, Map<String, Integer> proxies) {
 
     public Map<String, Object> toJson() {

@@ -1,5 +1,7 @@
 package io.pylon.manager.deployments;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.RenderedBundle;
 import io.pylon.manager.db.Jdbc;
 
@@ -28,7 +30,7 @@ public final class DeploymentStore {
 
     /** Inserts {@code bundle} as the next version; false when another deployment took that number first. */
     public boolean insert(String environment, RenderedBundle bundle, Map<String, Integer> snapshot, String kind,
-                          Long fromVersion, String author, Instant now, String comment) {
+                          @Nullable Long fromVersion, String author, Instant now, String comment) {
         try {
             return jdbc.inTransaction(c -> {
                 Jdbc.update(c, "INSERT INTO deployments (environment, version, bundle, sha256, kind, from_version, "
@@ -115,7 +117,7 @@ public final class DeploymentStore {
         Long fromVersion = rs.wasNull() ? null : from;
         return new Deployment(rs.getString("environment"), rs.getLong("version"), rs.getString("sha256"),
                 rs.getString("kind"), fromVersion, rs.getString("author"),
-                Jdbc.instant(rs, "created_at"), rs.getString("comment"), Map.of());
+                Jdbc.requiredInstant(rs, "created_at"), rs.getString("comment"), Map.of());
     }
 
     /** Records a pod's poll: what it serves, where from, what it refused. */
@@ -150,7 +152,7 @@ public final class DeploymentStore {
                     Long rejectedVersion = rs.wasNull() ? null : rejected;
                     return new GatewayPod(rs.getString("environment"), rs.getString("pod_name"), rs.getString("pod_ip"),
                             appliedVersion, rs.getString("applied_hash"), rs.getString("source"), rejectedVersion,
-                            rs.getString("last_error"), Jdbc.instant(rs, "last_contact"));
+                            rs.getString("last_error"), Jdbc.requiredInstant(rs, "last_contact"));
                 }, environment);
     }
 

@@ -1,5 +1,7 @@
 package io.pylon.manager.deployments;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderName;
 import io.helidon.http.Status;
@@ -112,7 +114,8 @@ public final class GatewayPollEndpoint {
         byte[] given = id.getBytes(StandardCharsets.UTF_8);
         Optional<Environment> match = Optional.empty();
         for (Environment environment : environments.list()) {
-            if (MessageDigest.isEqual(given, environment.environmentId().getBytes(StandardCharsets.UTF_8))) {
+            String known = environment.environmentId();
+            if (known != null && MessageDigest.isEqual(given, known.getBytes(StandardCharsets.UTF_8))) {
                 match = Optional.of(environment);
             }
         }
@@ -152,7 +155,7 @@ public final class GatewayPollEndpoint {
         }
     }
 
-    private static Long number(ServerRequest req, HeaderName header) {
+    private static @Nullable Long number(ServerRequest req, HeaderName header) {
         Optional<String> value = req.headers().first(header);
         if (value.isEmpty()) {
             return null;

@@ -17,6 +17,9 @@ public final class EnvironmentStore {
 
     private final Jdbc jdbc;
 
+    /** The Workers' key set carries each environment's Portal origin: a change to it must reach them. */
+    private static final String BUMP_KEY_SET = "UPDATE key_set_version SET version = version + 1 WHERE id = 1";
+
     public EnvironmentStore(Jdbc jdbc) {
         this.jdbc = jdbc;
     }
@@ -36,6 +39,9 @@ public final class EnvironmentStore {
                     e.name(), e.type(), e.description(), e.environmentId(), e.urls().get("manager"),
                     e.urls().get("worker"), e.urls().get("cache"), e.urls().get("integration"), e.urls().get("portal"),
                     e.createdAt(), e.updatedAt());
+            if (e.urls().containsKey("portal")) {
+                jdbc.update(BUMP_KEY_SET);
+            }
             return true;
         } catch (RuntimeException ex) {
             if (Jdbc.isDuplicateKey(ex)) {
@@ -45,12 +51,19 @@ public final class EnvironmentStore {
         }
     }
 
-    /** Replaces type, description and URLs; false when there is no such environment. */
+    /**
+     * Replaces type, description and URLs; false when there is no such environment. The Workers' key set carries each
+     * environment's Portal origin (which published APIs admit through CORS), so the change bumps its version too.
+     */
     public boolean update(String name, String type, String description, Map<String, String> urls, Instant now) {
-        return jdbc.update("UPDATE environments SET type = ?, description = ?, manager_url = ?, worker_url = ?, "
-                        + "cache_url = ?, integration_url = ?, portal_url = ?, updated_at = ? WHERE name = ?",
-                type, description, urls.get("manager"), urls.get("worker"), urls.get("cache"), urls.get("integration"),
-                urls.get("portal"), now, name) == 1;
+        return jdbc.inTransaction(c -> {
+            int changed = Jdbc.update(c, "UPDATE environments SET type = ?, description = ?, manager_url = ?, "
+                            + "worker_url = ?, cache_url = ?, integration_url = ?, portal_url = ?, updated_at = ? "
+                            + "WHERE name = ?", type, description, urls.get("manager"), urls.get("worker"),
+                    urls.get("cache"), urls.get("integration"), urls.get("portal"), now, name);
+            Jdbc.update(c, BUMP_KEY_SET);
+            return changed == 1;
+        });
     }
 
     public boolean updateId(String name, String environmentId, Instant now) {

@@ -1,5 +1,7 @@
 package io.pylon.manager.flows;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -9,13 +11,13 @@ import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
+import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.Principal;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -50,14 +52,18 @@ public final class FlowsEndpoints {
 
     public void register(Routes routes, Secured secured) {
         routes.get("/apiops/flows", secured.viewer((req, res, p) -> forward(req, res, p, "GET", "/flows", null)));
-        routes.post("/apiops/flows", secured.admin((req, res, p) -> forward(req, res, p, "POST", "/flows", "flow.created")));
+        routes.post("/apiops/flows", secured.operator((req, res, p) -> forward(req, res, p, "POST", "/flows", "flow.created")));
         routes.post("/apiops/flows/validate", secured.viewer((req, res, p) -> forward(req, res, p, "POST", "/flows/validate", null)));
         routes.get("/apiops/flows/{name}", secured.viewer((req, res, p) -> forward(req, res, p, "GET", flow(req), null)));
-        routes.put("/apiops/flows/{name}", secured.admin((req, res, p) -> forward(req, res, p, "PUT", flow(req), "flow.replaced")));
-        routes.delete("/apiops/flows/{name}", secured.admin((req, res, p) -> forward(req, res, p, "DELETE", flow(req), "flow.deleted")));
-        routes.post("/apiops/flows/{name}/trigger-key", secured.admin((req, res, p) -> forward(req, res, p, "POST",
+        routes.put("/apiops/flows/{name}", secured.operator((req, res, p) -> forward(req, res, p, "PUT", flow(req), "flow.replaced")));
+        routes.delete("/apiops/flows/{name}", secured.operator((req, res, p) -> forward(req, res, p, "DELETE", flow(req), "flow.deleted")));
+        routes.post("/apiops/flows/{name}/trigger-key", secured.operator((req, res, p) -> forward(req, res, p, "POST",
                 flow(req) + "/trigger-key", "flow.trigger-key.rotated")));
-        routes.post("/apiops/flows/{name}/runs", secured.admin((req, res, p) -> forward(req, res, p, "POST",
+        routes.post("/apiops/flows/{name}/enable", secured.operator((req, res, p) -> forward(req, res, p, "POST",
+                flow(req) + "/enable", "flow.enabled")));
+        routes.post("/apiops/flows/{name}/disable", secured.operator((req, res, p) -> forward(req, res, p, "POST",
+                flow(req) + "/disable", "flow.disabled")));
+        routes.post("/apiops/flows/{name}/runs", secured.operator((req, res, p) -> forward(req, res, p, "POST",
                 flow(req) + "/runs", "flow.run")));
         routes.get("/apiops/flows/{name}/runs", secured.viewer((req, res, p) -> forward(req, res, p, "GET",
                 flow(req) + "/runs", null)));
@@ -80,7 +86,7 @@ public final class FlowsEndpoints {
     }
 
     private void forward(ServerRequest req, ServerResponse res, Principal principal, String method, String path,
-                         String auditAction) {
+                         @Nullable String auditAction) {
         StringBuilder query = new StringBuilder();
         for (String name : QUERY) {
             req.query().first(name).ifPresent(v -> query.append(query.isEmpty() ? '?' : '&').append(name).append('=')
@@ -135,22 +141,9 @@ public final class FlowsEndpoints {
     }
 
     private static byte[] body(ServerRequest req) {
-        long declared = req.headers().contentLength().orElse(-1L);
-        if (declared > MAX_BODY) {
-            throw new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "invalid_request",
-                    "The request body exceeds " + MAX_BODY + " bytes.");
-        }
-        if (!req.content().hasEntity()) {
-            return new byte[0];
-        }
-        try (InputStream in = req.content().inputStream()) {
-            byte[] body = in.readNBytes(MAX_BODY + 1);
-            if (body.length > MAX_BODY) {
-                throw new ApiException(Status.REQUEST_ENTITY_TOO_LARGE_413, "invalid_request",
-                        "The request body exceeds " + MAX_BODY + " bytes.");
-            }
-            return body;
-        } catch (IOException e) {
+        try {
+            return RequestBodies.read(req, MAX_BODY);
+        } catch (java.io.UncheckedIOException e) {
             throw ApiException.badRequest("The request body could not be read.");
         }
     }

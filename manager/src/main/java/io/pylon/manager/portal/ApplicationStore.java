@@ -29,7 +29,7 @@ public final class ApplicationStore {
                                String developerId, @Nullable String plan) {
     }
 
-    public record ApiKey(String id, String applicationId, String prefix, Instant createdAt, Instant revokedAt) {
+    public record ApiKey(String id, String applicationId, String prefix, Instant createdAt, @Nullable Instant revokedAt) {
     }
 
     /**
@@ -57,13 +57,13 @@ public final class ApplicationStore {
     public List<Application> applications(String developerId) {
         return jdbc.query("SELECT id, developer_id, name, created_at FROM applications WHERE developer_id = ? "
                 + "ORDER BY created_at, id", rs -> new Application(rs.getString(1), rs.getString(2), rs.getString(3),
-                Jdbc.instant(rs, "created_at")), developerId);
+                Jdbc.requiredInstant(rs, "created_at")), developerId);
     }
 
     public Optional<Application> application(String id) {
         return jdbc.queryOne("SELECT id, developer_id, name, created_at FROM applications WHERE id = ?",
                 rs -> new Application(rs.getString(1), rs.getString(2), rs.getString(3),
-                        Jdbc.instant(rs, "created_at")), id);
+                        Jdbc.requiredInstant(rs, "created_at")), id);
     }
 
     /** @return false when the application already subscribes to the proxy */
@@ -91,9 +91,31 @@ public final class ApplicationStore {
                 ApplicationStore::subscription, applicationId);
     }
 
-    public List<Subscription> allSubscriptions(int limit) {
-        return jdbc.query(SUBSCRIPTION + " ORDER BY s.created_at DESC, s.id FETCH FIRST " + limit + " ROWS ONLY",
-                ApplicationStore::subscription);
+    /** A subscription as admins see it: with its application's name and its developer's e-mail. */
+    public record SubscriptionView(String id, String applicationId, String applicationName, String developerId,
+                                   String developerEmail, String proxy, String status, @Nullable String plan,
+                                   Instant createdAt, Instant updatedAt) {
+    }
+
+    /** Subscriptions newest first, all or those of one status. */
+    public List<SubscriptionView> allSubscriptions(String status, int limit) {
+        String sql = "SELECT s.id, s.application_id, a.name, a.developer_id, d.email, s.proxy_name, s.status, "
+                + "s.plan_name, s.created_at, s.updated_at FROM subscriptions s JOIN applications a ON a.id = s.application_id "
+                + "JOIN developers d ON d.id = a.developer_id" + (status == null ? "" : " WHERE s.status = ?")
+                + " ORDER BY s.created_at DESC, s.id FETCH FIRST " + limit + " ROWS ONLY";
+        Object[] parameters = status == null ? new Object[0] : new Object[]{status};
+        return jdbc.query(sql, rs -> new SubscriptionView(rs.getString(1), rs.getString(2), rs.getString(3),
+                rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
+                Jdbc.requiredInstant(rs, "created_at"), Jdbc.requiredInstant(rs, "updated_at")), parameters);
+    }
+
+    /** How many applications and live keys each developer holds: {developer id: [applications, live keys]}. */
+    public Map<String, int[]> holdings() {
+        Map<String, int[]> map = new LinkedHashMap<>();
+        jdbc.query("SELECT a.developer_id, COUNT(DISTINCT a.id), COUNT(k.id) FROM applications a LEFT JOIN api_keys k "
+                + "ON k.application_id = a.id AND k.revoked_at IS NULL GROUP BY a.developer_id",
+                rs -> map.put(rs.getString(1), new int[]{rs.getInt(2), rs.getInt(3)}));
+        return map;
     }
 
     public Optional<Subscription> subscription(String id) {
@@ -102,7 +124,7 @@ public final class ApplicationStore {
 
     private static Subscription subscription(java.sql.ResultSet rs) throws SQLException {
         return new Subscription(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                Jdbc.instant(rs, "created_at"), rs.getString(6), rs.getString(7));
+                Jdbc.requiredInstant(rs, "created_at"), rs.getString(6), rs.getString(7));
     }
 
     public boolean setSubscriptionStatus(String id, String status, Instant now) {
@@ -125,7 +147,7 @@ public final class ApplicationStore {
     public List<ApiKey> keys(String applicationId) {
         return jdbc.query("SELECT id, application_id, prefix, created_at, revoked_at FROM api_keys WHERE "
                 + "application_id = ? ORDER BY created_at, id", rs -> new ApiKey(rs.getString(1), rs.getString(2),
-                rs.getString(3), Jdbc.instant(rs, "created_at"), Jdbc.instant(rs, "revoked_at")), applicationId);
+                rs.getString(3), Jdbc.requiredInstant(rs, "created_at"), Jdbc.instant(rs, "revoked_at")), applicationId);
     }
 
     /** @return false when no live key of that id belongs to the application */
@@ -135,6 +157,22 @@ public final class ApplicationStore {
                     + "AND revoked_at IS NULL", now, keyId, applicationId);
             bump(c);
             return changed == 1;
+        });
+    }
+
+    /** Revokes a live key and inserts its successor in one transaction; false (nothing changed) when it is not live. */
+    public boolean rotateKey(String applicationId, String oldKeyId, String newId, String hash, String prefix,
+                             Instant now) {
+        return jdbc.inTransaction(c -> {
+            int revoked = Jdbc.update(c, "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND application_id = ? "
+                    + "AND revoked_at IS NULL", now, oldKeyId, applicationId);
+            if (revoked != 1) {
+                return false;
+            }
+            Jdbc.update(c, "INSERT INTO api_keys (id, application_id, key_hash, prefix, created_at) VALUES "
+                    + "(?, ?, ?, ?, ?)", newId, applicationId, hash, prefix, now);
+            bump(c);
+            return true;
         });
     }
 
@@ -185,6 +223,29 @@ public final class ApplicationStore {
         });
     }
 
+    /**
+     * What lets the Portal's "Try it" through a Worker's CORS check: the published proxies and the Portal origin of
+     * each environment that names a Portal URL.
+     */
+    public record PortalAccess(List<String> published, Map<String, String> origins) {
+    }
+
+    public PortalAccess portalAccess() {
+        return jdbc.inTransaction(c -> {
+            List<String> published = Jdbc.query(c, "SELECT proxy_name FROM portal_publications ORDER BY proxy_name",
+                    rs -> rs.getString(1));
+            Map<String, String> origins = new LinkedHashMap<>();
+            for (String[] row : Jdbc.query(c, "SELECT name, portal_url FROM environments WHERE portal_url IS NOT NULL "
+                    + "ORDER BY name", rs -> new String[]{rs.getString(1), rs.getString(2)})) {
+                String origin = WebOrigin.of(row[1]);
+                if (origin != null) {
+                    origins.put(row[0], origin);
+                }
+            }
+            return new PortalAccess(published, origins);
+        });
+    }
+
     public Optional<Boolean> publication(String proxy) {
         return jdbc.queryOne("SELECT auto_approve FROM portal_publications WHERE proxy_name = ?",
                 rs -> rs.getBoolean(1), proxy);
@@ -197,18 +258,25 @@ public final class ApplicationStore {
         return map;
     }
 
+    /** Publishing changes the key set: it carries which proxies admit the Portal's origin. */
     public void publish(String proxy, boolean autoApprove, Instant now) {
         jdbc.inTransaction(c -> {
-            if (Jdbc.update(c, "UPDATE portal_publications SET auto_approve = ?, updated_at = ? WHERE proxy_name = ?",
-                    autoApprove, now, proxy) == 0) {
-                Jdbc.update(c, "INSERT INTO portal_publications (proxy_name, auto_approve, updated_at) VALUES (?, ?, ?)",
-                        proxy, autoApprove, now);
+            int written = Jdbc.update(c, "UPDATE portal_publications SET auto_approve = ?, updated_at = ? WHERE "
+                    + "proxy_name = ?", autoApprove, now, proxy);
+            if (written == 0) {
+                written = Jdbc.update(c, "INSERT INTO portal_publications (proxy_name, auto_approve, updated_at) "
+                        + "VALUES (?, ?, ?)", proxy, autoApprove, now);
             }
-            return null;
+            bump(c);
+            return written;
         });
     }
 
     public boolean unpublish(String proxy) {
-        return jdbc.update("DELETE FROM portal_publications WHERE proxy_name = ?", proxy) == 1;
+        return jdbc.inTransaction(c -> {
+            int removed = Jdbc.update(c, "DELETE FROM portal_publications WHERE proxy_name = ?", proxy);
+            bump(c);
+            return removed == 1;
+        });
     }
 }

@@ -1,5 +1,6 @@
 package io.pylon.manager.portal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.Json;
@@ -63,7 +64,7 @@ public final class CatalogEndpoints {
             deployed(published.getKey(), environment.name()).ifPresent(r ->
                     apis.add(summary(r, published.getValue(), environment)));
         }
-        Json.send(res, Map.of("apis", apis));
+        Json.send(res, Map.of("apis", apis, "workerUrl", new HashMap<>(environment.urls()).getOrDefault("worker", "")));
     }
 
     private void read(ServerRequest req, ServerResponse res, Principal portal) {
@@ -71,12 +72,26 @@ public final class CatalogEndpoints {
         String name = req.path().pathParameters().get("name");
         Boolean autoApprove = applications.publication(name).orElse(null);
         ProxyRevision revision = autoApprove == null ? null : deployed(name, environment.name()).orElse(null);
-        if (revision == null) {
+        if (autoApprove == null || revision == null) {
             throw ApiException.notFound("No published API '" + DeveloperEndpoints.printable(name) + "' here.");
         }
         Map<String, Object> body = summary(revision, autoApprove, environment);
         body.put("openapi", revision.openapi());
+        body.put("tryItDocument", revision.openapi() == null ? null : TryItDocument.rewrite(revision.openapi(),
+                publicBase(revision, body.get("workerUrl").toString()),
+                revision.definition().has("keyAuth") ? body.get("keyHeader").toString() : null));
         Json.send(res, body);
+    }
+
+    // the documented paths are the upstream's; through the Worker they sit under the prefix when it is stripped or
+    // rewritten, and are the public paths themselves when the prefix passes through unchanged
+    private static String publicBase(ProxyRevision r, String workerUrl) {
+        String worker = workerUrl.endsWith("/") ? workerUrl.substring(0, workerUrl.length() - 1) : workerUrl;
+        JsonNode definition = r.definition();
+        boolean moved = definition.path("stripPrefix").asBoolean(false) || definition.hasNonNull("rewritePrefix");
+        String prefix = definition.path("pathPrefix").asText("");
+        return moved && !prefix.equals("/") ? worker + (prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1)
+                : prefix) : worker;
     }
 
     private static Map<String, Object> summary(ProxyRevision r, boolean autoApprove, Environment environment) {

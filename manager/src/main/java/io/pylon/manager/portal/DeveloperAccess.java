@@ -19,6 +19,9 @@ import java.time.Clock;
 public final class DeveloperAccess {
     public static final HeaderName SESSION = HeaderNames.create("X-Pylon-Developer-Session");
     public static final HeaderName CSRF = HeaderNames.create("X-Pylon-Csrf");
+    /** The browser's address as the Portal saw it; only the Portal's credential reaches the calls that read it. */
+    public static final HeaderName CLIENT_ADDRESS = HeaderNames.create("X-Pylon-Developer-Address");
+    private static final java.util.regex.Pattern IP = java.util.regex.Pattern.compile("[0-9A-Fa-f.:]{2,45}");
 
     private final DeveloperStore developers;
     private final Clock clock;
@@ -26,6 +29,15 @@ public final class DeveloperAccess {
     public DeveloperAccess(DeveloperStore developers, Clock clock) {
         this.developers = developers;
         this.clock = clock;
+    }
+
+    /**
+     * Where a developer's call comes from: the address the Portal forwards (an IP literal), else the caller's own.
+     * Sign-in throttling counts per this address, so developers behind one Portal are not throttled together.
+     */
+    public static String clientAddress(ServerRequest req) {
+        return req.headers().first(CLIENT_ADDRESS).filter(a -> IP.matcher(a).matches())
+                .orElseGet(() -> io.pylon.manager.api.SourceAddress.of(req));
     }
 
     public record Acting(Developer developer, String csrf, String sessionHash) {

@@ -14,6 +14,7 @@ import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.audit.AuditLog;
 import io.pylon.manager.auth.Accounts;
 import io.pylon.manager.auth.PasswordHasher;
+import io.pylon.manager.auth.SignInThrottle;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +36,8 @@ public final class DeveloperEndpoints {
     private static final Pattern APP_NAME = Pattern.compile("[^\\p{Cntrl}]{1,100}");
     private static final int MAX_FAILURES = 5;
     private static final Duration LOCK = Duration.ofMinutes(15);
+    /** An id no developer has (ids are UUIDs): failures of unknown addresses are recorded on it, changing nothing. */
+    private static final String NO_DEVELOPER = "-";
     /** Applications one developer may hold. */
     static final int MAX_APPLICATIONS = 50;
     /** Live keys one application may hold. */
@@ -49,10 +52,11 @@ public final class DeveloperEndpoints {
     private final Clock clock;
     private final boolean autoApprove;
     private final Duration sessionLifetime;
+    private final SignInThrottle throttle;
 
     public DeveloperEndpoints(DeveloperStore developers, ApplicationStore applications, KeySetWatch keys,
                               PasswordHasher hasher, AuditLog audit, Clock clock, boolean autoApprove,
-                              Duration sessionLifetime) {
+                              Duration sessionLifetime, SignInThrottle throttle) {
         this.developers = developers;
         this.applications = applications;
         this.access = new DeveloperAccess(developers, clock);
@@ -62,6 +66,7 @@ public final class DeveloperEndpoints {
         this.clock = clock;
         this.autoApprove = autoApprove;
         this.sessionLifetime = sessionLifetime;
+        this.throttle = throttle;
     }
 
     public void register(Routes routes, Secured secured) {
@@ -74,6 +79,7 @@ public final class DeveloperEndpoints {
         routes.post("/apiops/portal/applications/{id}/subscriptions", secured.portal(this::subscribe));
         routes.post("/apiops/portal/applications/{id}/keys", secured.portal(this::issueKey));
         routes.delete("/apiops/portal/applications/{id}/keys/{key}", secured.portal(this::revokeKey));
+        routes.post("/apiops/portal/applications/{id}/keys/{key}/rotate", secured.portal(this::rotateKey));
     }
 
     private record Credentials(String email, String password) {
@@ -110,20 +116,26 @@ public final class DeveloperEndpoints {
                 : "If this address was new, its account waits for an administrator's approval."));
     }
 
+    // the same throttle as Manager accounts, per browser address (the Portal forwards it) and per e-mail and address:
+    // a guessing client is answered 429 before any hashing, whether the address exists or not
     private void signIn(ServerRequest req, ServerResponse res, Principal portal) {
         Credentials given = credentials(req);
+        String source = DeveloperAccess.clientAddress(req);
+        throttle.check(given.email(), source);
         Developer developer = developers.byEmail(given.email()).orElse(null);
         boolean matches = hasher.verify(given.password(), developer == null ? null : developer.passwordHash());
         Instant now = clock.instant();
         if (developer == null || developer.lockedAt(now) || !matches) {
-            if (developer != null && !developer.lockedAt(now)) {
-                developers.recordFailure(developer.id(), MAX_FAILURES, now, now.plus(LOCK));
-            }
+            throttle.recordFailure(given.email(), source);
+            // the same statement for an unknown address (on no row), so the answer takes as long either way
+            developers.recordFailure(developer == null || developer.lockedAt(now) ? NO_DEVELOPER : developer.id(),
+                    MAX_FAILURES, now, now.plus(LOCK));
             audit.record(portal.username(), "developer.sign-in", developer == null ? "unknown address"
-                    : "developer:" + developer.id(), SourceAddress.of(req), "failed");
+                    : "developer:" + developer.id(), source, "failed");
             throw new ApiException(Status.UNAUTHORIZED_401, "invalid_credentials",
                     "The e-mail address or the password is wrong, or the account is locked for a while.");
         }
+        throttle.recordSuccess(given.email(), source);
         developers.resetFailures(developer.id());
         if (!developer.status().equals("active")) {
             throw new ApiException(Status.FORBIDDEN_403, "account_" + developer.status(), developer.status()
@@ -132,8 +144,7 @@ public final class DeveloperEndpoints {
         String token = "pylon_ds_" + ApiKeys.random(32);
         String csrf = ApiKeys.random(24);
         developers.insertSession(ApiKeys.sha256(token), developer.id(), csrf, now.plus(sessionLifetime));
-        audit.record(portal.username(), "developer.sign-in", "developer:" + developer.id(), SourceAddress.of(req),
-                "success");
+        audit.record(portal.username(), "developer.sign-in", "developer:" + developer.id(), source, "success");
         Json.send(res, Status.CREATED_201, Map.of("session", token, "csrf", csrf, "expiresIn",
                 sessionLifetime.toSeconds(), "developer", developer(developer)));
     }
@@ -250,6 +261,23 @@ public final class DeveloperEndpoints {
         keys.changed();
         audit.record(portal.username(), "api-key.revoked", "api-key:" + keyId, SourceAddress.of(req), "success");
         res.status(Status.NO_CONTENT_204).send();
+    }
+
+    // a new key in place of a live one, in one transaction: the old key stops on the Workers with the new one's start
+    private void rotateKey(ServerRequest req, ServerResponse res, Principal portal) {
+        DeveloperAccess.Acting acting = access.require(req);
+        ApplicationStore.Application app = own(req, acting);
+        String oldId = req.path().pathParameters().get("key");
+        String key = ApiKeys.newKey();
+        String id = UUID.randomUUID().toString();
+        if (!applications.rotateKey(app.id(), oldId, id, ApiKeys.sha256(key), ApiKeys.display(key), clock.instant())) {
+            throw ApiException.notFound("No live key '" + printable(oldId) + "' in this application.");
+        }
+        keys.changed();
+        audit.record(portal.username(), "api-key.rotated", "api-key:" + oldId + " -> api-key:" + id,
+                SourceAddress.of(req), "success");
+        Json.send(res, Status.CREATED_201, Map.of("id", id, "key", key, "prefix", ApiKeys.display(key),
+                "replaced", oldId));
     }
 
     static String printable(String text) {

@@ -41,9 +41,12 @@ public final class DeveloperStore {
         return jdbc.queryOne("SELECT " + COLUMNS + " FROM developers WHERE id = ?", DeveloperStore::map, id);
     }
 
-    public List<Developer> list(int limit) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM developers ORDER BY created_at DESC, id FETCH FIRST "
-                + limit + " ROWS ONLY", DeveloperStore::map);
+    /** Developers newest first, all or those of one status. */
+    public List<Developer> list(String status, int limit) {
+        String where = status == null ? "" : " WHERE status = ?";
+        Object[] parameters = status == null ? new Object[0] : new Object[]{status};
+        return jdbc.query("SELECT " + COLUMNS + " FROM developers" + where + " ORDER BY created_at DESC, id FETCH FIRST "
+                + limit + " ROWS ONLY", DeveloperStore::map, parameters);
     }
 
     public boolean setStatus(String id, String status, Instant now) {
@@ -52,9 +55,9 @@ public final class DeveloperStore {
 
     /** Counts a failed sign-in; the account locks for {@code lockFor} at {@code max} failures. */
     public void recordFailure(String id, int max, Instant now, Instant lockUntil) {
-        jdbc.update("UPDATE developers SET failed_attempts = failed_attempts + 1, updated_at = ? WHERE id = ?", now, id);
-        jdbc.update("UPDATE developers SET locked_until = ?, failed_attempts = 0 WHERE id = ? AND failed_attempts >= ?",
-                lockUntil, id, max);
+        jdbc.update("UPDATE developers SET locked_until = CASE WHEN failed_attempts + 1 >= ? THEN ? ELSE locked_until "
+                + "END, failed_attempts = CASE WHEN failed_attempts + 1 >= ? THEN 0 ELSE failed_attempts + 1 END, "
+                + "updated_at = ? WHERE id = ?", max, lockUntil, max, now, id);
     }
 
     public void resetFailures(String id) {
@@ -90,6 +93,6 @@ public final class DeveloperStore {
     private static Developer map(ResultSet rs) throws SQLException {
         return new Developer(rs.getString("id"), rs.getString("email"), rs.getString("password_hash"),
                 rs.getString("status"), rs.getInt("failed_attempts"), Jdbc.instant(rs, "locked_until"),
-                Jdbc.instant(rs, "created_at"));
+                Jdbc.requiredInstant(rs, "created_at"));
     }
 }

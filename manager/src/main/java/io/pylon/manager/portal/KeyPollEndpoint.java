@@ -28,6 +28,9 @@ import java.util.concurrent.Semaphore;
 public final class KeyPollEndpoint {
     public static final String PATH = "/apiops/gateway/keys";
     public static final int MAX_POLLS = 10_000;
+    /** Which environment the poll's ID proved: the Worker admits that environment's Portal origin. */
+    static final io.helidon.http.HeaderName ENVIRONMENT_NAME =
+            io.helidon.http.HeaderNames.create("X-Pylon-Environment-Name");
 
     private final EnvironmentStore environments;
     private final KeySetWatch watch;
@@ -44,7 +47,7 @@ public final class KeyPollEndpoint {
 
     private void poll(ServerRequest req, ServerResponse res) {
         try {
-            authenticate(req);
+            Environment environment = authenticate(req);
             Duration wait = wait(req);
             long known = known(req);
             if (!polls.tryAcquire()) {
@@ -58,6 +61,7 @@ public final class KeyPollEndpoint {
                 polls.release();
             }
             res.header(HeaderNames.ETAG, "\"" + current.version() + "\"");
+            res.header(ENVIRONMENT_NAME, environment.name());
             res.header(HeaderNames.CACHE_CONTROL, "no-store");
             if (current.version() == known) {
                 res.status(Status.NOT_MODIFIED_304).send();
@@ -73,17 +77,21 @@ public final class KeyPollEndpoint {
         }
     }
 
-    private void authenticate(ServerRequest req) {
+    private Environment authenticate(ServerRequest req) {
         byte[] given = req.headers().first(GatewayPollEndpoint.ENVIRONMENT_ID).orElse("")
                 .getBytes(StandardCharsets.UTF_8);
-        boolean match = false;
+        Environment match = null;
         for (Environment environment : environments.list()) {
-            match |= MessageDigest.isEqual(given, environment.environmentId().getBytes(StandardCharsets.UTF_8));
+            String id = environment.environmentId();
+            if (id != null && MessageDigest.isEqual(given, id.getBytes(StandardCharsets.UTF_8))) {
+                match = environment;
+            }
         }
-        if (!match) {
+        if (match == null) {
             throw new ApiException(Status.UNAUTHORIZED_401, "invalid_environment",
                     "Header 'X-Pylon-Environment-Id' must carry the ID of an environment of this Manager.");
         }
+        return match;
     }
 
     private static long known(ServerRequest req) {

@@ -1,5 +1,7 @@
 package io.pylon.manager.portal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.http.Json;
 
 import java.lang.System.Logger.Level;
@@ -13,9 +15,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The key set Workers check API keys against, as this replica serves it: {@code {"version", "keys": [{"hash",
- * "application", "subscriptions": {proxy: status}, "plans": {proxy: plan}}], "plans": {plan: {"requests", "per"}}}}
- * (SHA-256 hashes only, never a key; a key's {@code plans} only when a subscription has one). A change on this replica
- * reloads it at once and wakes the parked long-polls; {@link #refresh()}, run every few hundred milliseconds, picks
+ * "application", "subscriptions": {proxy: status}, "plans": {proxy: plan}}], "plans": {plan: {"requests", "per"}},
+ * "portal": {"published": [proxy], "origins": {environment: origin}}}} (SHA-256 hashes only, never a key; a key's
+ * {@code plans} only when a subscription has one; the published proxies admit their environment's Portal origin). A
+ * change on this replica reloads it at once and wakes the parked long-polls; {@link #refresh()}, run every few hundred milliseconds, picks
  * up changes another replica made (one single-row query). Thread-safe: a volatile immutable snapshot and a future
  * that a change completes and replaces.
  */
@@ -27,7 +30,7 @@ public final class KeySetWatch {
     }
 
     private final ApplicationStore store;
-    private volatile Current current;
+    private volatile @Nullable Current current;
     private volatile CompletableFuture<Void> changed = new CompletableFuture<>();
 
     public KeySetWatch(ApplicationStore store) {
@@ -36,11 +39,7 @@ public final class KeySetWatch {
 
     public Current current() {
         Current known = current;
-        if (known == null) {
-            reload();
-            known = current;
-        }
-        return known;
+        return known != null ? known : reload();
     }
 
     /** A change this replica just committed. */
@@ -60,12 +59,14 @@ public final class KeySetWatch {
         }
     }
 
-    private synchronized void reload() {
+    /** Reads the key set when it is newer than the one held, and returns the one held then. */
+    private synchronized Current reload() {
         ApplicationStore.KeySetRead set = store.keySet();
         Current known = current;
         if (known != null && known.version() >= set.version()) {
-            return;
+            return known;
         }
+        ApplicationStore.PortalAccess portal = store.portalAccess();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("version", set.version());
         body.put("keys", set.keys().stream().map(k -> k.plans().isEmpty()
@@ -77,10 +78,13 @@ public final class KeySetWatch {
             plans.put(plan.name(), Map.of("requests", plan.requests(), "per", plan.per()));
         }
         body.put("plans", plans);
-        current = new Current(set.version(), Json.bytes(body));
+        body.put("portal", Map.of("published", portal.published(), "origins", portal.origins()));
+        Current fresh = new Current(set.version(), Json.bytes(body));
+        current = fresh;
         CompletableFuture<Void> previous = changed;
         changed = new CompletableFuture<>();
         previous.complete(null);
+        return fresh;
     }
 
     /** Waits until the version is not {@code known}, or {@code timeout} passes; answers what is current then. */

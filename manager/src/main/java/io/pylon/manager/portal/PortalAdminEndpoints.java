@@ -16,14 +16,17 @@ import io.pylon.manager.audit.AuditLog;
 import io.pylon.manager.proxies.ProxyStore;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * What admins do with the Portal's data: list developers and approve or disable them, list subscriptions and
- * approve, suspend or revoke them; operators publish proxies to the Portal. Every change is audited and changes
- * the key set Workers check at once.
+ * What admins do with the Portal's data: list developers (all or of one status) and approve or disable them, list
+ * subscriptions (all or of one status) and approve, suspend or revoke them; operators publish proxies to the Portal
+ * and choose whether their subscriptions need approval. Every change is audited and changes the key set Workers
+ * check at once (a publication too: it decides which proxies admit the Portal's origin).
  */
 public final class PortalAdminEndpoints {
     private static final int LIST_LIMIT = 1000;
@@ -58,9 +61,37 @@ public final class PortalAdminEndpoints {
         routes.delete("/apiops/publications/{name}", secured.operator(this::unpublish));
     }
 
+    private static final Set<String> DEVELOPER_STATUSES = Set.of("pending", "active", "disabled");
+    private static final Set<String> SUBSCRIPTION_STATUSES = Set.of("pending", "active", "suspended", "revoked");
+
     private void developers(ServerRequest req, ServerResponse res, Principal principal) {
-        Json.send(res, Map.of("developers", developers.list(LIST_LIMIT).stream().map(d -> Map.of("id", d.id(),
-                "email", d.email(), "status", d.status(), "createdAt", d.createdAt().toString())).toList()));
+        String status = statusFilter(req, DEVELOPER_STATUSES);
+        Map<String, int[]> holdings = applications.holdings();
+        Instant now = clock.instant();
+        Json.send(res, Map.of("developers", developers.list(status, LIST_LIMIT).stream().map(d -> {
+            int[] held = holdings.getOrDefault(d.id(), new int[2]);
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("id", d.id());
+            map.put("email", d.email());
+            map.put("status", d.status());
+            map.put("locked", d.lockedAt(now));
+            map.put("applications", held[0]);
+            map.put("liveKeys", held[1]);
+            map.put("createdAt", d.createdAt().toString());
+            return map;
+        }).toList()));
+    }
+
+    /** The {@code status} query parameter: null for all, else one of {@code allowed} (400 otherwise). */
+    private static String statusFilter(ServerRequest req, Set<String> allowed) {
+        String status = req.query().first("status").orElse(null);
+        if (status == null || status.isEmpty()) {
+            return null;
+        }
+        if (!allowed.contains(status)) {
+            throw ApiException.badField("status", "Parameter 'status' must be one of " + new TreeSet<>(allowed) + ".");
+        }
+        return status;
     }
 
     private void developerAction(ServerRequest req, ServerResponse res, Principal principal) {
@@ -79,15 +110,19 @@ public final class PortalAdminEndpoints {
     }
 
     private void subscriptions(ServerRequest req, ServerResponse res, Principal principal) {
-        Json.send(res, Map.of("subscriptions", applications.allSubscriptions(LIST_LIMIT).stream().map(s -> {
+        String status = statusFilter(req, SUBSCRIPTION_STATUSES);
+        Json.send(res, Map.of("subscriptions", applications.allSubscriptions(status, LIST_LIMIT).stream().map(s -> {
             Map<String, Object> map = new LinkedHashMap<>();
             map.put("id", s.id());
             map.put("application", s.applicationId());
+            map.put("applicationName", s.applicationName());
             map.put("developer", s.developerId());
+            map.put("developerEmail", s.developerEmail());
             map.put("proxy", s.proxy());
             map.put("status", s.status());
             map.put("plan", s.plan());
             map.put("createdAt", s.createdAt().toString());
+            map.put("updatedAt", s.updatedAt().toString());
             return map;
         }).toList()));
     }
@@ -135,6 +170,7 @@ public final class PortalAdminEndpoints {
         }
         boolean autoApprove = auto != null && auto.asBoolean();
         applications.publish(name, autoApprove, clock.instant());
+        keys.changed();
         audit.record(principal.username(), "proxy.published", "proxy:" + name, SourceAddress.of(req), "success");
         Json.send(res, Map.of("proxy", name, "autoApprove", autoApprove));
     }
@@ -144,6 +180,7 @@ public final class PortalAdminEndpoints {
         if (!applications.unpublish(name)) {
             throw ApiException.notFound("Proxy '" + DeveloperEndpoints.printable(name) + "' is not published.");
         }
+        keys.changed();
         audit.record(principal.username(), "proxy.unpublished", "proxy:" + name, SourceAddress.of(req), "success");
         res.status(Status.NO_CONTENT_204).send();
     }

@@ -5,6 +5,8 @@ import io.pylon.core.server.ModuleContext;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.audit.AuditLog;
 import io.pylon.manager.auth.PasswordHasher;
+import io.pylon.manager.auth.SignInSettings;
+import io.pylon.manager.auth.SignInThrottle;
 import io.pylon.manager.db.Jdbc;
 import io.pylon.manager.deployments.DeploymentStore;
 import io.pylon.manager.environments.EnvironmentStore;
@@ -32,7 +34,10 @@ public final class PortalData {
         KeySetWatch keys = new KeySetWatch(applications);
         new DeveloperEndpoints(developers, applications, keys, hasher, audit, clock,
                 context.settings().get(PortalSettings.AUTO_APPROVE_DEVELOPERS),
-                context.settings().get(PortalSettings.SESSION_LIFETIME)).register(routes, secured);
+                context.settings().get(PortalSettings.SESSION_LIFETIME), new SignInThrottle(
+                context.settings().get(SignInSettings.SOURCE_MAX_FAILURES),
+                context.settings().get(SignInSettings.ACCOUNT_SOURCE_MAX_FAILURES),
+                context.settings().get(SignInSettings.FAILURE_WINDOW), clock)).register(routes, secured);
         new CatalogEndpoints(applications, proxies, new DeploymentStore(jdbc)::deployedRevisions, environments)
                 .register(routes, secured);
         new PortalAdminEndpoints(developers, applications, proxies, keys, audit, clock).register(routes, secured);

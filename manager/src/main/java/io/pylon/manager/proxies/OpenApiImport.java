@@ -1,5 +1,7 @@
 package io.pylon.manager.proxies;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -56,13 +58,15 @@ public final class OpenApiImport {
             throw ApiException.badRequest("The body must be an object with 'document' (the OpenAPI text) or 'url'.");
         }
         RequestBodies.onlyFields(fields, FIELDS);
-        String document = RequestBodies.text(fields, "document");
+        String given = RequestBodies.text(fields, "document");
         String url = RequestBodies.text(fields, "url");
-        if ((document == null) == (url == null)) {
-            throw ApiException.badRequest("Give exactly one of 'document' (the OpenAPI text) and 'url'.");
-        }
-        if (url != null) {
+        String document;
+        if (given != null && url == null) {
+            document = given;
+        } else if (given == null && url != null) {
             document = fetch(url);
+        } else {
+            throw ApiException.badRequest("Give exactly one of 'document' (the OpenAPI text) and 'url'.");
         }
         if (document.length() > MAX_DOCUMENT) {
             throw ApiException.badRequest("Field 'document' is larger than " + MAX_DOCUMENT + " characters.");
@@ -91,12 +95,12 @@ public final class OpenApiImport {
         }
         definition.put("pathPrefix", prefix);
         ArrayNode upstreams = definition.putArray("upstreams");
-        JsonNode given = fields.get("upstreams");
-        if (given != null && !given.isNull()) {
-            if (!given.isArray()) {
+        JsonNode listed = fields.get("upstreams");
+        if (listed != null && !listed.isNull()) {
+            if (!listed.isArray()) {
                 throw ApiException.badRequest("Field 'upstreams' must be a list of URLs.");
             }
-            given.forEach(upstreams::add);
+            listed.forEach(upstreams::add);
         } else if (server != null && server.getHost() != null) {
             upstreams.add(server.getScheme() + "://" + server.getRawAuthority() + (server.getRawPath() == null
                     ? "" : server.getRawPath()));
@@ -117,7 +121,7 @@ public final class OpenApiImport {
         return new Imported(definition, document, comment == null ? "Imported from OpenAPI" : comment);
     }
 
-    private static URI firstServer(OpenAPI api) {
+    private static @Nullable URI firstServer(OpenAPI api) {
         List<Server> servers = api.getServers();
         if (servers == null || servers.isEmpty() || servers.getFirst().getUrl() == null) {
             return null;
@@ -131,7 +135,7 @@ public final class OpenApiImport {
         }
     }
 
-    static String slug(String title) {
+    static String slug(@Nullable String title) {
         if (title == null) {
             throw ApiException.badRequest("The document has no info.title: give field 'name'.");
         }

@@ -1,5 +1,7 @@
 package io.pylon.manager.proxies;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.flipkart.zjsonpatch.JsonDiff;
 import io.helidon.http.HeaderNames;
@@ -228,7 +230,7 @@ public final class ProxyEndpoints {
         throw ApiException.badRequest("Parameter '" + parameter + "' must be a revision number (1 or more).");
     }
 
-    private static Integer ifMatch(ServerRequest req) {
+    private static @Nullable Integer ifMatch(ServerRequest req) {
         Optional<String> header = req.headers().first(HeaderNames.IF_MATCH);
         if (header.isEmpty() || header.get().strip().equals("*")) {
             return null;

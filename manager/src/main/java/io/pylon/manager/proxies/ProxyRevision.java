@@ -1,5 +1,7 @@
 package io.pylon.manager.proxies;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
@@ -7,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** One immutable, numbered revision of an API proxy's definition. */
-public record ProxyRevision(String name, int revision, JsonNode definition, String openapi, String author,
+public record ProxyRevision(String name, int revision, JsonNode definition, @Nullable String openapi, String author,
                             Instant createdAt, String comment) {
 
     /** The revision as the API answers it; the OpenAPI document only when asked for (it can be large). */

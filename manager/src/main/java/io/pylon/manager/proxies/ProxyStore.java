@@ -1,5 +1,7 @@
 package io.pylon.manager.proxies;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.http.Json;
 import io.pylon.gateway.model.CanonicalJson;
@@ -44,7 +46,7 @@ public final class ProxyStore {
     public record Exists() implements Change {
     }
 
-    public Change create(String name, JsonNode definition, String openapi, String author, String comment, Instant now) {
+    public Change create(String name, JsonNode definition, @Nullable String openapi, String author, String comment, Instant now) {
         try {
             return jdbc.inTransaction(c -> {
                 Jdbc.update(c, "INSERT INTO proxies (name, revision, created_at, updated_at, updated_by) "
@@ -62,8 +64,8 @@ public final class ProxyStore {
     }
 
     /** @param expected the revision the caller's change is based on; null: whatever is latest */
-    public Change update(String name, Integer expected, JsonNode definition, String openapi, String author,
-                         String comment, Instant now) {
+    public Change update(String name, @Nullable Integer expected, JsonNode definition, @Nullable String openapi,
+                         String author, String comment, Instant now) {
         return jdbc.inTransaction(c -> {
             List<Integer> current = Jdbc.query(c, "SELECT revision FROM proxies WHERE name = ?",
                     rs -> rs.getInt(1), name);
@@ -114,7 +116,7 @@ public final class ProxyStore {
     }
 
     public Optional<Instant> createdAt(String name) {
-        return jdbc.queryOne("SELECT created_at FROM proxies WHERE name = ?", rs -> Jdbc.instant(rs, "created_at"), name);
+        return jdbc.queryOne("SELECT created_at FROM proxies WHERE name = ?", rs -> Jdbc.requiredInstant(rs, "created_at"), name);
     }
 
     /** Deletes the proxy and its revisions; deployments keep their own copy of what they deployed. */
@@ -134,6 +136,6 @@ public final class ProxyStore {
             throw new UncheckedIOException(e);
         }
         return new ProxyRevision(rs.getString("name"), rs.getInt("revision"), definition, rs.getString("openapi"),
-                rs.getString("author"), Jdbc.instant(rs, "created_at"), rs.getString("comment"));
+                rs.getString("author"), Jdbc.requiredInstant(rs, "created_at"), rs.getString("comment"));
     }
 }

@@ -95,6 +95,7 @@ class ConsoleApiTest {
         assertThat(error(manager.get("/apiops/environments/test/diagnostics/portal/jvm", viewer), 404)).isEqualTo("unknown_module");
         assertThat(error(manager.get("/apiops/environments/test/diagnostics/worker/datagrid", viewer), 404)).isEqualTo("unknown_diagnostics");
         assertThat(error(manager.get("/apiops/environments/test/diagnostics/cache/connections", viewer), 404)).isEqualTo("unknown_diagnostics");
+        assertThat(error(manager.get("/apiops/environments/test/diagnostics/cache/config", viewer), 404)).isEqualTo("unknown_diagnostics");
         assertThat(error(manager.get("/apiops/environments/test/diagnostics/worker/jvm?pod=..%2Fx", viewer), 400)).isEqualTo("invalid_request");
         assertThat(error(manager.get("/apiops/environments/test/diagnostics/worker/jvm?internal=yes", viewer), 400)).isEqualTo("invalid_request");
         assertThat(TestPods.get(manager.pod, "/apiops/environments/test/diagnostics/portal/jvm").statusCode()).isEqualTo(401);

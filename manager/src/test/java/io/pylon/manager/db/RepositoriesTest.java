@@ -1,5 +1,6 @@
 package io.pylon.manager.db;
 
+import io.pylon.core.testing.TestPostgres;
 import io.pylon.core.testing.TestPods;
 import io.pylon.manager.Concurrently;
 import io.pylon.manager.api.Role;

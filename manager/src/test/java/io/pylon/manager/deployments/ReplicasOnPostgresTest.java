@@ -1,10 +1,10 @@
 package io.pylon.manager.deployments;
 
+import io.pylon.core.testing.TestPostgres;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.server.Pod;
 import io.pylon.core.testing.TestPods;
 import io.pylon.manager.ManagerClient;
-import io.pylon.manager.db.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.pylon.worker.config;
 import io.pylon.gateway.model.Bundle;
 import io.pylon.gateway.model.CanonicalJson;
 import io.pylon.gateway.model.InvalidProxyException;
+import io.pylon.gateway.model.KnownProxies;
 import io.pylon.gateway.model.ProxyParser;
 import io.pylon.worker.routes.RouteTable;
 
@@ -16,8 +17,12 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The bundle in force on a Worker in manager mode: applied only after it parsed and validated in full, swapped in
  * atomically (a request keeps the table it matched), and refused otherwise with the old one left in force. Before a
- * first bundle {@link #current()} is null (the proxy answers 503, readiness is DOWN). Thread-safe: the table is an
- * atomic reference; the poller is the only writer of the rest, read by diagnostics and metrics through volatiles.
+ * first bundle {@link #current()} is null (the proxy answers 503, readiness is DOWN). A proxy whose definition is
+ * unchanged since the bundle in force is taken as it was, not validated again; the table is built off the request
+ * path and swapped in as one reference.
+ *
+ * <p>Threading: the table is an atomic reference, read by request threads; {@link #apply} is synchronized (the
+ * poller, start-up), and is the only writer of the rest, read by diagnostics and metrics through volatiles.
  */
 public final class GatewayConfig {
     private static final System.Logger LOG = System.getLogger(GatewayConfig.class.getName());
@@ -31,6 +36,8 @@ public final class GatewayConfig {
     }
 
     private final ProxyParser parser;
+    // the proxies in force, so that a bundle's unchanged proxies are not validated again (guarded by this)
+    private final KnownProxies known = new KnownProxies();
     private final RouteTable.Listener onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>();
     private volatile Applied applied;
@@ -78,20 +85,27 @@ public final class GatewayConfig {
         }
         Bundle bundle;
         try {
-            bundle = parser.parse(json, true);
+            bundle = parser.parse(json, true, known);
         } catch (InvalidProxyException e) {
             return reject(announcedVersion, sha256, e.getMessage());
         }
         if (bundle.version() == null) {
+            known.refused();
             return reject(announcedVersion, sha256, "The bundle has no version");
         }
-        RouteTable next = new RouteTable(bundle.routes());
+        RouteTable next;
         try {
+            next = new RouteTable(bundle.routes());
             onLoad.loading(next);
         } catch (InvalidProxyException e) {
+            known.refused();
             return reject(bundle.version(), sha256, e.getMessage());
+        } catch (RuntimeException e) {
+            known.refused();
+            throw e;
         }
         table.set(next);
+        known.applied();
         Applied now = new Applied(bundle.version(), sha256, source, Instant.now(), next.size());
         applied = now;
         applies.incrementAndGet();

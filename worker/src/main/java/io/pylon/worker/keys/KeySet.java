@@ -8,9 +8,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The API keys this Worker accepts, as the Manager last sent them: SHA-256 of each live key -> its application, the
@@ -41,13 +43,15 @@ public final class KeySet {
     private record Key(String application, Map<String, String> subscriptions, Map<String, Plan> plans) {
     }
 
-    private record Snapshot(long version, Map<String, Key> keys) {
+    /** @param portalOrigin the origin of this environment's Portal, null when it names none */
+    private record Snapshot(long version, Map<String, Key> keys, Set<String> published,
+                            @Nullable String portalOrigin) {
     }
 
-    private volatile Snapshot snapshot;
+    private volatile @Nullable Snapshot snapshot;
 
     /** Null before the first key set arrived. */
-    public Long version() {
+    public @Nullable Long version() {
         Snapshot s = snapshot;
         return s == null ? null : s.version();
     }
@@ -57,11 +61,17 @@ public final class KeySet {
         return s == null ? 0 : s.keys().size();
     }
 
+    /** Replaces the key set with the Manager's document, for no particular environment (no Portal origin). */
+    public void replace(JsonNode document) {
+        replace(document, null);
+    }
+
     /**
      * Replaces the key set with the Manager's document {@code {"version", "keys": [{"hash", "application",
-     * "subscriptions", "plans"}], "plans": {name: {"requests", "per"}}}}.
+     * "subscriptions", "plans"}], "plans": {name: {"requests", "per"}}, "portal": {"published": [proxy], "origins":
+     * {environment: origin}}}}; {@code environment} picks the Portal origin this Worker admits on published proxies.
      */
-    public void replace(JsonNode document) {
+    public void replace(JsonNode document, @Nullable String environment) {
         long version = document.path("version").asLong(-1);
         JsonNode keys = document.path("keys");
         if (version < 0 || !keys.isArray()) {
@@ -91,7 +101,17 @@ public final class KeySet {
             map.put(hash, new Key(key.path("application").asText(""), Map.copyOf(subscriptions),
                     Map.copyOf(keyPlans)));
         }
-        snapshot = new Snapshot(version, map);
+        Set<String> published = new HashSet<>();
+        document.path("portal").path("published").forEach(p -> published.add(p.asText()));
+        JsonNode origin = environment == null ? null : document.path("portal").path("origins").get(environment);
+        snapshot = new Snapshot(version, map, Set.copyOf(published),
+                origin == null || !origin.isTextual() ? null : origin.asText());
+    }
+
+    /** The Portal origin a published proxy admits for "Try it", or null (not published, or no Portal). */
+    public @Nullable String portalOrigin(String proxy) {
+        Snapshot s = snapshot;
+        return s == null || s.portalOrigin() == null || !s.published().contains(proxy) ? null : s.portalOrigin();
     }
 
     private static Map<String, Plan> plans(JsonNode plans) {

@@ -1,5 +1,7 @@
 package io.pylon.worker.listener;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.common.tls.Tls;
 
 import javax.net.SocketFactory;
@@ -32,17 +34,18 @@ import java.util.Map;
 public final class ListenerTls {
     private static final System.Logger LOG = System.getLogger(ListenerTls.class.getName());
 
+    private final Tls peerTls;
     private final Path certificateFile;
     private final Path keyFile;
     private final ReloadingKeyManager keys;
     private final Tls tls;
     private final SocketFactory probeSockets;
     private byte[] installed;
-    private byte[] refused;
+    private byte @Nullable [] refused;
     private volatile Instant loadedAt;
     private volatile long loads;
-    private volatile String lastError;
-    private volatile Instant lastErrorAt;
+    private volatile @Nullable String lastError;
+    private volatile @Nullable Instant lastErrorAt;
 
     private ListenerTls(Path certificateFile, Path keyFile, byte[] digest, PemKeyPair pair)
             throws GeneralSecurityException {
@@ -55,6 +58,9 @@ public final class ListenerTls {
         SSLContext probe = SSLContext.getInstance("TLS");
         probe.init(null, new TrustManager[]{new ServedCertificate()}, null);
         this.probeSockets = probe.getSocketFactory();
+        // the module's other pods serve the same Secret and are called by address: the certificate, not a name
+        this.peerTls = Tls.builder().sslContext(probe)
+                .endpointIdentificationAlgorithm(Tls.ENDPOINT_IDENTIFICATION_NONE).build();
         this.installed = digest;
         this.loadedAt = Instant.now();
         this.loads = 1;
@@ -74,6 +80,15 @@ public final class ListenerTls {
 
     public Tls tls() {
         return tls;
+    }
+
+    /**
+     * How this pod calls the module's other pods (a diagnostics broadcast over {@code https}): it trusts exactly the
+     * certificate it serves itself, as the pods of one Deployment share one Secret, without a name check (peers are
+     * called by address).
+     */
+    public Tls peerTls() {
+        return peerTls;
     }
 
     /** Sockets for the pod's own listener watch: they trust exactly the certificate being served. */
@@ -125,7 +140,7 @@ public final class ListenerTls {
         return map;
     }
 
-    private void refuse(byte[] digest, String message) {
+    private void refuse(byte @Nullable [] digest, String message) {
         String full = message + "; the certificate in force keeps serving.";
         if (!full.equals(lastError) || (digest != null && !Arrays.equals(digest, refused))) {
             LOG.log(Level.WARNING, "TLS reload refused: " + full);

@@ -86,6 +86,10 @@ final class AccessPolicies {
         KeySet.Check check = keyCheck(policies.keyAuth(), proxy, keys, req.headers());
         GatewayError key = keyRefusal(check);
         if (key != null) {
+            if (cors != null) {
+                // a browser reads the refusal ("invalid_api_key") only when the origin is admitted on it too
+                CorsHeaders.response(cors, req.headers().first(HeaderNames.ORIGIN).orElse(null), res.headers());
+            }
             key.send(res);
             return Admission.ANSWERED;
         }

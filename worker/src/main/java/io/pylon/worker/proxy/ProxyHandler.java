@@ -4,6 +4,7 @@ import io.pylon.worker.keys.KeySet;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.pylon.gateway.model.Forwarding;
+import io.pylon.gateway.model.Policies;
 import io.pylon.gateway.model.Route;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
@@ -105,6 +106,9 @@ public final class ProxyHandler implements Handler {
                 ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + path);
             }
             case RouteTable.MethodNotAllowed notAllowed -> {
+                if (answeredPreflight(method, host, path, table, req, res)) {
+                    return;
+                }
                 String allow = String.join(", ", notAllowed.allowed());
                 res.header(HeaderNames.ALLOW, allow);
                 ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
@@ -112,6 +116,23 @@ public final class ProxyHandler implements Handler {
             }
             case RouteTable.Found found -> forward(found.entry(), method, path, req, res);
         }
+    }
+
+    /**
+     * A CORS preflight to a route that does not list OPTIONS among its methods: answered by the CORS policy of the
+     * route the requested method would reach (the proxy's own, or the Portal's admission), else left to the 405.
+     */
+    private boolean answeredPreflight(String method, String host, String path, RouteTable table, ServerRequest req,
+                                      ServerResponse res) {
+        String requested = req.headers().first(HeaderNames.ACCESS_CONTROL_REQUEST_METHOD).orElse(null);
+        String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
+        if (!method.equals("OPTIONS") || requested == null || origin == null || !isToken(requested)
+                || !(table.match(requested, host, path) instanceof RouteTable.Found found)) {
+            return false;
+        }
+        Route route = found.entry().route();
+        var policies = PortalCors.effective(route.name(), route.policies(), keys, origin);
+        return policies.cors() != null && AccessPolicies.admit(route.name(), policies, keys, method, req, res).answered();
     }
 
     /** 413 before anything is sent upstream; the body stays unread, so the connection closes after the answer. */
@@ -140,19 +161,21 @@ public final class ProxyHandler implements Handler {
     private void forward(RouteTable.Entry entry, String method, String path, ServerRequest req, ServerResponse res)
             throws Exception {
         long start = System.nanoTime();
-        AccessPolicies.Admission admission = AccessPolicies.admit(entry.route().name(), entry.route().policies(), keys,
-                method, req, res);
+        Policies policies = PortalCors.effective(entry.route().name(), entry.route().policies(), keys,
+                req.headers().first(HeaderNames.ORIGIN).orElse(null));
+        AccessPolicies.Admission admission = AccessPolicies.admit(entry.route().name(), policies, keys, method, req,
+                res);
         if (admission.answered()) {
             return;
         }
         KeySet.Check key = admission.key();
         if (key == null || key.application() == null || usage == null) {
-            forwardAdmitted(entry, key, method, path, req, res);
+            forwardAdmitted(entry, policies, key, method, path, req, res);
             return;
         }
         int status = 500;
         try {
-            forwardAdmitted(entry, key, method, path, req, res);
+            forwardAdmitted(entry, policies, key, method, path, req, res);
             status = res.status().code();
         } finally {
             usage.record(key.application(), entry.route().name(), status, System.nanoTime() - start,
@@ -160,10 +183,10 @@ public final class ProxyHandler implements Handler {
         }
     }
 
-    private void forwardAdmitted(RouteTable.Entry entry, KeySet.@Nullable Check key, String method, String path,
-                                 ServerRequest req, ServerResponse res) throws Exception {
+    /** @param policies the route's, with the Portal's origin admitted when it is the caller ({@link PortalCors}) */
+    private void forwardAdmitted(RouteTable.Entry entry, Policies policies, KeySet.@Nullable Check key, String method,
+                                 String path, ServerRequest req, ServerResponse res) throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
-        var policies = entry.route().policies();
         if (key != null && key.plan() != null) {
             GatewayError overPlan = rateLimits.checkPlan(entry.route(), key.application(), key.plan());
             if (overPlan != null) {
@@ -210,7 +233,7 @@ public final class ProxyHandler implements Handler {
                     res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read
                 }
                 GatewayError answer = failed.failure().answer(stats);
-                stats.meters.unanswered(entry.route(), answer.status().code());
+                stats.meters.unanswered(entry, answer.status().code());
                 answer.send(res);
             }
         }

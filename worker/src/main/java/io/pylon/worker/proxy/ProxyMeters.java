@@ -10,6 +10,7 @@ import io.pylon.core.metrics.HttpServerMetrics;
 import io.pylon.core.metrics.PodMetrics;
 import io.pylon.gateway.model.Route;
 import io.pylon.gateway.model.Upstream;
+import io.pylon.worker.routes.RouteTable;
 import org.apache.hc.core5.pool.PoolStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -110,23 +111,91 @@ public final class ProxyMeters {
                 .description("Requests the gateway answered 502, 503 or 504 itself, by cause").register(registry);
     }
 
-    void answered(Route route, Upstream upstream, int status, long nanos) {
+    void answered(RouteTable.Entry entry, Upstream upstream, int status, long nanos) {
         if (!enabled) {
             return;
         }
-        proxied(route.name(), upstream.origin(), status).increment();
-        Timer timer = latency.get(upstream.origin());
-        if (timer == null) {
-            timer = latency.computeIfAbsent(upstream.origin(), origin -> Timer.builder("pylon.worker.upstream.latency")
-                    .description("From sending a request to an upstream to its response head")
-                    .tag("upstream", origin).serviceLevelObjectives(HttpServerMetrics.LATENCY_BUCKETS).register(registry));
+        RouteMeters meters = entry.attachment(RouteMeters.class, RouteMeters::new);
+        int index = meters.indexOf(upstream);
+        if (index < 0) { // not one of the route's own upstreams: looked up by name
+            proxied(entry.route().name(), upstream.origin(), status).increment();
+            latency(upstream.origin()).record(nanos, TimeUnit.NANOSECONDS);
+            return;
         }
-        timer.record(nanos, TimeUnit.NANOSECONDS);
+        meters.proxied(index, status).increment();
+        meters.latency(index).record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void unanswered(Route route, int status) {
+    void unanswered(RouteTable.Entry entry, int status) {
         if (enabled) {
-            proxied(route.name(), NONE, status).increment();
+            RouteMeters meters = entry.attachment(RouteMeters.class, RouteMeters::new);
+            meters.proxied(meters.upstreams.size(), status).increment();
+        }
+    }
+
+    private Timer latency(String origin) {
+        Timer timer = latency.get(origin);
+        if (timer == null) {
+            timer = latency.computeIfAbsent(origin, o -> Timer.builder("pylon.worker.upstream.latency")
+                    .description("From sending a request to an upstream to its response head")
+                    .tag("upstream", o).serviceLevelObjectives(HttpServerMetrics.LATENCY_BUCKETS).register(registry));
+        }
+        return timer;
+    }
+
+    /**
+     * One route's meters, kept with its table entry so that a request reaches them without building a key: by
+     * upstream (in the route's order, then "none") and status class. The meters themselves are the registry's,
+     * shared by every table that has the route.
+     *
+     * <p>Threading: request threads fill the arrays' slots lazily; a racing thread registers the same meter again
+     * and gets the registry's one back, so any slot value is the right meter.
+     */
+    private final class RouteMeters {
+        private final String route;
+        private final List<Upstream> upstreams;
+        private final Counter[][] proxied;
+        private final Timer[] latencies;
+
+        RouteMeters(Route route) {
+            this.route = route.name();
+            this.upstreams = route.upstreams();
+            this.proxied = new Counter[upstreams.size() + 1][];
+            this.latencies = new Timer[upstreams.size()];
+        }
+
+        int indexOf(Upstream upstream) {
+            for (int i = 0; i < upstreams.size(); i++) {
+                if (upstreams.get(i) == upstream) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        Counter proxied(int index, int status) {
+            int statusClass = Math.min(Math.max(status / 100, 1), 5) - 1;
+            Counter[] byStatus = proxied[index];
+            if (byStatus == null) {
+                byStatus = new Counter[STATUS_CLASSES.length];
+                proxied[index] = byStatus;
+            }
+            Counter counter = byStatus[statusClass];
+            if (counter == null) {
+                counter = ProxyMeters.this.proxied(route, index == upstreams.size() ? NONE
+                        : upstreams.get(index).origin(), status);
+                byStatus[statusClass] = counter;
+            }
+            return counter;
+        }
+
+        Timer latency(int index) {
+            Timer timer = latencies[index];
+            if (timer == null) {
+                timer = ProxyMeters.this.latency(upstreams.get(index).origin());
+                latencies[index] = timer;
+            }
+            return timer;
         }
     }
 

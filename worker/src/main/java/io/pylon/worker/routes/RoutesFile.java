@@ -1,6 +1,7 @@
 package io.pylon.worker.routes;
 
 import io.pylon.gateway.model.InvalidProxyException;
+import io.pylon.gateway.model.KnownProxies;
 import io.pylon.gateway.model.ProxyParser;
 
 import java.io.IOException;
@@ -30,6 +31,7 @@ public final class RoutesFile {
 
     private final Path file;
     private final ProxyParser parser;
+    private final KnownProxies known = new KnownProxies(); // guarded by this, like the reload
     private final RouteTable.Listener onLoad;
     private final AtomicReference<RouteTable> table = new AtomicReference<>(RouteTable.empty());
     private byte[] installed;
@@ -48,7 +50,7 @@ public final class RoutesFile {
     }
 
     /** Loads the file at start-up; an invalid or missing file stops the pod with the reason. */
-    public void loadInitial() throws InvalidProxyException {
+    public synchronized void loadInitial() throws InvalidProxyException {
         if (file == null) {
             onLoad.loading(table.get());
             return;
@@ -103,9 +105,16 @@ public final class RoutesFile {
 
     private void install(byte[] content) throws InvalidProxyException {
         boolean json = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-        RouteTable next = new RouteTable(parser.parse(content, json).routes());
-        onLoad.loading(next);
+        RouteTable next;
+        try {
+            next = new RouteTable(parser.parse(content, json, known).routes());
+            onLoad.loading(next);
+        } catch (InvalidProxyException | RuntimeException e) {
+            known.refused();
+            throw e;
+        }
         table.set(next);
+        known.applied();
         installed = content;
         refused = null;
         loadedAt = Instant.now();

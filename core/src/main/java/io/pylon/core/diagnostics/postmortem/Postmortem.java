@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics.postmortem;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.storage.DataBudget;
 import io.pylon.core.config.Settings;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
@@ -47,7 +49,7 @@ public final class Postmortem implements AutoCloseable {
     }
 
     /** The black box of a pod, or null when {@code pylon.diagnostics.postmortem.enabled} is false. */
-    public static Postmortem install(Settings settings, Path dataDir, DataBudget budget, LocalDiagnostics local,
+    public static @Nullable Postmortem install(Settings settings, Path dataDir, DataBudget budget, LocalDiagnostics local,
                                      DiagnosticsRegistry registry,
                                      HealthRegistry health, ScheduledExecutorService maintenance) {
         if (!settings.get(PostmortemSettings.ENABLED)) {

@@ -1,5 +1,7 @@
 package io.pylon.core.diagnostics.web;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -71,7 +73,7 @@ public final class DiagnosticsEndpoint {
     private final LocalDiagnostics local;
     private final HeapDumper heapDumper;
     private final DiagnosticsBroadcast broadcast;
-    private final FlightRecordings recordings;
+    private final @Nullable FlightRecordings recordings;
 
     public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
                                DiagnosticsBroadcast broadcast) {
@@ -80,7 +82,7 @@ public final class DiagnosticsEndpoint {
 
     /** @param recordings the pod's flight recordings, whose downloads are streams; null when the pod has none */
     public DiagnosticsEndpoint(EnvironmentIdGuard guard, LocalDiagnostics local, HeapDumper heapDumper,
-                               DiagnosticsBroadcast broadcast, FlightRecordings recordings) {
+                               DiagnosticsBroadcast broadcast, @Nullable FlightRecordings recordings) {
         this.guard = guard;
         this.local = local;
         this.heapDumper = heapDumper;
@@ -125,7 +127,7 @@ public final class DiagnosticsEndpoint {
     }
 
     /** @param item the capture id of {@code postmortem/<id>}, else null */
-    private void answer(ServerRequest req, ServerResponse res, String item) throws IOException {
+    private void answer(ServerRequest req, ServerResponse res, @Nullable String item) throws IOException {
         if (item == null && !authorised(req, res)) {
             return;
         }
@@ -317,7 +319,7 @@ public final class DiagnosticsEndpoint {
         return true;
     }
 
-    private static String authorization(ServerRequest req) {
+    private static @Nullable String authorization(ServerRequest req) {
         return req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
     }
 

@@ -1,4 +1,4 @@
-package io.pylon.integration;
+package io.pylon.core.testing;
 
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -114,7 +114,7 @@ public final class TestPostgres implements AutoCloseable {
         String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
         return new TestPostgres(url, () -> {
             asNobody(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop");
-            io.pylon.core.testing.TestPods.deleteTree(root);
+            TestPods.deleteTree(root);
         });
     }
 
@@ -134,7 +134,7 @@ public final class TestPostgres implements AutoCloseable {
             Files.move(partial, install, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             // another test JVM finished first: use its copy
-            io.pylon.core.testing.TestPods.deleteTree(partial);
+            TestPods.deleteTree(partial);
         }
         return install;
     }

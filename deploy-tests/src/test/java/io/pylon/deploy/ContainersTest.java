@@ -231,7 +231,7 @@ class ContainersTest {
     }
 
     @Test
-    void everyPodStartsWithoutJvmWarningsThatNeedNoAction() {
+    void everyPodStartsWithoutJvmWarningsThatNeedNoAction() throws IOException {
         // the options `pylon up` gives its pods (the grid's sun.misc.Unsafe access; a grid member's JDK internals)
         for (PodmanPod pod : all) {
             assertThat(pod.commandLine()).as(pod.name).contains("--sun-misc-unsafe-memory-access=allow");

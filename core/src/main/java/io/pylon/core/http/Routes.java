@@ -10,6 +10,7 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,7 +66,12 @@ public final class Routes {
         entries.add(new Entry(method, path, matcher));
         routing.route(method, matcher, handler);
         if (method == Method.GET) {
-            routing.route(Method.HEAD, matcher, handler);
+            // Helidon 4.5 writes the GET handler's entity on a HEAD answer as well, which puts every later answer on
+            // a kept-alive connection out of step: the twin keeps the headers and drops the body bytes
+            routing.route(Method.HEAD, matcher, (req, res) -> {
+                res.streamFilter(out -> OutputStream.nullOutputStream());
+                handler.handle(req, res);
+            });
         }
         return this;
     }

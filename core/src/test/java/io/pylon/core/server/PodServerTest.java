@@ -191,6 +191,33 @@ class PodServerTest {
     }
 
     @Test
+    void aHeadAnswerHasNoBodySoTheNextAnswerOnTheConnectionIsInStep() throws Exception {
+        pod = TestPods.start(new FakeModule("worker").onStart(ctx -> ctx.routes().get("/streamed", (req, res) -> {
+            try (OutputStream out = res.outputStream()) {
+                out.write("streamed without a length".getBytes(StandardCharsets.US_ASCII));
+            }
+        })), "p", Map.of());
+        assertHeadThenGetInStep("/platform/management/version", "\"version\"");
+        assertHeadThenGetInStep("/streamed", "streamed without a length");
+    }
+
+    private void assertHeadThenGetInStep(String path, String getBody) throws Exception {
+        String request = "HEAD " + path + " HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        String wire;
+        try (Socket socket = new Socket(pod.identity().podIp(), pod.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            wire = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+        int headEnd = wire.indexOf("\r\n\r\n");
+        assertThat(wire).startsWith("HTTP/1.1 200");
+        // the HEAD answer ends with its header block: the very next bytes are the GET's status line
+        assertThat(wire.substring(headEnd + 4)).as(wire).startsWith("HTTP/1.1 200");
+        assertThat(wire.substring(headEnd + 4)).contains(getBody);
+    }
+
+    @Test
     void anExceptionInAHandlerIs500WithoutAStackTrace() throws Exception {
         pod = TestPods.start(new FakeModule("worker").onStart(ctx -> ctx.routes().get("/boom", (req, res) -> {
             throw new IllegalStateException("internal detail password=hunter2");

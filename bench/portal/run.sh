@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Developer portal benchmark on loopback (127.0.49.1 by default, BENCH_ADDR): a Manager and a Worker (manager mode),
-# each its own JVM, and nginx as the upstream. Measures (1) proxied requests/s through a proxy with keyAuth and the
-# same proxy without it, side by side in interleaved rounds (wrk -c32), and (2) how long a revoked key keeps working:
-# from the revoke call's answer to the Worker's first 401, over 20 revocations (p50, p99, max).
+# Developer portal benchmark on loopback (127.0.49.1 by default, BENCH_ADDR): a Manager and two Workers (manager
+# mode; the second with usage counting off), each its own JVM, and nginx as the upstream. Measures (1) proxied
+# requests/s through a proxy with keyAuth and usage counting, the same proxy without keyAuth, and with keyAuth but
+# usage counting off, side by side in interleaved rounds (wrk -c32), with the usage the Manager then holds against the
+# requests wrk counted, and (2) how long a revoked key keeps working: from the revoke call's answer to the Worker's
+# first 401, over 20 revocations (p50, p99, max).
 #   bench/portal/run.sh [seconds-per-run] [rounds]
-# Bounded: about 2 x rounds x seconds plus warm-up and 20 revocations (~2 minutes at the defaults). Needs wrk, nginx,
+# Bounded: about 3 x rounds x seconds plus warm-up and 20 revocations (~2 minutes at the defaults). Needs wrk, nginx,
 # curl, jq and a JDK >= 21 (JAVA_HOME).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,6 +35,7 @@ PASSWORD="bench-Passw0rd-1234"
 ID="0123456789abcdef0123beef"
 M="http://$ADDR:18490"
 W="http://$ADDR:18491"
+W2="http://$ADDR:18493"
 UP=18492
 
 cat > "$STATE/nginx.conf" <<CONF
@@ -55,6 +58,11 @@ PYLON_DATA_DIR="$STATE/w" PYLON_ENVIRONMENT_ID="$ID" PYLON_ENVIRONMENT_NAME=benc
 PYLON_WORKER_MANAGER_URL="$M" \
   "$JAVA" -Xmx256m -cp "$CP" io.pylon.distribution.PylonCli run worker --pod-name bench-worker --bind "$ADDR" \
   --port 18491 > "$STATE/worker.log" 2>&1 &
+PIDS+=($!)
+PYLON_DATA_DIR="$STATE/w2" PYLON_ENVIRONMENT_ID="$ID" PYLON_ENVIRONMENT_NAME=bench PYLON_WORKER_CONFIG_SOURCE=manager \
+PYLON_WORKER_MANAGER_URL="$M" PYLON_WORKER_USAGE_ENABLED=false \
+  "$JAVA" -Xmx256m -cp "$CP" io.pylon.distribution.PylonCli run worker --pod-name bench-worker-nousage --bind "$ADDR" \
+  --port 18493 > "$STATE/worker2.log" 2>&1 &
 PIDS+=($!)
 
 token() {
@@ -83,18 +91,42 @@ KEY=$(dev POST "/apiops/portal/applications/$APP/keys" | jq -r .key)
 for _ in $(seq 1 200); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $KEY" "$W/keyed/x")" = 200 ] && break; sleep 0.05
 done
+for _ in $(seq 1 200); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $KEY" "$W2/keyed/x")" = 200 ] && break; sleep 0.05
+done
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$W/open/x")" = 200 ] || { echo "the open proxy does not answer" >&2; exit 1; }
 
-rps() { wrk -t2 -c32 -d"${DURATION}s" "$@" | awk '/Requests\/sec/ {print $2}'; }
+COUNTED=0
+rps() { # prints req/s; adds the responses wrk counted to $STATE/counted when the first argument is "count"
+  local count=$1; shift
+  local out; out=$(wrk -t2 -c32 -d"${DURATION}s" "$@")
+  if [ "$count" = count ]; then awk '/requests in/ {print $1}' <<<"$out" >> "$STATE/counted"; fi
+  awk '/Requests\/sec/ {print $2}' <<<"$out"
+}
+usage_total() { # requests the Manager holds for the bench application on the keyed proxy
+  curl -fs -H "Authorization: Bearer $ADMIN" "$M/apiops/usage?proxy=keyed&from=$FROM" \
+    | jq --arg app "$APP" '[.applications[] | select(.application == $app) | .requests] | add // 0'
+}
+FROM=$(date -u -d '-2 minutes' +%Y-%m-%dT%H:%M:00Z)
 echo "warm-up..." >&2
-rps "$W/open/x" >/dev/null; rps -H "X-API-Key: $KEY" "$W/keyed/x" >/dev/null
-OPEN=(); KEYED=()
+rps - "$W/open/x" >/dev/null; rps - -H "X-API-Key: $KEY" "$W/keyed/x" >/dev/null
+rps - -H "X-API-Key: $KEY" "$W2/keyed/x" >/dev/null
+sleep 12 # the warm-up's usage reported
+ADMIN=$(token admin "$PASSWORD")
+BEFORE=$(usage_total)
+: > "$STATE/counted"
+OPEN=(); KEYED=(); NOUSAGE=()
 for r in $(seq 1 "$ROUNDS"); do
-  OPEN+=("$(rps "$W/open/x")")
-  KEYED+=("$(rps -H "X-API-Key: $KEY" "$W/keyed/x")")
+  OPEN+=("$(rps - "$W/open/x")")
+  KEYED+=("$(rps count -H "X-API-Key: $KEY" "$W/keyed/x")")
+  NOUSAGE+=("$(rps - -H "X-API-Key: $KEY" "$W2/keyed/x")")
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-MO=$(median "${OPEN[@]}"); MK=$(median "${KEYED[@]}")
+MO=$(median "${OPEN[@]}"); MK=$(median "${KEYED[@]}"); MN=$(median "${NOUSAGE[@]}")
+sleep 12 # one report interval (10 s) and then some: every count reached the Manager
+ADMIN=$(token admin "$PASSWORD")
+STORED=$(( $(usage_total) - BEFORE ))
+WRK_COUNTED=$(awk '{s += $1} END {print s + 0}' "$STATE/counted")
 
 LAT=()
 for i in $(seq 1 20); do
@@ -116,6 +148,9 @@ P50=$(sed -n 10p <<<"$SORTED"); P99=$(tail -1 <<<"$SORTED")
 echo "| Case | Result |"
 echo "| --- | --- |"
 echo "| proxied req/s, no keyAuth (median of $ROUNDS x ${DURATION}s, wrk -c32) | $MO (rounds: ${OPEN[*]}) |"
-echo "| proxied req/s, keyAuth (same) | $MK (rounds: ${KEYED[*]}) |"
-echo "| ratio keyAuth / none | $(awk -v a="$MK" -v b="$MO" 'BEGIN {printf "%.3f", a/b}') |"
+echo "| proxied req/s, keyAuth + usage counting (same) | $MK (rounds: ${KEYED[*]}) |"
+echo "| proxied req/s, keyAuth, usage counting off (second Worker) | $MN (rounds: ${NOUSAGE[*]}) |"
+echo "| ratio keyAuth + usage / none | $(awk -v a="$MK" -v b="$MO" 'BEGIN {printf "%.3f", a/b}') |"
+echo "| ratio keyAuth + usage / keyAuth alone | $(awk -v a="$MK" -v b="$MN" 'BEGIN {printf "%.3f", a/b}') |"
+echo "| usage stored by the Manager vs responses wrk counted (keyAuth + usage rounds) | $STORED vs $WRK_COUNTED |"
 echo "| revoke answered -> Worker 401, 20 revocations | p50 ${P50} ms, p99 (= max of 20) ${P99} ms |"

@@ -100,7 +100,8 @@ async function managerScreen(page, appId) {
   check(await chart.getAttribute('data-errors') === '3', 'the Manager chart counts 3 errors');
   const row = page.locator(`#usage-breakdown tr[data-row="${appId}"] td`);
   const cells = await row.allTextContents();
-  check(cells[1] === '10' && cells[2] === '3' && cells[4] === '3', 'the application row: ' + cells.join(' | '));
+  check(cells[0].startsWith('metered') && cells[1] === '10' && cells[2] === '3' && cells[4] === '3',
+    'the application row: ' + cells.join(' | '));
   check((await page.locator('#usage-summary').textContent()).startsWith('10 requests, 3 errors'), 'the summary');
   await page.screenshot({ path: join(SHOTS, 'usage-manager.png'), fullPage: true });
 }

@@ -46,7 +46,8 @@ export async function render(main, session) {
       clear(head).append(...[key === 'application' ? 'Application' : 'API', 'Requests', 'Errors', '4xx', '5xx', 'Latency avg (ms)', 'Latency max (ms)']
         .map((c) => h('th', { scope: 'col' }, c)));
       clear(body).append(...rows.map((r) => h('tr', { dataset: { row: r[key] } },
-        h('td', { class: 'mono' }, r[key]), h('td', {}, r.requests), h('td', {}, r.errors), h('td', {}, r.clientErrors),
+        h('td', {}, key === 'application' && r.name ? [r.name, ' ', h('span', { class: 'mono muted' }, r[key])] : r[key]),
+        h('td', {}, r.requests), h('td', {}, r.errors), h('td', {}, r.clientErrors),
         h('td', {}, r.serverErrors), h('td', {}, r.latencyMsAvg), h('td', {}, r.latencyMsMax))));
       status.textContent = rows.length ? '' : 'No requests with an API key in this period.';
     } catch (err) {

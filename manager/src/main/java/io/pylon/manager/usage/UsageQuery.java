@@ -82,7 +82,13 @@ public final class UsageQuery {
         json.put("minutes", minutes.stream().map(m -> sum("minute", m.group(), List.of(m))).toList());
         String key = breakdown == UsageStore.GroupBy.APPLICATION ? "application" : "proxy";
         json.put(breakdown == UsageStore.GroupBy.APPLICATION ? "applications" : "proxies",
-                groups.stream().map(g -> sum(key, g.group(), List.of(g))).toList());
+                groups.stream().map(g -> {
+                    Map<String, Object> row = sum(key, g.group(), List.of(g));
+                    if (breakdown == UsageStore.GroupBy.APPLICATION) {
+                        row.put("name", g.name());
+                    }
+                    return row;
+                }).toList());
         return json;
     }
 

@@ -24,9 +24,13 @@ public final class UsageStore {
                       long serverErrors, long latencyMicrosSum, long latencyMicrosMax) {
     }
 
-    /** Summed counts of one group (a minute, an application, a proxy). */
+    /** Summed counts of one group (a minute, an application, a proxy); an application's name when known. */
     public record Sum(String group, long requests, long clientErrors, long serverErrors, long latencyMicrosSum,
-                      long latencyMicrosMax) {
+                      long latencyMicrosMax, @Nullable String name) {
+        public Sum(String group, long requests, long clientErrors, long serverErrors, long latencyMicrosSum,
+                   long latencyMicrosMax) {
+            this(group, requests, clientErrors, serverErrors, latencyMicrosSum, latencyMicrosMax, null);
+        }
     }
 
     private final Jdbc jdbc;
@@ -113,9 +117,12 @@ public final class UsageStore {
     /** Sums over {@code [from, to)}, restricted to a proxy and/or an application when given, grouped. */
     public List<Sum> sums(GroupBy groupBy, @Nullable String proxy, @Nullable String application, Instant from,
                           Instant to) {
+        boolean named = groupBy == GroupBy.APPLICATION;
         StringBuilder sql = new StringBuilder("SELECT ").append(groupBy.column).append(", SUM(requests), "
-                + "SUM(client_errors), SUM(server_errors), SUM(latency_us_sum), MAX(latency_us_max) FROM usage_minutes "
-                + "WHERE minute_start >= ? AND minute_start < ?");
+                + "SUM(client_errors), SUM(server_errors), SUM(latency_us_sum), MAX(latency_us_max)")
+                .append(named ? ", MAX(a.name) FROM usage_minutes LEFT JOIN applications a ON a.id = application_id"
+                        : " FROM usage_minutes")
+                .append(" WHERE minute_start >= ? AND minute_start < ?");
         List<Object> params = new ArrayList<>(List.of(from, to));
         if (proxy != null) {
             sql.append(" AND proxy_name = ?");
@@ -128,7 +135,7 @@ public final class UsageStore {
         sql.append(" GROUP BY ").append(groupBy.column).append(" ORDER BY ").append(groupBy.column);
         return jdbc.query(sql.toString(), rs -> new Sum(groupBy == GroupBy.MINUTE
                         ? Jdbc.requiredInstant(rs, "minute_start").toString() : rs.getString(1), rs.getLong(2), rs.getLong(3),
-                        rs.getLong(4), rs.getLong(5), rs.getLong(6)), params.toArray());
+                        rs.getLong(4), rs.getLong(5), rs.getLong(6), named ? rs.getString(7) : null), params.toArray());
     }
 
     /** Deletes counts of minutes before {@code before} and report ids received before {@code reportsBefore}. */

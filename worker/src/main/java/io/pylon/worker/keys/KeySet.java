@@ -1,7 +1,5 @@
 package io.pylon.worker.keys;
 
-import org.jspecify.annotations.Nullable;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
 

@@ -173,6 +173,9 @@ public final class UsageReporter implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
+            if (running.isAlive()) {
+                return; // still inside a send: the waiting reports are its, not ours
+            }
         }
         reportOnce();
     }

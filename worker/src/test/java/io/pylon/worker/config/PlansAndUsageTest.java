@@ -243,6 +243,7 @@ class PlansAndUsageTest {
         JsonNode usage = json(cp.get(query).body());
         JsonNode row = application(usage, app.id());
         assertThat(row.path("requests").asLong()).isEqualTo(12);
+        assertThat(row.path("name").asText()).isEqualTo("counted");
         assertThat(row.path("errors").asLong()).isEqualTo(5);
         assertThat(row.path("clientErrors").asLong()).isEqualTo(2);
         assertThat(row.path("serverErrors").asLong()).isEqualTo(3);

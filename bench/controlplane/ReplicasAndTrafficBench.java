@@ -5,7 +5,7 @@ import io.pylon.core.config.Settings;
 import io.pylon.core.server.Pod;
 import io.pylon.core.server.PodServer;
 import io.pylon.manager.ManagerModule;
-import io.pylon.manager.db.TestPostgres;
+import io.pylon.core.testing.TestPostgres;
 import io.pylon.worker.WorkerModule;
 
 import java.net.InetSocketAddress;

@@ -2,7 +2,7 @@ package io.pylon.manager.usage;
 
 import io.pylon.core.testing.TestPods;
 import io.pylon.manager.db.Database;
-import io.pylon.manager.db.TestPostgres;
+import io.pylon.core.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -23,6 +23,19 @@ pylon_image_gc() {
   esac
 }
 
+# pylon_image_quiet MODULE: what keeps a pod's start free of JVM warnings that need no action, as `pylon up` and
+# `pylon run` give it (QuietJvm, scripts/pod-jvm.sh): the data grid's library reads fields through sun.misc.Unsafe
+# (the image's JDK 25 warns about that, four lines per pod), and a Cache pod's grid member reads the JDK internals
+# that Hazelcast names in its "modular environment" warning. Training and pods use the same, like the collector.
+pylon_image_quiet() {
+  echo "--sun-misc-unsafe-memory-access=allow"
+  if [ "$1" = cache ]; then
+    echo "--add-exports java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED"
+    echo "--add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.management/sun.management=ALL-UNNAMED"
+    echo "--add-opens jdk.management/com.sun.management.internal=ALL-UNNAMED"
+  fi
+}
+
 # pylon_image_classpath: the jars of lib/, absolute and in the shell's sorted order. Not `lib/*`: the launcher expands
 # that in directory order, which depends on the file system (another storage driver, another order), and an AOT cache
 # is only used with the class path it was trained with.

@@ -231,6 +231,16 @@ class ContainersTest {
     }
 
     @Test
+    void everyPodStartsWithoutJvmWarningsThatNeedNoAction() throws IOException {
+        // the options `pylon up` gives its pods (the grid's sun.misc.Unsafe access; a grid member's JDK internals)
+        for (PodmanPod pod : all) {
+            assertThat(pod.commandLine()).as(pod.name).contains("--sun-misc-unsafe-memory-access=allow");
+            assertThat(pod.logs()).as(pod.name).doesNotContain("sun.misc.Unsafe").doesNotContain("modular environment")
+                    .doesNotContainPattern("(?m)^WARNING: ");
+        }
+    }
+
+    @Test
     void everyPodStartsFromTheAotCacheOfItsModuleTrainedAtImageBuildTime() throws IOException {
         for (PodmanPod pod : all) {
             assertThat(pod.commandLine()).as(pod.name).contains("-XX:AOTCache=/opt/pylon/aot/" + module(pod) + ".aot")

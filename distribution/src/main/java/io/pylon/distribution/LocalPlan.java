@@ -1,5 +1,7 @@
 package io.pylon.distribution;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.server.PylonModule;
 
 import java.io.IOException;
@@ -40,6 +42,9 @@ final class LocalPlan {
     /** The pods on {@code firstAddress} and the addresses after it (an IPv4 loopback address, checked by {@link #checkFirstAddress}). */
     static List<LocalPod> create(String firstAddress) {
         int[] octets = octets(firstAddress);
+        if (octets == null) {
+            throw new IllegalArgumentException("not an IPv4 address: " + firstAddress);
+        }
         List<LocalPod> pods = new ArrayList<>();
         int next = octets[3];
         for (String[] entry : LAYOUT) {
@@ -64,7 +69,7 @@ final class LocalPlan {
     }
 
     /** Why {@code address} cannot be the first of the local pods, or null when it can. */
-    static String checkFirstAddress(String address) {
+    static @Nullable String checkFirstAddress(String address) {
         int[] octets = octets(address);
         if (octets == null || octets[0] != 127) {
             return "--first-address must be an IPv4 loopback address such as 127.0.0.1, got '" + address + "'";
@@ -76,7 +81,7 @@ final class LocalPlan {
         return null;
     }
 
-    private static int[] octets(String address) {
+    private static int @Nullable [] octets(@Nullable String address) {
         if (address == null || !address.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.pylon.distribution;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.http.Json;
 
@@ -28,7 +30,7 @@ final class PlatformLock {
     }
 
     /** The lock of {@code stateDir}, or null when another live process holds it. */
-    static PlatformLock tryAcquire(Path stateDir) throws IOException {
+    static @Nullable PlatformLock tryAcquire(Path stateDir) throws IOException {
         FileChannel channel = FileChannel.open(stateDir.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
         try {
@@ -68,7 +70,7 @@ final class PlatformLock {
         }
     }
 
-    private static String managerUrl(Path cluster) {
+    private static @Nullable String managerUrl(Path cluster) {
         try {
             JsonNode pods = Json.MAPPER.readTree(cluster.toFile()).path("modules").path("manager").path("pods");
             return pods.isArray() && !pods.isEmpty() ? pods.get(0).path("url").asText(null) : null;

@@ -1,5 +1,7 @@
 package io.pylon.distribution;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.webclient.api.HttpClientResponse;
@@ -54,8 +56,8 @@ final class UpCommand implements Callable<Integer> {
     private final PrintStream out = System.out;
     private final List<Child> children = new ArrayList<>();
     private volatile boolean stopping;
-    private volatile SampleUpstream sample;
-    private PlatformLock lock;
+    private volatile @Nullable SampleUpstream sample;
+    private @Nullable PlatformLock lock;
 
     record Child(LocalPod pod, Process process, boolean recording) {
     }

@@ -17,6 +17,7 @@ import io.pylon.worker.config.ConfigSettings;
 import io.pylon.worker.config.GatewayConfig;
 import io.pylon.worker.config.GridBundleSource;
 import io.pylon.worker.config.LastKnownGood;
+import io.pylon.worker.config.ManagerContact;
 import io.pylon.worker.config.ManagerFollower;
 import io.pylon.worker.keys.KeyFollower;
 import io.pylon.worker.keys.KeySet;
@@ -55,6 +56,7 @@ import io.pylon.worker.routes.RoutesFile;
 import io.pylon.worker.routes.RouteTable;
 import io.pylon.worker.routes.RoutesSettings;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -155,7 +157,8 @@ public final class WorkerModule implements PylonModule {
         KeyFollower keyFollower = null;
         UsageReporter usageReporter = null;
         if (fromManager) {
-            if (settings.find(ConfigSettings.MANAGER_URL) == null) {
+            URI managerUrl = settings.find(ConfigSettings.MANAGER_URL);
+            if (managerUrl == null) {
                 throw new InvalidSettingException("Setting " + ConfigSettings.MANAGER_URL.key() + " is required when "
                         + ConfigSettings.SOURCE.key() + " is 'manager'.");
             }
@@ -165,19 +168,20 @@ public final class WorkerModule implements PylonModule {
                         + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
             }
             managed = new GatewayConfig(parser, pools::sync);
+            ManagerContact contact = new ManagerContact(managerUrl);
             int maxBundleBytes = settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024;
-            follower = new ManagerFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId,
+            follower = new ManagerFollower(managerUrl, environmentId,
                     context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
                     grid == null ? null : new GridBundleSource(grid, settings.get(CoreSettings.ENVIRONMENT_NAME),
                             environmentId, maxBundleBytes),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),
-                    maxBundleBytes, context.executors().maintenance());
+                    maxBundleBytes, context.executors().maintenance(), contact);
             context.onStop(follower);
-            keyFollower = new KeyFollower(settings.find(ConfigSettings.MANAGER_URL), environmentId, keys,
-                    settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT));
+            keyFollower = new KeyFollower(managerUrl, environmentId, keys,
+                    settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT), contact);
             context.onStop(keyFollower);
             if (settings.get(UsageSettings.ENABLED)) {
-                usageReporter = new UsageReporter(settings.find(ConfigSettings.MANAGER_URL), environmentId,
+                usageReporter = new UsageReporter(managerUrl, environmentId,
                         context.identity().podName(), new UsageRecorder(settings.get(UsageSettings.MAX_ENTRIES)),
                         settings.get(UsageSettings.REPORT_INTERVAL), settings.get(ConfigSettings.MANAGER_TIMEOUT));
                 context.onStop(usageReporter);
@@ -244,6 +248,8 @@ public final class WorkerModule implements PylonModule {
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
         context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
                 tunnels, stats, keys, pools));
+        // a tunnel holds its client connection for hours: 8 KiB less per connection than socket channels hold
+        context.listener().blockingSockets();
 
         connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);

@@ -25,6 +25,7 @@ public final class ListenerProtocols {
     private @Nullable Tls tls;
     private @Nullable Tls peerTls;
     private SocketFactory probeSockets = SocketFactory.getDefault();
+    private boolean blockingSockets;
 
     /** An HTTP/1.1 {@code Upgrade} the listener takes, keyed by its protocol token; the first one for a token wins. */
     public ListenerProtocols addUpgrader(Http1Upgrader upgrader) {
@@ -60,6 +61,20 @@ public final class ListenerProtocols {
     /** How the module's other pods are called over TLS; null: the JDK's trust store (or a plain listener). */
     @Nullable Tls peerTls() {
         return peerTls;
+    }
+
+    /**
+     * Accepted connections as blocking sockets (Helidon's {@code PlainSocket}: one 8 KiB read buffer per connection)
+     * instead of socket channels ({@code NioSocket}: an 8 KiB read and an 8 KiB write buffer, allocated at accept
+     * and held for the connection's life). For a pod that holds many long-lived connections, such as tunnels.
+     */
+    public ListenerProtocols blockingSockets() {
+        this.blockingSockets = true;
+        return this;
+    }
+
+    boolean usesBlockingSockets() {
+        return blockingSockets;
     }
 
     Map<String, Http1Upgrader> upgraders() {

@@ -172,6 +172,7 @@ public final class PodServer {
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
                 .connectionOptions(options -> options.tcpNoDelay(true))
                 .maxTcpConnections(limits.maxConnections())
+                .useNio(!protocols.usesBlockingSockets())
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(timeouts.selector(http1, protocols.upgraders()))
                 .routing(routing);

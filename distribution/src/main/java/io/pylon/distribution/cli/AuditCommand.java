@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,7 +39,7 @@ public final class AuditCommand implements Callable<Integer> {
 
     static final List<String> HEADERS = List.of("TIME", "ACTOR", "ACTION", "TARGET", "OUTCOME", "SOURCE");
     /** Column widths of the text output, set by the first page and kept, so that --follow's lines stay aligned. */
-    private int[] widths;
+    private int @Nullable [] widths;
 
     public AuditCommand(CliIo io) {
         this.io = io;
@@ -114,14 +116,14 @@ public final class AuditCommand implements Callable<Integer> {
                     widths[i] = Math.max(widths[i], row.get(i).length());
                 }
             }
-            io.out().println(line(HEADERS));
+            io.out().println(line(HEADERS, widths));
         }
         for (List<String> row : rows) {
-            io.out().println(line(row));
+            io.out().println(line(row, widths));
         }
     }
 
-    private String line(List<String> cells) {
+    private static String line(List<String> cells, int[] widths) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < cells.size(); i++) {
             String cell = cells.get(i);

@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.http.PodPaths;
 
 import java.net.URLEncoder;
@@ -92,18 +94,19 @@ public final class CliPaths {
         return flow(flow, "runs") + "/" + segment(id);
     }
 
-    public static String audit(int limit, Long before) {
+    public static String audit(int limit, @Nullable Long before) {
         return "/apiops/audit?limit=" + limit + (before == null ? "" : "&before=" + before);
     }
 
     /** The console route that forwards one diagnostics call to a Worker or Cache of {@code environment}. */
-    public static String diagnostics(String environment, String module, String name, String pod, Boolean internal) {
+    public static String diagnostics(String environment, String module, String name, @Nullable String pod,
+                                     @Nullable Boolean internal) {
         return diagnostics(environment, module, name, pod, internal, null);
     }
 
     /** ...with the {@code sections} of {@code all} or {@code compare} (comma-separated names), when not null. */
-    public static String diagnostics(String environment, String module, String name, String pod, Boolean internal,
-                                     String sections) {
+    public static String diagnostics(String environment, String module, String name, @Nullable String pod,
+                                     @Nullable Boolean internal, @Nullable String sections) {
         StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
         if (sections != null) {
             query.add("sections=" + URLEncoder.encode(sections, StandardCharsets.UTF_8));

@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
@@ -49,7 +51,7 @@ public final class CollectCommand implements Callable<Integer> {
             description = "JSONL file to append to; - for standard output (the default when it is not a terminal).")
     String output;
 
-    private Path file;
+    private @Nullable Path file;
 
     @Mixin
     ContextOptions contextOptions;

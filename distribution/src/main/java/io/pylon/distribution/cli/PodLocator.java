@@ -40,7 +40,7 @@ final class PodLocator {
             return new Attempt<>(value, false, null);
         }
 
-        static <T> Attempt<T> missing(String description) {
+        static <T> Attempt<T> missing(@Nullable String description) {
             return new Attempt<>(null, true, description);
         }
     }

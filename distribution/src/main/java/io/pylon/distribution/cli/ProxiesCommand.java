@@ -1,5 +1,7 @@
 package io.pylon.distribution.cli;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -152,7 +154,7 @@ public final class ProxiesCommand implements Callable<Integer> {
         return document.path("name").asText();
     }
 
-    static String upstreams(JsonNode definition) {
+    static @Nullable String upstreams(JsonNode definition) {
         StringBuilder out = new StringBuilder();
         for (JsonNode upstream : definition.path("upstreams")) {
             out.append(out.isEmpty() ? "" : ",").append(upstream.isTextual() ? upstream.asText() : upstream.path("url").asText());
@@ -160,7 +162,7 @@ public final class ProxiesCommand implements Callable<Integer> {
         return out.isEmpty() ? null : out.toString();
     }
 
-    private static String deployed(JsonNode deployments) {
+    private static @Nullable String deployed(JsonNode deployments) {
         StringBuilder out = new StringBuilder();
         for (Iterator<Map.Entry<String, JsonNode>> it = deployments.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();

@@ -29,9 +29,12 @@ class ThreadingRuleTest {
                     + "|StampedLock|Semaphore|CountDownLatch|BlockingQueue|\\w+BlockingQueue|BlockingDeque|\\w+BlockingDeque)"
                     + "\\b[^=;(]*\\s\\w+\\s*[=;]",
             Pattern.MULTILINE);
-    /** The javadoc right before the first top-level type declaration. */
+    /**
+     * The javadoc right before the first top-level type declaration. Its body is matched a run of non-stars at a time
+     * (not a character at a time), so a long javadoc does not overflow the regex engine's stack.
+     */
     private static final Pattern TYPE_JAVADOC = Pattern.compile(
-            "(/\\*\\*(?:[^*]|\\*(?!/))*\\*/)(?:(?!/\\*\\*)[^;{])*?"
+            "(/\\*\\*[^*]*\\*+(?:[^/*][^*]*\\*+)*/)(?:(?!/\\*\\*)[^;{])*?"
                     + "^(?:public\\s+|final\\s+|abstract\\s+|sealed\\s+|non-sealed\\s+)*(?:class|record|interface|enum)\\s",
             Pattern.MULTILINE);
     private static final Pattern RULE = Pattern.compile("Threading:|thread-safe", Pattern.CASE_INSENSITIVE);

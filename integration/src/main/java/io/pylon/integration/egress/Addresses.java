@@ -1,5 +1,7 @@
 package io.pylon.integration.egress;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -35,7 +37,7 @@ final class Addresses {
      * Why the address is internal (loopback, private, link-local, cloud metadata, carrier-grade NAT, unique local,
      * multicast, unspecified, broadcast), or null for an address on the public internet.
      */
-    static String internalKind(InetAddress raw) {
+    static @Nullable String internalKind(InetAddress raw) {
         InetAddress address = canonical(raw);
         byte[] b = address.getAddress();
         if (address.isLoopbackAddress()) {

@@ -10,4 +10,10 @@ public final class EgressRefusedException extends UnknownHostException {
     public EgressRefusedException(String message) {
         super(message);
     }
+
+    /** The message it was built with (never null, unlike a throwable's in general). */
+    @Override
+    public String getMessage() {
+        return java.util.Objects.requireNonNull(super.getMessage());
+    }
 }

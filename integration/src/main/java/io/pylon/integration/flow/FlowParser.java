@@ -1,5 +1,7 @@
 package io.pylon.integration.flow;
 
+import org.jspecify.annotations.Nullable;
+
 import com.dashjoin.jsonata.Jsonata;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -96,7 +98,7 @@ public final class FlowParser {
             try {
                 cron = QuartzCron.parse(schedule.path("cron").asText());
             } catch (IllegalArgumentException e) {
-                problems.add(new FlowProblem("trigger.schedule.cron", e.getMessage()));
+                problems.add(new FlowProblem("trigger.schedule.cron", FlowProblem.reason(e)));
             }
             try {
                 zone = ZoneId.of(schedule.path("timezone").asText("UTC"));
@@ -136,13 +138,13 @@ public final class FlowParser {
                     steps.add(new Step(id, spec, retry(node.path("retry"), at + ".retry", problems)));
                 }
             } catch (IllegalArgumentException e) {
-                problems.add(new FlowProblem(at + "." + kind, e.getMessage()));
+                problems.add(new FlowProblem(at + "." + kind, FlowProblem.reason(e)));
             }
         }
         return steps;
     }
 
-    private StepSpec spec(String kind, JsonNode node, String at, List<FlowProblem> problems) {
+    private @Nullable StepSpec spec(String kind, JsonNode node, String at, List<FlowProblem> problems) {
         return switch (kind) {
             case "transform" -> expression(node.asText(), at, problems) ? new StepSpec.Transform(node.asText()) : null;
             case "condition" -> expression(node.asText(), at, problems) ? new StepSpec.Condition(node.asText()) : null;
@@ -177,7 +179,7 @@ public final class FlowParser {
         return d;
     }
 
-    private StepSpec.Body body(JsonNode node, String at, List<FlowProblem> problems) {
+    private StepSpec.Body body(@Nullable JsonNode node, String at, List<FlowProblem> problems) {
         if (node == null || node.isNull()) {
             return StepSpec.Body.NONE;
         }

@@ -1,5 +1,7 @@
 package io.pylon.integration.flow;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Duration;
@@ -18,7 +20,7 @@ public sealed interface StepSpec {
      * @param expression the expression, or null
      * @param literal    the literal value, or null
      */
-    record Body(String expression, JsonNode literal) {
+    record Body(@Nullable String expression, @Nullable JsonNode literal) {
         public static final Body NONE = new Body(null, null);
 
         public boolean isNone() {
@@ -28,7 +30,7 @@ public sealed interface StepSpec {
 
     /** An HTTP request; its output is {@code {status, headers, body}}. */
     record Http(String method, String url, Map<String, String> headers, Body body, Duration timeout,
-                List<Integer> expect, Integer maxBody) implements StepSpec {
+                List<Integer> expect, @Nullable Integer maxBody) implements StepSpec {
         public Http {
             headers = Map.copyOf(headers);
             expect = List.copyOf(expect);
@@ -70,7 +72,7 @@ public sealed interface StepSpec {
     }
 
     /** A POST of a JSON body signed with HMAC-SHA256 when {@code hmacSecretRef} names a secret. */
-    record Webhook(String url, Map<String, String> headers, Body body, String hmacSecretRef, Duration timeout,
+    record Webhook(String url, Map<String, String> headers, Body body, @Nullable String hmacSecretRef, Duration timeout,
                    List<Integer> expect) implements StepSpec {
         public Webhook {
             headers = Map.copyOf(headers);

@@ -1,5 +1,7 @@
 package io.pylon.integration.run;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -82,7 +84,7 @@ public final class FlowRunner {
         run.put("flow", flow.name());
         run.put("trigger", request.trigger());
         run.put("scheduledAt", request.scheduledAt() == null ? null : request.scheduledAt().toString());
-        Bindings bindings = new Bindings(json.createObjectNode(), request.input(), previous(flow.name()), run, null);
+        Bindings bindings = Bindings.of(json.createObjectNode(), request.input(), previous(flow.name()), run);
         AttemptListener history = a -> runs.addStep(record.seq(), flow.name(), a.stepId(), a.kind(), a.phase(),
                 a.attempt(), a.status(), a.startedAt(), a.finishedAt(), a.httpStatus(), text(a.output()), a.error());
         RunOutcome outcome = RunOutcome.SUCCEEDED;
@@ -141,7 +143,7 @@ public final class FlowRunner {
     /** The outputs as JSON text, leaving out the largest ones until it fits the bound. */
     private String bounded(ObjectNode outputs) {
         ObjectNode kept = outputs.deepCopy();
-        String text = text(kept);
+        String text = objectText(kept);
         while (text.length() > previousMax && !kept.isEmpty()) {
             String largest = null;
             int size = -1;
@@ -154,12 +156,18 @@ public final class FlowRunner {
                 }
             }
             kept.remove(largest);
-            text = text(kept);
+            text = objectText(kept);
         }
         return text;
     }
 
-    private String text(JsonNode node) {
+    // an object of JSON values always writes; "{}" (nothing kept) should it fail all the same
+    private String objectText(ObjectNode node) {
+        String text = text(node);
+        return text == null ? "{}" : text;
+    }
+
+    private @Nullable String text(@Nullable JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return null;
         }

@@ -1,5 +1,7 @@
 package io.pylon.integration.run;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.charset.StandardCharsets;
@@ -14,7 +16,7 @@ import java.util.UUID;
  * @param scheduledAt when it was due (the cron instant, or when it was requested)
  * @param input       the run's input, or null
  */
-public record RunRequest(String runId, String trigger, Instant scheduledAt, JsonNode input) {
+public record RunRequest(String runId, String trigger, Instant scheduledAt, @Nullable JsonNode input) {
 
     /** The id of the run of {@code flow} due at {@code instant}: the same on every pod and every attempt. */
     public static String scheduledRunId(String flow, Instant instant) {

@@ -1,5 +1,7 @@
 package io.pylon.integration.schedule;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.integration.flow.Flow;
 import io.pylon.integration.flow.FlowParser;
 import io.pylon.integration.flow.FlowSchedule;
@@ -49,7 +51,7 @@ public final class FlowCatalog {
     }
 
     /** The flow's current version, or null when there is no such flow (or its stored document no longer parses). */
-    public Parsed current(String name) {
+    public @Nullable Parsed current(String name) {
         StoredFlow stored = store.find(name);
         if (stored == null) {
             parsed.remove(name);

@@ -1,5 +1,7 @@
 package io.pylon.integration.step;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -18,6 +20,11 @@ public record Bindings(ObjectNode outputs, JsonNode input, JsonNode previous, Js
     public Bindings {
         input = input == null ? NullNode.instance : input;
         error = error == null ? NullNode.instance : error;
+    }
+
+    /** The bindings of a run's steps (no {@code $error}); {@code input} null when the run has none. */
+    public static Bindings of(ObjectNode outputs, @Nullable JsonNode input, JsonNode previous, JsonNode run) {
+        return new Bindings(outputs, input == null ? NullNode.instance : input, previous, run, NullNode.instance);
     }
 
     public Bindings withError(JsonNode error) {

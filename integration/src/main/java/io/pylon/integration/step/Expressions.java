@@ -1,5 +1,7 @@
 package io.pylon.integration.step;
 
+import org.jspecify.annotations.Nullable;
+
 import com.dashjoin.jsonata.Jsonata;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -57,7 +59,7 @@ public final class Expressions {
         return Jsonata.boolize(value.isNull() ? null : plain(value));
     }
 
-    private Object plain(JsonNode node) {
+    private @Nullable Object plain(@Nullable JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return null;
         }

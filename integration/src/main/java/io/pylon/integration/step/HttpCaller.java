@@ -1,5 +1,7 @@
 package io.pylon.integration.step;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.integration.egress.EgressRefusedException;
 import io.pylon.integration.egress.GuardedDnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
@@ -63,7 +65,7 @@ public final class HttpCaller implements AutoCloseable {
      *
      * @throws StepFailure for a refused host (not retryable) or a failed exchange (retryable)
      */
-    public HttpReply call(String method, String url, Map<String, String> headers, byte[] body, Duration timeout,
+    public HttpReply call(String method, String url, Map<String, String> headers, byte @Nullable [] body, Duration timeout,
                           int maxBody) {
         HttpUriRequestBase request;
         try {

@@ -1,5 +1,7 @@
 package io.pylon.integration.step;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Map;
 
 /**
@@ -7,5 +9,5 @@ import java.util.Map;
  *
  * @param truncated whether the body was longer than the bound and was cut (the rest was never read)
  */
-public record HttpReply(int status, Map<String, String> headers, byte[] body, String contentType, boolean truncated) {
+public record HttpReply(int status, Map<String, String> headers, byte[] body, @Nullable String contentType, boolean truncated) {
 }

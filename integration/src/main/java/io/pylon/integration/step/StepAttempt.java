@@ -1,5 +1,7 @@
 package io.pylon.integration.step;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.time.Instant;
@@ -14,5 +16,5 @@ import java.time.Instant;
  * @param error      why it failed, or null
  */
 public record StepAttempt(String stepId, String kind, String phase, int attempt, Instant startedAt, Instant finishedAt,
-                          String status, Integer httpStatus, JsonNode output, String error) {
+                          String status, @Nullable Integer httpStatus, JsonNode output, @Nullable String error) {
 }

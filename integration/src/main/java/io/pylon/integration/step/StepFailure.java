@@ -1,5 +1,7 @@
 package io.pylon.integration.step;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One failed attempt of a step.
  *
@@ -7,9 +9,9 @@ package io.pylon.integration.step;
  */
 public final class StepFailure extends RuntimeException {
     private final boolean retryable;
-    private final Integer httpStatus;
+    private final @Nullable Integer httpStatus;
 
-    public StepFailure(String message, boolean retryable, Integer httpStatus) {
+    public StepFailure(String message, boolean retryable, @Nullable Integer httpStatus) {
         super(message, null, false, false);
         this.retryable = retryable;
         this.httpStatus = httpStatus;
@@ -21,7 +23,13 @@ public final class StepFailure extends RuntimeException {
     }
 
     /** The response status, when the step got one. */
-    public Integer httpStatus() {
+    public @Nullable Integer httpStatus() {
         return httpStatus;
+    }
+
+    /** The message it was built with (never null, unlike a throwable's in general). */
+    @Override
+    public String getMessage() {
+        return java.util.Objects.requireNonNull(super.getMessage());
     }
 }

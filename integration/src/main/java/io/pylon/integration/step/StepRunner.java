@@ -1,5 +1,7 @@
 package io.pylon.integration.step;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.BooleanNode;
@@ -111,7 +113,8 @@ public final class StepRunner {
                 yield NullNode.instance;
             }
             case StepSpec.Http h -> {
-                byte[] body = body(h.body(), bindings, null);
+                JsonNode value = value(h.body(), bindings);
+                byte[] body = value == null ? null : bytes(value);
                 HttpReply reply = http.call(h.method(), h.url(), h.headers(), body, h.timeout(),
                         h.maxBody() == null ? defaultMaxBody : h.maxBody());
                 yield checked(reply, h.expect(), h.method() + " " + withoutCredentials(h.url()));
@@ -121,13 +124,15 @@ public final class StepRunner {
     }
 
     private JsonNode webhook(StepSpec.Webhook w, String stepId, Bindings bindings) {
-        byte[] body = body(w.body(), bindings, defaultWebhookBody(bindings));
+        JsonNode value = value(w.body(), bindings);
+        byte[] body = bytes(value != null ? value : defaultWebhookBody(bindings));
         Map<String, String> headers = new LinkedHashMap<>(w.headers());
         headers.put("X-Pylon-Delivery", bindings.run().path("id").asText() + "." + stepId);
-        if (w.hmacSecretRef() != null) {
+        String secretRef = w.hmacSecretRef();
+        if (secretRef != null) {
             long now = clock.instant().getEpochSecond();
             headers.put(WebhookSignature.TIMESTAMP_HEADER, Long.toString(now));
-            headers.put(WebhookSignature.SIGNATURE_HEADER, WebhookSignature.sign(secrets.read(w.hmacSecretRef()), now, body));
+            headers.put(WebhookSignature.SIGNATURE_HEADER, WebhookSignature.sign(secrets.read(secretRef), now, body));
         }
         HttpReply reply = http.call("POST", w.url(), headers, body, w.timeout(), defaultMaxBody);
         return checked(reply, w.expect(), "POST " + withoutCredentials(w.url()));
@@ -146,17 +151,13 @@ public final class StepRunner {
         return body;
     }
 
-    private byte[] body(StepSpec.Body body, Bindings bindings, JsonNode byDefault) {
-        JsonNode value;
-        if (body.expression() != null) {
-            value = expressions.evaluate(body.expression(), bindings);
-        } else if (body.literal() != null) {
-            value = body.literal();
-        } else if (byDefault != null) {
-            value = byDefault;
-        } else {
-            return null;
-        }
+    /** The value a body sends: its expression's, its literal, or null when it has neither. */
+    private @Nullable JsonNode value(StepSpec.Body body, Bindings bindings) {
+        String expression = body.expression();
+        return expression != null ? expressions.evaluate(expression, bindings) : body.literal();
+    }
+
+    private byte[] bytes(JsonNode value) {
         try {
             return json.writeValueAsBytes(value);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

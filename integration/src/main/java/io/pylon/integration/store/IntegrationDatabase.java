@@ -1,5 +1,7 @@
 package io.pylon.integration.store;
 
+import org.jspecify.annotations.Nullable;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
@@ -29,8 +31,8 @@ public final class IntegrationDatabase implements AutoCloseable {
     }
 
     /** @param meters where HikariCP registers its meters; null for none */
-    public static IntegrationDatabase open(String url, String user, String password, int poolSize,
-                                           io.micrometer.core.instrument.MeterRegistry meters) {
+    public static IntegrationDatabase open(String url, @Nullable String user, @Nullable String password, int poolSize,
+                                           io.micrometer.core.instrument.@Nullable MeterRegistry meters) {
         HikariConfig config = new HikariConfig();
         if (meters != null) {
             config.setMetricRegistry(meters);

@@ -1,5 +1,7 @@
 package io.pylon.integration.store;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 
 /**
@@ -12,8 +14,8 @@ import java.time.Instant;
  * @param input    the run's input as JSON text, cut to the history bound
  */
 public record RunRecord(long seq, String id, String flow, String trigger, String status, Instant createdAt,
-                        Instant scheduledAt, Instant startedAt, Instant finishedAt, String pod, int attempts,
-                        String input, String error) {
+                        @Nullable Instant scheduledAt, @Nullable Instant startedAt, @Nullable Instant finishedAt,
+                        @Nullable String pod, int attempts, @Nullable String input, @Nullable String error) {
 
     public boolean finished() {
         return status.equals("succeeded") || status.equals("failed") || status.equals("skipped");

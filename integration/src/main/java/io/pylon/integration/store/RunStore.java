@@ -1,5 +1,7 @@
 package io.pylon.integration.store;
 
+import org.jspecify.annotations.Nullable;
+
 import javax.sql.DataSource;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
@@ -34,20 +36,20 @@ public final class RunStore {
 
     private static RunRecord run(ResultSet rs) throws SQLException {
         return new RunRecord(rs.getLong("seq"), rs.getString("id"), rs.getString("flow"), rs.getString("trigger_kind"),
-                rs.getString("status"), Sql.instant(rs, "created_at"), Sql.instant(rs, "scheduled_at"),
+                rs.getString("status"), Sql.requiredInstant(rs, "created_at"), Sql.instant(rs, "scheduled_at"),
                 Sql.instant(rs, "started_at"), Sql.instant(rs, "finished_at"), rs.getString("pod"),
                 rs.getInt("attempts"), rs.getString("input"), rs.getString("error"));
     }
 
     private static StepRecord step(ResultSet rs) throws SQLException {
         return new StepRecord(rs.getLong("seq"), rs.getString("step_id"), rs.getString("kind"), rs.getString("phase"),
-                rs.getInt("attempt"), rs.getString("status"), Sql.instant(rs, "started_at"),
-                Sql.instant(rs, "finished_at"), Sql.integer(rs, "http_status"), rs.getString("output"),
+                rs.getInt("attempt"), rs.getString("status"), Sql.requiredInstant(rs, "started_at"),
+                Sql.requiredInstant(rs, "finished_at"), Sql.integer(rs, "http_status"), rs.getString("output"),
                 rs.getInt("output_bytes"), rs.getBoolean("truncated"), rs.getString("error"));
     }
 
     /** Records a run that waits for a pod (an HTTP trigger); nothing when it is recorded already. */
-    public void queue(String id, String flow, String trigger, Instant scheduledAt, String input, Instant now) {
+    public void queue(String id, String flow, String trigger, Instant scheduledAt, @Nullable String input, Instant now) {
         try {
             sql.update("INSERT INTO integration_run (id, flow, trigger_kind, status, created_at, scheduled_at, attempts, input) "
                     + "VALUES (?, ?, ?, 'queued', ?, ?, 0, ?)", id, flow, trigger, now, scheduledAt, cut(input));
@@ -59,12 +61,17 @@ public final class RunStore {
     }
 
     /** Marks a run as started on this pod (recording it first when it was not queued); answers it. */
-    public RunRecord start(String id, String flow, String trigger, Instant scheduledAt, String input, String pod,
+    public RunRecord start(String id, String flow, String trigger, Instant scheduledAt, @Nullable String input,
+                           String pod,
                            Instant now) {
         queue(id, flow, trigger, scheduledAt, input, now);
         sql.update("UPDATE integration_run SET status = 'running', attempts = attempts + 1, pod = ?, "
                 + "started_at = COALESCE(started_at, ?) WHERE id = ?", pod, now, id);
-        return find(id);
+        RunRecord started = find(id);
+        if (started == null) {
+            throw new IllegalStateException("Run " + id + " is missing right after it was recorded");
+        }
+        return started;
     }
 
     /** Records a run that ended without starting its steps (an overlap of a forbid flow). */
@@ -74,23 +81,24 @@ public final class RunStore {
                 cutError(reason), id);
     }
 
-    public void finish(String id, String status, String error, Instant now) {
+    public void finish(String id, String status, @Nullable String error, Instant now) {
         sql.update("UPDATE integration_run SET status = ?, finished_at = ?, error = ? WHERE id = ?", status, now,
                 cutError(error), id);
     }
 
     public void addStep(long runSeq, String flow, String stepId, String kind, String phase, int attempt, String status,
-                        Instant startedAt, Instant finishedAt, Integer httpStatus, String output, String error) {
+                        Instant startedAt, Instant finishedAt, @Nullable Integer httpStatus, @Nullable String output,
+                        @Nullable String error) {
         int bytes = output == null ? 0 : output.getBytes(StandardCharsets.UTF_8).length;
         String kept = cut(output);
         sql.update("INSERT INTO integration_step (run_seq, flow, step_id, kind, phase, attempt, status, started_at, "
                         + "finished_at, http_status, output, output_bytes, truncated, error) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 runSeq, flow, stepId, kind, phase, attempt, status, startedAt, finishedAt, httpStatus, kept, bytes,
-                output != null && kept.length() < output.length(), cutError(error));
+                output != null && kept != null && kept.length() < output.length(), cutError(error));
     }
 
-    public RunRecord find(String id) {
+    public @Nullable RunRecord find(String id) {
         return sql.one("SELECT " + RUN_COLUMNS + " FROM integration_run WHERE id = ?", RunStore::run, id);
     }
 
@@ -99,7 +107,7 @@ public final class RunStore {
      * newest). Ordered by the whole index {@code (flow, seq)}: H2 then reads the index backwards and stops after the
      * page, where {@code ORDER BY seq DESC} alone made it read every run of the flow and sort them.
      */
-    public List<RunRecord> runs(String flow, Long beforeSeq, int limit) {
+    public List<RunRecord> runs(String flow, @Nullable Long beforeSeq, int limit) {
         return sql.query("SELECT " + LIST_COLUMNS + " FROM integration_run WHERE flow = ? AND seq < ? ORDER BY flow DESC, seq DESC "
                 + "FETCH FIRST ? ROWS ONLY", RunStore::run, flow, beforeSeq == null ? Long.MAX_VALUE : beforeSeq, limit);
     }
@@ -111,14 +119,14 @@ public final class RunStore {
     }
 
     /** A run's step attempts in order, after {@code afterSeq} (exclusive; null: from the first). */
-    public List<StepRecord> steps(long runSeq, Long afterSeq, int limit) {
+    public List<StepRecord> steps(long runSeq, @Nullable Long afterSeq, int limit) {
         return sql.query("SELECT " + STEP_COLUMNS + " FROM integration_step WHERE run_seq = ? AND seq > ? ORDER BY run_seq, seq "
                 + "FETCH FIRST ? ROWS ONLY", RunStore::step, runSeq, afterSeq == null ? 0L : afterSeq, limit);
     }
 
     /** Runs of every flow that a pod has not finished, for diagnostics. */
     public int openRuns() {
-        return sql.one("SELECT COUNT(*) FROM integration_run WHERE status IN " + OPEN, rs -> rs.getInt(1));
+        return sql.count("SELECT COUNT(*) FROM integration_run WHERE status IN " + OPEN);
     }
 
     /**
@@ -174,14 +182,14 @@ public final class RunStore {
         return seqs.size();
     }
 
-    private String cut(String text) {
+    private @Nullable String cut(@Nullable String text) {
         if (text == null || text.length() <= outputMax) {
             return text;
         }
         return text.substring(0, outputMax);
     }
 
-    private static String cutError(String error) {
+    private static @Nullable String cutError(@Nullable String error) {
         return error == null || error.length() <= ERROR_MAX ? error : error.substring(0, ERROR_MAX - 3) + "...";
     }
 }

@@ -1,5 +1,7 @@
 package io.pylon.integration.store;
 
+import org.jspecify.annotations.Nullable;
+
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,7 +26,7 @@ final class Sql {
         T read(ResultSet rs) throws SQLException;
     }
 
-    int update(String sql, Object... args) {
+    int update(String sql, @Nullable Object... args) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             bind(ps, args);
             return ps.executeUpdate();
@@ -34,7 +36,7 @@ final class Sql {
     }
 
     /** Inserts and answers the generated key of the named column. */
-    long insert(String sql, String keyColumn, Object... args) {
+    long insert(String sql, String keyColumn, @Nullable Object... args) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(sql, new String[]{keyColumn})) {
             bind(ps, args);
@@ -48,7 +50,7 @@ final class Sql {
         }
     }
 
-    <T> List<T> query(String sql, Row<T> row, Object... args) {
+    <T> List<T> query(String sql, Row<T> row, @Nullable Object... args) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
@@ -63,22 +65,37 @@ final class Sql {
         }
     }
 
-    <T> T one(String sql, Row<T> row, Object... args) {
+    <T> @Nullable T one(String sql, Row<T> row, @Nullable Object... args) {
         List<T> rows = query(sql, row, args);
         return rows.isEmpty() ? null : rows.get(0);
     }
 
-    static Instant instant(ResultSet rs, String column) throws SQLException {
+    /** A time column declared NOT NULL. */
+    static Instant requiredInstant(ResultSet rs, String column) throws SQLException {
+        Instant value = instant(rs, column);
+        if (value == null) {
+            throw new SQLException("column " + column + " is NULL although declared NOT NULL");
+        }
+        return value;
+    }
+
+    /** A {@code SELECT COUNT(*)}: one row, one number. */
+    int count(String sql, @Nullable Object... args) {
+        Integer n = one(sql, rs -> rs.getInt(1), args);
+        return n == null ? 0 : n;
+    }
+
+    static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
         Timestamp t = rs.getTimestamp(column);
         return t == null ? null : t.toInstant();
     }
 
-    static Integer integer(ResultSet rs, String column) throws SQLException {
+    static @Nullable Integer integer(ResultSet rs, String column) throws SQLException {
         int v = rs.getInt(column);
         return rs.wasNull() ? null : v;
     }
 
-    private static void bind(PreparedStatement ps, Object[] args) throws SQLException {
+    private static void bind(PreparedStatement ps, @Nullable Object[] args) throws SQLException {
         for (int i = 0; i < args.length; i++) {
             Object a = args[i];
             if (a == null) {

@@ -1,5 +1,7 @@
 package io.pylon.integration.store;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Instant;
 
 /**
@@ -9,6 +11,6 @@ import java.time.Instant;
  * @param outputBytes the size of the whole output in bytes (UTF-8)
  */
 public record StepRecord(long seq, String stepId, String kind, String phase, int attempt, String status,
-                         Instant startedAt, Instant finishedAt, Integer httpStatus, String output, int outputBytes,
-                         boolean truncated, String error) {
+                         Instant startedAt, Instant finishedAt, @Nullable Integer httpStatus, @Nullable String output,
+                         int outputBytes, boolean truncated, @Nullable String error) {
 }

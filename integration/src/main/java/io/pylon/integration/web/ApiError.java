@@ -1,18 +1,20 @@
 package io.pylon.integration.web;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.Status;
 
 /** An answer other than success: its status, error code and a description naming the problem. */
 final class ApiError extends RuntimeException {
     final Status status;
     final String code;
-    final transient Object details;
+    final transient @Nullable Object details;
 
     ApiError(Status status, String code, String description) {
         this(status, code, description, null);
     }
 
-    ApiError(Status status, String code, String description, Object details) {
+    ApiError(Status status, String code, String description, @Nullable Object details) {
         super(description, null, false, false);
         this.status = status;
         this.code = code;

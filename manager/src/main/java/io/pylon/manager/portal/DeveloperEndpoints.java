@@ -36,6 +36,8 @@ public final class DeveloperEndpoints {
     private static final Pattern APP_NAME = Pattern.compile("[^\\p{Cntrl}]{1,100}");
     private static final int MAX_FAILURES = 5;
     private static final Duration LOCK = Duration.ofMinutes(15);
+    /** An id no developer has (ids are UUIDs): failures of unknown addresses are recorded on it, changing nothing. */
+    private static final String NO_DEVELOPER = "-";
     /** Applications one developer may hold. */
     static final int MAX_APPLICATIONS = 50;
     /** Live keys one application may hold. */
@@ -125,9 +127,9 @@ public final class DeveloperEndpoints {
         Instant now = clock.instant();
         if (developer == null || developer.lockedAt(now) || !matches) {
             throttle.recordFailure(given.email(), source);
-            if (developer != null && !developer.lockedAt(now)) {
-                developers.recordFailure(developer.id(), MAX_FAILURES, now, now.plus(LOCK));
-            }
+            // the same statement for an unknown address (on no row), so the answer takes as long either way
+            developers.recordFailure(developer == null || developer.lockedAt(now) ? NO_DEVELOPER : developer.id(),
+                    MAX_FAILURES, now, now.plus(LOCK));
             audit.record(portal.username(), "developer.sign-in", developer == null ? "unknown address"
                     : "developer:" + developer.id(), source, "failed");
             throw new ApiException(Status.UNAUTHORIZED_401, "invalid_credentials",

@@ -55,9 +55,9 @@ public final class DeveloperStore {
 
     /** Counts a failed sign-in; the account locks for {@code lockFor} at {@code max} failures. */
     public void recordFailure(String id, int max, Instant now, Instant lockUntil) {
-        jdbc.update("UPDATE developers SET failed_attempts = failed_attempts + 1, updated_at = ? WHERE id = ?", now, id);
-        jdbc.update("UPDATE developers SET locked_until = ?, failed_attempts = 0 WHERE id = ? AND failed_attempts >= ?",
-                lockUntil, id, max);
+        jdbc.update("UPDATE developers SET locked_until = CASE WHEN failed_attempts + 1 >= ? THEN ? ELSE locked_until "
+                + "END, failed_attempts = CASE WHEN failed_attempts + 1 >= ? THEN 0 ELSE failed_attempts + 1 END, "
+                + "updated_at = ? WHERE id = ?", max, lockUntil, max, now, id);
     }
 
     public void resetFailures(String id) {

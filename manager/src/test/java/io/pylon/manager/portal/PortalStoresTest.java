@@ -47,6 +47,28 @@ class PortalStoresTest {
 
     @ParameterizedTest(name = "{0}", autoCloseArguments = false)
     @MethodSource("databases")
+    void theFifthFailedSignInLocksTheDeveloperAndAFailureOfNoDeveloperChangesNothing(String product, Database database) {
+        DeveloperStore developers = new DeveloperStore(database.jdbc());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        String dev = UUID.randomUUID().toString();
+        developers.insert(new Developer(dev, "lock-" + product + "@example.com", "hash", "active", 0, null, now));
+        Instant until = now.plus(15, ChronoUnit.MINUTES);
+        for (int i = 1; i <= 4; i++) {
+            developers.recordFailure(dev, 5, now, until);
+            assertThat(developers.byId(dev).orElseThrow().failedAttempts()).isEqualTo(i);
+        }
+        developers.recordFailure("-", 5, now, until);
+        assertThat(developers.byId(dev).orElseThrow().lockedAt(now)).isFalse();
+        developers.recordFailure(dev, 5, now, until);
+        Developer locked = developers.byId(dev).orElseThrow();
+        assertThat(locked.lockedAt(now)).isTrue();
+        assertThat(locked.failedAttempts()).isZero();
+        developers.resetFailures(dev);
+        assertThat(developers.byId(dev).orElseThrow().lockedAt(now)).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}", autoCloseArguments = false)
+    @MethodSource("databases")
     void keySetFollowsKeysSubscriptionsAndDevelopers(String product, Database database) {
         DeveloperStore developers = new DeveloperStore(database.jdbc());
         ApplicationStore apps = new ApplicationStore(database.jdbc());

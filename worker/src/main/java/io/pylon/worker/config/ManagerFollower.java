@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * started from an old disk copy catches up); a copy that fails its seal or hash is refused once and reported like
  * any refusal. Every step is bounded: headers and body each
  * within the poll's wait plus {@code timeout} (a Manager that hangs mid-answer costs one failed poll, never the
- * configuration in force), the body to {@code maxBytes}.
+ * configuration in force), the body to {@code maxBytes}. Whether the Manager can be reached is told to the
+ * {@link ManagerContact} the Worker's followers share, which logs only the changes (waiting, connected, lost).
  *
  * <p>Threading: one virtual thread runs the loop ({@link #start} is synchronized so it starts once) and is the only
  * one reading the grid; diagnostics threads read its state through volatile fields and an atomic failure count.
@@ -54,6 +55,7 @@ public final class ManagerFollower implements AutoCloseable {
     private final int maxBytes;
     private final ScheduledExecutorService watchdog;
     private final HttpClient http;
+    private final ManagerContact contact;
     private final AtomicLong pollFailures = new AtomicLong();
     private volatile Instant lastPoll;
     private volatile String lastPollOutcome;
@@ -66,8 +68,9 @@ public final class ManagerFollower implements AutoCloseable {
 
     public ManagerFollower(URI manager, String environmentId, String podName, GatewayConfig config, LastKnownGood disk,
                            @Nullable GridBundleSource grid, Duration wait, Duration timeout, int maxBytes,
-                           ScheduledExecutorService watchdog) {
+                           ScheduledExecutorService watchdog, ManagerContact contact) {
         this.grid = grid;
+        this.contact = contact;
         this.manager = manager;
         this.environmentId = environmentId;
         this.podName = podName;
@@ -209,14 +212,18 @@ public final class ManagerFollower implements AutoCloseable {
             response = sent.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             sent.cancel(true);
-            return failed("The Manager did not answer within " + deadline.toMillis() + " ms");
+            return unreachable("The Manager did not answer within " + deadline.toMillis() + " ms",
+                    "no answer within " + deadline.toMillis() + " ms");
         } catch (ExecutionException e) {
-            return failed("The Manager cannot be reached (" + e.getCause().getClass().getSimpleName() + ")");
+            Throwable cause = e.getCause();
+            String name = (cause == null ? e : cause).getClass().getSimpleName();
+            return unreachable("The Manager cannot be reached (" + name + ")", name);
         } catch (InterruptedException e) {
             sent.cancel(true);
             Thread.currentThread().interrupt();
             return false;
         }
+        contact.answered();
         InputStream body = response.body();
         ScheduledFuture<?> guard = watchdog.schedule(() -> closeQuietly(body), timeout.toMillis(), TimeUnit.MILLISECONDS);
         try (body) {
@@ -258,6 +265,15 @@ public final class ManagerFollower implements AutoCloseable {
         } finally {
             guard.cancel(false);
         }
+    }
+
+    // said by the contact once per change (waiting, connected, lost), not on every poll
+    private boolean unreachable(String error, String reason) {
+        pollFailures.incrementAndGet();
+        lastPollOutcome = "failed";
+        lastError = error;
+        contact.unreachable(reason);
+        return false;
     }
 
     private boolean failed(String reason) {

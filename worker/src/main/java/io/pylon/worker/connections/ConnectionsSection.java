@@ -1,5 +1,7 @@
 package io.pylon.worker.connections;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.core.diagnostics.DiagnosticSection;
 import io.pylon.core.http.OpenClientConnections;
 import io.pylon.worker.listener.ListenerTls;
@@ -27,12 +29,12 @@ public final class ConnectionsSection implements DiagnosticSection {
     private final ProxyStats proxy;
     private final GridRateLimiter rateLimiter;
     private final RoutesFile routes;
-    private final ListenerTls tls;
+    private final @Nullable ListenerTls tls;
     private final WebSocketTunnels tunnels;
 
     /** @param tls the listener's TLS, null when it is plain */
     public ConnectionsSection(UpstreamPools pools, ServerTraffic server, ProxyStats proxy, GridRateLimiter rateLimiter,
-                              RoutesFile routes, ListenerTls tls, WebSocketTunnels tunnels) {
+                              RoutesFile routes, @Nullable ListenerTls tls, WebSocketTunnels tunnels) {
         this.tls = tls;
         this.tunnels = tunnels;
         this.pools = pools;

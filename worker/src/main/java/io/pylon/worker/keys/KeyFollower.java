@@ -1,6 +1,7 @@
 package io.pylon.worker.keys;
 
 import io.pylon.core.http.Json;
+import io.pylon.worker.config.ManagerContact;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -15,7 +16,8 @@ import java.util.Map;
 /**
  * Follows the Manager's key set: long-polls {@code GET /apiops/gateway/keys} with the version in force and replaces
  * the {@link KeySet} with each new one, so a revoked key stops within one round trip of the change. A failed poll
- * backs off from 0.5 s to 10 s and keeps the key set in force. Threading: one virtual thread polls; the state it
+ * backs off from 0.5 s to 10 s and keeps the key set in force; a Manager that cannot be reached is told to the
+ * {@link ManagerContact} the Worker's followers share, which logs only the changes. Threading: one virtual thread polls; the state it
  * reports is in volatile fields.
  */
 public final class KeyFollower implements AutoCloseable {
@@ -31,16 +33,19 @@ public final class KeyFollower implements AutoCloseable {
     private final Duration wait;
     private final Duration timeout;
     private final HttpClient http;
+    private final ManagerContact contact;
     private volatile String lastError;
     private volatile boolean stopped;
     private Thread thread;
 
-    public KeyFollower(URI manager, String environmentId, KeySet keys, Duration wait, Duration timeout) {
+    public KeyFollower(URI manager, String environmentId, KeySet keys, Duration wait, Duration timeout,
+                       ManagerContact contact) {
         this.manager = manager;
         this.environmentId = environmentId;
         this.keys = keys;
         this.wait = wait;
         this.timeout = timeout;
+        this.contact = contact;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
@@ -74,24 +79,32 @@ public final class KeyFollower implements AutoCloseable {
                 .header("If-None-Match", "\"" + (known == null ? -1 : known) + "\"")
                 .timeout(pollWait.plus(timeout))
                 .GET().build();
+        HttpResponse<byte[]> response;
         try {
-            HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-            if (response.statusCode() == 304) {
-                return true;
-            }
-            if (response.statusCode() != 200 || response.body().length > MAX_BYTES) {
-                return failed("The Manager answered the key poll with " + response.statusCode());
-            }
-            keys.replace(Json.MAPPER.readTree(response.body()),
-                    response.headers().firstValue(ENVIRONMENT_NAME).orElse(null));
-            lastError = null;
-            return true;
-        } catch (IOException | IllegalArgumentException e) {
-            return failed("The key poll failed (" + e.getClass().getSimpleName() + ")");
+            response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            lastError = "The Manager cannot be reached (" + e.getClass().getSimpleName() + ")";
+            contact.unreachable(e.getClass().getSimpleName());
+            return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }
+        contact.answered();
+        if (response.statusCode() == 304) {
+            return true;
+        }
+        if (response.statusCode() != 200 || response.body().length > MAX_BYTES) {
+            return failed("The Manager answered the key poll with " + response.statusCode());
+        }
+        try {
+            keys.replace(Json.MAPPER.readTree(response.body()),
+                    response.headers().firstValue(ENVIRONMENT_NAME).orElse(null));
+        } catch (IOException | IllegalArgumentException e) {
+            return failed("The key poll failed (" + e.getClass().getSimpleName() + ")");
+        }
+        lastError = null;
+        return true;
     }
 
     private boolean failed(String reason) {

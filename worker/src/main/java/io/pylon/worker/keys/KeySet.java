@@ -1,5 +1,7 @@
 package io.pylon.worker.keys;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import org.jspecify.annotations.Nullable;
 
@@ -48,10 +50,10 @@ public final class KeySet {
                             @Nullable String portalOrigin) {
     }
 
-    private volatile Snapshot snapshot;
+    private volatile @Nullable Snapshot snapshot;
 
     /** Null before the first key set arrived. */
-    public Long version() {
+    public @Nullable Long version() {
         Snapshot s = snapshot;
         return s == null ? null : s.version();
     }

@@ -1,5 +1,7 @@
 package io.pylon.worker.listener;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.common.tls.Tls;
 
 import javax.net.SocketFactory;
@@ -39,11 +41,11 @@ public final class ListenerTls {
     private final Tls tls;
     private final SocketFactory probeSockets;
     private byte[] installed;
-    private byte[] refused;
+    private byte @Nullable [] refused;
     private volatile Instant loadedAt;
     private volatile long loads;
-    private volatile String lastError;
-    private volatile Instant lastErrorAt;
+    private volatile @Nullable String lastError;
+    private volatile @Nullable Instant lastErrorAt;
 
     private ListenerTls(Path certificateFile, Path keyFile, byte[] digest, PemKeyPair pair)
             throws GeneralSecurityException {
@@ -138,7 +140,7 @@ public final class ListenerTls {
         return map;
     }
 
-    private void refuse(byte[] digest, String message) {
+    private void refuse(byte @Nullable [] digest, String message) {
         String full = message + "; the certificate in force keeps serving.";
         if (!full.equals(lastError) || (digest != null && !Arrays.equals(digest, refused))) {
             LOG.log(Level.WARNING, "TLS reload refused: " + full);

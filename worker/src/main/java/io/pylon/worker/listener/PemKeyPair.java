@@ -31,6 +31,12 @@ public record PemKeyPair(List<X509Certificate> chain, PrivateKey key) {
         public InvalidPemException(String message) {
             super(message);
         }
+
+        /** The message it was built with (never null, unlike a throwable's in general). */
+        @Override
+        public String getMessage() {
+            return java.util.Objects.requireNonNull(super.getMessage());
+        }
     }
 
     /** Certificates in the order of the PEM text (leaf first); at least one. */

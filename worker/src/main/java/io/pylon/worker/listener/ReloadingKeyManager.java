@@ -1,5 +1,7 @@
 package io.pylon.worker.listener;
 
+import org.jspecify.annotations.Nullable;
+
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
 import java.net.Socket;
@@ -18,7 +20,7 @@ import java.security.cert.X509Certificate;
 final class ReloadingKeyManager extends X509ExtendedKeyManager {
     private static final String PREFIX = "listener-";
 
-    private record Generations(int number, PemKeyPair current, PemKeyPair previous) {
+    private record Generations(int number, PemKeyPair current, @Nullable PemKeyPair previous) {
     }
 
     private volatile Generations pairs;
@@ -37,7 +39,7 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
         return pairs.current();
     }
 
-    private PemKeyPair byAlias(String alias) {
+    private @Nullable PemKeyPair byAlias(@Nullable String alias) {
         Generations now = pairs;
         if (alias == null || !alias.startsWith(PREFIX)) {
             return null;
@@ -50,12 +52,14 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
     }
 
     @Override
-    public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
+    public @Nullable String chooseEngineServerAlias(@Nullable String keyType, Principal @Nullable [] issuers,
+                                                    @Nullable SSLEngine engine) {
         return chooseServerAlias(keyType, issuers, null);
     }
 
     @Override
-    public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
+    public @Nullable String chooseServerAlias(@Nullable String keyType, Principal @Nullable [] issuers,
+                                              @Nullable Socket socket) {
         Generations now = pairs;
         String algorithm = now.current().key().getAlgorithm();
         boolean fits = keyType == null || keyType.equals(algorithm)
@@ -66,30 +70,31 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
     }
 
     @Override
-    public String[] getServerAliases(String keyType, Principal[] issuers) {
+    public String @Nullable [] getServerAliases(@Nullable String keyType, Principal @Nullable [] issuers) {
         String alias = chooseServerAlias(keyType, issuers, null);
         return alias == null ? null : new String[]{alias};
     }
 
     @Override
-    public X509Certificate[] getCertificateChain(String alias) {
+    public X509Certificate @Nullable [] getCertificateChain(@Nullable String alias) {
         PemKeyPair pair = byAlias(alias);
         return pair == null ? null : pair.chain().toArray(X509Certificate[]::new);
     }
 
     @Override
-    public PrivateKey getPrivateKey(String alias) {
+    public @Nullable PrivateKey getPrivateKey(@Nullable String alias) {
         PemKeyPair pair = byAlias(alias);
         return pair == null ? null : pair.key();
     }
 
     @Override
-    public String[] getClientAliases(String keyType, Principal[] issuers) {
+    public String @Nullable [] getClientAliases(@Nullable String keyType, Principal @Nullable [] issuers) {
         return null;
     }
 
     @Override
-    public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
+    public @Nullable String chooseClientAlias(String @Nullable [] keyType, Principal @Nullable [] issuers,
+                                              @Nullable Socket socket) {
         return null;
     }
 }

@@ -21,7 +21,7 @@ final class ClientAddress {
     }
 
     /** The address of the client's connection, null when it is not an IP socket. */
-    static java.net.InetAddress inet(PeerInfo remotePeer) {
+    static java.net.@Nullable InetAddress inet(PeerInfo remotePeer) {
         return remotePeer.address() instanceof InetSocketAddress inet ? inet.getAddress() : null;
     }
 

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
@@ -25,7 +27,7 @@ final class CorsHeaders {
     }
 
     /** On a forwarded response: the upstream's own CORS headers are replaced by the policy's. */
-    static void response(Cors cors, String origin, ServerResponseHeaders headers) {
+    static void response(Cors cors, @Nullable String origin, ServerResponseHeaders headers) {
         headers.remove(HeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN);
         headers.remove(HeaderNames.ACCESS_CONTROL_ALLOW_CREDENTIALS);
         headers.remove(HeaderNames.ACCESS_CONTROL_EXPOSE_HEADERS);

@@ -1,8 +1,11 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
+import io.pylon.gateway.model.Cors;
 import io.pylon.gateway.model.HeaderRules;
 import io.pylon.gateway.model.Policies;
 import org.apache.hc.core5.http.ClassicHttpRequest;
@@ -29,7 +32,7 @@ final class HeaderTransforms {
         }
     }
 
-    static void response(Policies policies, String origin, ServerResponseHeaders headers) {
+    static void response(Policies policies, @Nullable String origin, ServerResponseHeaders headers) {
         HeaderRules rules = policies.responseHeaders();
         for (String name : rules.remove()) {
             headers.remove(HeaderNames.create(name));
@@ -37,8 +40,9 @@ final class HeaderTransforms {
         for (Map.Entry<String, String> header : rules.add().entrySet()) {
             headers.set(HeaderValues.create(header.getKey(), header.getValue()));
         }
-        if (policies.cors() != null) {
-            CorsHeaders.response(policies.cors(), origin, headers);
+        Cors cors = policies.cors();
+        if (cors != null) {
+            CorsHeaders.response(cors, origin, headers);
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.Route;
 import io.pylon.gateway.model.Upstream;
 
@@ -25,7 +27,7 @@ final class LocationRewrite implements UnaryOperator<String> {
     }
 
     /** @return null when the client sent no Host (nothing to rewrite to) */
-    static LocationRewrite of(Route route, Upstream upstream, boolean secure, String clientHost) {
+    static @Nullable LocationRewrite of(Route route, Upstream upstream, boolean secure, @Nullable String clientHost) {
         if (clientHost == null || clientHost.isEmpty()) {
             return null;
         }
@@ -51,7 +53,7 @@ final class LocationRewrite implements UnaryOperator<String> {
     }
 
     /** The part of {@code location} after the upstream's origin (with or without its default port), or null. */
-    private String afterOrigin(String location) {
+    private @Nullable String afterOrigin(String location) {
         String lower = location.toLowerCase(Locale.ROOT);
         String host = upstream.host().contains(":") ? "[" + upstream.host() + "]" : upstream.host();
         String withPort = (upstream.scheme() + "://" + host + ":" + upstream.port()).toLowerCase(Locale.ROOT);
@@ -70,7 +72,7 @@ final class LocationRewrite implements UnaryOperator<String> {
     }
 
     /** The client's path for a path on the upstream (after its base path), or null when the route cannot map it. */
-    private String clientPath(String upstreamPath) {
+    private @Nullable String clientPath(String upstreamPath) {
         String prefix = route.pathPrefix().equals("/") ? "" : route.pathPrefix();
         String rewrite = route.policies().rewritePrefix();
         if (rewrite != null) {

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
@@ -41,7 +43,8 @@ final class OutboundRequest {
      * @param trusted  whether the client is a trusted proxy, whose forwarding headers are kept
      * @param preserveHost whether the upstream gets the client's {@code Host} (else the transport sets its own)
      */
-    record Hop(String clientIp, boolean secure, int port, String prefix, boolean trusted, boolean preserveHost) {
+    record Hop(String clientIp, boolean secure, int port, @Nullable String prefix, boolean trusted,
+               boolean preserveHost) {
         static Hop of(String clientIp, boolean secure) {
             return new Hop(clientIp, secure, 0, null, false, false);
         }
@@ -127,7 +130,7 @@ final class OutboundRequest {
     }
 
     /** One RFC 7239 element: {@code for=192.0.2.1;proto=http;host="api.example"} (IPv6 and host quoted). */
-    private static String forwardedElement(String clientIp, String proto, String host) {
+    private static String forwardedElement(String clientIp, String proto, @Nullable String host) {
         String node = clientIp.indexOf(':') >= 0 ? "\"[" + clientIp + "]\"" : clientIp;
         String element = "for=" + node + ";proto=" + proto;
         return host == null ? element

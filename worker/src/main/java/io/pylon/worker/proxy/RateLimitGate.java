@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.Status;
 import io.pylon.worker.keys.KeySet;
 import io.pylon.worker.ratelimit.PlanLimiter;
@@ -39,7 +41,7 @@ final class RateLimitGate {
     }
 
     /** Null when the request may pass, else the answer that refuses it. */
-    GatewayError check(Route route, String clientIp) {
+    @Nullable GatewayError check(Route route, String clientIp) {
         RateLimit limit = route.rateLimit();
         if (limit == null) {
             return null;

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
@@ -49,7 +51,7 @@ final class ResponseRelay {
      * @param location  rewrites {@code Location} and {@code Content-Location} values; null: they pass unchanged
      * @param edit      the route's header rules, applied to the copied headers before anything is sent
      */
-    void relay(UpstreamExchange exchange, ServerResponse res, boolean buffering, UnaryOperator<String> location,
+    void relay(UpstreamExchange exchange, ServerResponse res, boolean buffering, @Nullable UnaryOperator<String> location,
                java.util.function.Consumer<io.helidon.http.ServerResponseHeaders> edit) throws IOException {
         ClassicHttpResponse response = exchange.response();
         boolean completed = false;
@@ -175,7 +177,8 @@ final class ResponseRelay {
     }
 
     /** @param first bytes already read from the upstream's body, sent before the rest; null: none */
-    private void stream(UpstreamExchange exchange, long length, ServerResponse res, byte[] first) throws IOException {
+    private void stream(UpstreamExchange exchange, long length, ServerResponse res, byte @Nullable [] first)
+            throws IOException {
         byte[] buffer = StreamBuffer.forLength(length);
         long total = 0;
         InputStream in = exchange.body();

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.gateway.model.Cidr;
 
 import java.net.InetAddress;
@@ -34,7 +36,7 @@ public final class TrustedProxies {
         return blocks.isEmpty() ? NONE : new TrustedProxies(List.copyOf(blocks));
     }
 
-    boolean trusts(InetAddress address) {
+    boolean trusts(@Nullable InetAddress address) {
         if (address == null || blocks.isEmpty()) {
             return false;
         }

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.helidon.webserver.CloseConnectionException;
 import io.pylon.gateway.model.Forwarding;
 import io.pylon.gateway.model.Route;
@@ -71,7 +73,7 @@ final class UpstreamDispatch {
      * @param body   the client's body, null when the request has none
      * @throws CloseConnectionException when the client stopped sending its body: nobody is left to answer
      */
-    Result open(RouteTable.Entry entry, String method, ClientRequestBody body, Outbound outbound) {
+    Result open(RouteTable.Entry entry, String method, @Nullable ClientRequestBody body, Outbound outbound) {
         Route route = entry.route();
         Forwarding.Retries retries = route.forwarding().retries();
         boolean retryable = retries.attempts() > 0 && body == null && IDEMPOTENT.contains(method);
@@ -132,10 +134,11 @@ final class UpstreamDispatch {
                     stats.clientAborted.increment();
                     throw new CloseConnectionException("client went away while sending the request body", e);
                 }
-                // the handshake failed, or the upstream refused this client's certificate: as for a connection that
-                // failed, the next upstream is tried while none of the client's body was sent
-                pools.failed(pool);
+                // the handshake failed, or the upstream refused this client's certificate: the next upstream is tried
+                // while none of the client's body was sent. Not marked failed: the upstream is up (a TCP probe would
+                // take it back at once), its TLS does not fit this route's settings; logged once per kind instead
                 failure = UpstreamFailure.of(e);
+                pool.tlsFailed(failure, route.name());
                 log(route, pool, e);
                 if (body != null && body.started()) {
                     return new Failed(failure);

@@ -68,39 +68,26 @@ enum UpstreamFailure {
 
     /** The answer to the client, counted. */
     GatewayError answer(ProxyStats stats) {
+        switch (this) {
+            case TIMEOUT -> stats.gatewayTimeout.increment();
+            case POOL_EXHAUSTED -> stats.poolExhausted.increment();
+            case BODY_TOO_LARGE -> stats.badRequest.increment();
+            default -> stats.badGateway.increment();
+        }
+        return error();
+    }
+
+    /** The answer to the client. */
+    GatewayError error() {
         return switch (this) {
-            case TIMEOUT -> {
-                stats.gatewayTimeout.increment();
-                yield GatewayError.GATEWAY_TIMEOUT;
-            }
-            case POOL_EXHAUSTED -> {
-                stats.poolExhausted.increment();
-                yield GatewayError.POOL_EXHAUSTED;
-            }
-            case BODY_TOO_LARGE -> {
-                stats.badRequest.increment();
-                yield GatewayError.BODY_TOO_LARGE;
-            }
-            case UNREACHABLE -> {
-                stats.badGateway.increment();
-                yield GatewayError.BAD_GATEWAY;
-            }
-            case TLS_UNTRUSTED -> {
-                stats.badGateway.increment();
-                yield GatewayError.TLS_UNTRUSTED;
-            }
-            case TLS_NAME_MISMATCH -> {
-                stats.badGateway.increment();
-                yield GatewayError.TLS_NAME_MISMATCH;
-            }
-            case TLS_REFUSED -> {
-                stats.badGateway.increment();
-                yield GatewayError.TLS_REFUSED;
-            }
-            case TLS_FAILED -> {
-                stats.badGateway.increment();
-                yield GatewayError.TLS_FAILED;
-            }
+            case TIMEOUT -> GatewayError.GATEWAY_TIMEOUT;
+            case POOL_EXHAUSTED -> GatewayError.POOL_EXHAUSTED;
+            case BODY_TOO_LARGE -> GatewayError.BODY_TOO_LARGE;
+            case UNREACHABLE -> GatewayError.BAD_GATEWAY;
+            case TLS_UNTRUSTED -> GatewayError.TLS_UNTRUSTED;
+            case TLS_NAME_MISMATCH -> GatewayError.TLS_NAME_MISMATCH;
+            case TLS_REFUSED -> GatewayError.TLS_REFUSED;
+            case TLS_FAILED -> GatewayError.TLS_FAILED;
         };
     }
 }

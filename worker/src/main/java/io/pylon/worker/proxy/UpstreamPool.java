@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * User-Agent, so what the client sent and what the upstream answered pass through unchanged.
  *
  * <p>Threading: request threads lease connections concurrently (the HTTP client's pool is thread-safe) and mark
- * failures; the failure count and the cool-down's end are atomic, so the maintenance thread's probe and request
+ * failures; the failure count, the cool-down's end and the last TLS failure logged are atomic, so the maintenance thread's probe and request
  * threads may both update them.
  */
 public final class UpstreamPool implements AutoCloseable {
@@ -45,6 +45,8 @@ public final class UpstreamPool implements AutoCloseable {
     private final AtomicLong failedUntilNanos = new AtomicLong();
     private volatile boolean checkedDown;
     private final AtomicLong failures = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicReference<UpstreamFailure> lastTlsFailure =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     public UpstreamPool(Upstream upstream, PoolSettings settings) {
         this(upstream, settings, null);
@@ -151,6 +153,14 @@ public final class UpstreamPool implements AutoCloseable {
     void markFailed(Duration cooldown) {
         failures.incrementAndGet();
         failedUntilNanos.set(System.nanoTime() + Math.max(1, cooldown.toNanos()));
+    }
+
+    /** A TLS failure with this pool's upstream: logged when its kind differs from the last one, not per request. */
+    void tlsFailed(UpstreamFailure failure, String route) {
+        if (lastTlsFailure.getAndSet(failure) != failure) {
+            System.getLogger(UpstreamPool.class.getName()).log(System.Logger.Level.WARNING, "Upstream " + origin
+                    + " (proxy '" + route + "'): " + failure.error().message());
+        }
     }
 
     void markHealthy() {

@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import org.jspecify.annotations.Nullable;
+
 import io.pylon.worker.keys.KeySet;
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.HeaderNames;
@@ -66,7 +68,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     }
 
     @Override
-    public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
+    public @Nullable ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
         String rawPath = prologue.uriPath().rawPath();
         if (!prologue.method().text().equals("GET") || paths.isReserved(rawPath)) {
             return null;

@@ -106,7 +106,9 @@ class KillDuringDiskWriteTest {
             if (round > 1) {
                 pods.restart(POD);
             }
-            awaitTemporaryFile(folder);
+            // a copy written whole before (a kill during the very first write leaves no copy, which is also right:
+            // the Worker then starts unconfigured), then the kill in the middle of a later write
+            awaitTemporaryFile(folder, folder.resolve("bundle.json"));
             pods.kill(POD);
             if (temporaryFiles(folder) > 0) {
                 cutMidWrite++;
@@ -144,9 +146,9 @@ class KillDuringDiskWriteTest {
     }
 
     // polls the folder as fast as it can: a write's temporary file lives for a few milliseconds
-    private static void awaitTemporaryFile(Path folder) throws IOException {
+    private static void awaitTemporaryFile(Path folder, Path copy) throws IOException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (temporaryFiles(folder) == 0) {
+        while (!Files.exists(copy) || temporaryFiles(folder) == 0) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the Worker wrote no disk copy within 60 s");
             }

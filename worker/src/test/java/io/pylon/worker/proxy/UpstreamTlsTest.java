@@ -37,6 +37,7 @@ class UpstreamTlsTest {
     static Path dir;
     static TlsUpstream plain;
     static TlsUpstream mutual;
+    static io.pylon.worker.testing.TestWebSocketUpstream webSockets;
     static Gateway gateway;
     static Nginx nginx;
     static LogCapture warnings;
@@ -62,8 +63,11 @@ class UpstreamTlsTest {
         plain = TlsUpstream.start(TestCertificates.leafFor(upstreamCa, "upstream.test"));
         mutual = TlsUpstream.mutual(TestCertificates.leafFor(upstreamCa, "upstream.test"), clientCa);
 
+        webSockets = new io.pylon.worker.testing.TestWebSocketUpstream(
+                TestCertificates.leafFor(upstreamCa, "upstream.test").context(null));
         String p = plain.url();
         String m = mutual.url();
+        String w = "https://127.0.0.1:" + java.net.URI.create(webSockets.url()).getPort();
         warnings = LogCapture.open(Level.WARNING);
         gateway = Gateway.start("worker-upstream-tls", """
                 routes:
@@ -88,7 +92,9 @@ class UpstreamTlsTest {
                      upstreamTls: {caFile: %3$s/upstream-ca.pem, serverName: upstream.test}}
                   - {name: rotating, pathPrefix: /rotating, upstreams: [%1$s],
                      upstreamTls: {caFile: %3$s/rotating-ca.pem, serverName: upstream.test}}
-                """.formatted(p, m, dir), Map.of("pylon.worker.tls.reload-interval", "200ms"));
+                  - {name: ws, pathPrefix: /ws, upstreams: [%4$s],
+                     upstreamTls: {caFile: %3$s/upstream-ca.pem, serverName: upstream.test}}
+                """.formatted(p, m, dir, w), Map.of("pylon.worker.tls.reload-interval", "200ms"));
         String ssl = "proxy_ssl_verify on; proxy_ssl_server_name on; proxy_ssl_session_reuse off;";
         nginx = Nginx.start("", """
                 location /trusted { proxy_pass %1$s; %4$s proxy_ssl_trusted_certificate %3$s/upstream-ca.pem;
@@ -120,6 +126,7 @@ class UpstreamTlsTest {
         warnings.close();
         plain.close();
         mutual.close();
+        webSockets.close();
         TestPods.deleteTree(dir);
     }
 
@@ -229,6 +236,23 @@ class UpstreamTlsTest {
         Files.move(next, dir.resolve("rotating-ca.pem"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         Gateway.await("the rotated authority to be used", 30_000, () -> worker("/rotating/x").status() == 200);
+    }
+
+    @Test
+    void aWebSocketHandshakeUsesTheRoutesTlsSetting() throws Exception {
+        java.util.concurrent.CompletableFuture<String> echoed = new java.util.concurrent.CompletableFuture<>();
+        java.net.http.WebSocket ws = CLIENT.newWebSocketBuilder().buildAsync(URI.create(gateway.url("/ws/echo")
+                .replace("http://", "ws://")), new java.net.http.WebSocket.Listener() {
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket socket,
+                                                                           CharSequence data, boolean last) {
+                        echoed.complete(data.toString());
+                        return null;
+                    }
+                }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        ws.sendText("over wss", true);
+        assertThat(echoed.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("over wss");
+        ws.abort();
     }
 
     @Test

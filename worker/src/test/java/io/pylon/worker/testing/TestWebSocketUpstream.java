@@ -22,7 +22,16 @@ public final class TestWebSocketUpstream implements AutoCloseable {
     private final WebServer server;
 
     public TestWebSocketUpstream() {
-        server = WebServer.builder()
+        this(null);
+    }
+
+    /** @param tls null: plain; else the server speaks TLS with this context (wss upstreams) */
+    public TestWebSocketUpstream(javax.net.ssl.SSLContext tls) {
+        var builder = WebServer.builder();
+        if (tls != null) {
+            builder.tls(io.helidon.common.tls.Tls.builder().sslContext(tls).build());
+        }
+        server = builder
                 .host("127.0.0.1")
                 .port(0)
                 .shutdownHook(false)

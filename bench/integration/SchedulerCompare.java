@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (missing, and more than once: a duplicate fire across replicas), the start delay after the due instant, and how
  * many of the instants missed during the downtime ran after it. db-scheduler runs as Pylon's Integration pods use it
  * (a custom task per schedule that moves to the instant after the one it stood for: the run-all misfire policy;
- * polling 250 ms, heartbeat 5 s); Quartz with its defaults for a cron trigger (smart policy: fire once now, misfire
+ * polling 250 ms, heartbeat 5 s), but picked at the instant, without the pods' schedule lead: the engines' own delay; Quartz with its defaults for a cron trigger (smart policy: fire once now, misfire
  * threshold 60 s) and a cluster check-in of 5 s, like db-scheduler's heartbeat. Both 10 threads a replica.
  * Usage: java -cp <pylon lib>:<quartz jar>:<classes> SchedulerCompare WORKDIR JOBS SECONDS DOWNTIME
  */

@@ -34,7 +34,7 @@ cleanup() {
 trap cleanup EXIT
 if [ "$WHAT" = compare ]; then
   QUARTZ=org.quartz-scheduler:quartz:2.5.2
-  ./mvnw -B -q dependency:copy -Dartifact=$QUARTZ -DoutputDirectory="$WORK/quartz" >/dev/null
+  ./mvnw -B -q dependency:copy -Dartifact=$QUARTZ -DoutputDirectory="$WORK/quartz" >/dev/null 2>&1
   "$JAVA_HOME/bin/javac" -nowarn -cp "$LIB/*:$WORK/quartz/*" -d "$WORK/classes" bench/integration/SchedulerCompare.java
   echo "machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   "$PYLON_JAVA" -Xmx256m -cp "$LIB/*:$WORK/quartz/*:$WORK/classes" SchedulerCompare "$WORK" "${2:-20}" "${3:-60}" "${4:-75}" \

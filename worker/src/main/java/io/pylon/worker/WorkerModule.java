@@ -185,7 +185,8 @@ public final class WorkerModule implements PylonModule {
             if (settings.get(UsageSettings.ENABLED)) {
                 usageReporter = new UsageReporter(managerUrl, environmentId,
                         context.identity().podName(), new UsageRecorder(settings.get(UsageSettings.MAX_ENTRIES)),
-                        settings.get(UsageSettings.REPORT_INTERVAL), settings.get(ConfigSettings.MANAGER_TIMEOUT));
+                        settings.get(UsageSettings.REPORT_INTERVAL), settings.get(ConfigSettings.MANAGER_TIMEOUT),
+                        contact);
                 context.onStop(usageReporter);
                 UsageMeters.bind(usageReporter.recorder(), context.metrics());
             }

@@ -5,7 +5,7 @@ import java.net.URI;
 
 /**
  * What a Worker says about reaching its Manager, shared by the followers of one Worker (the bundle's and the key
- * set's). A Worker started before its Manager is normal (both start together; the Manager takes longer): while a
+ * set's) and its usage reporter. A Worker started before its Manager is normal (both start together; the Manager takes longer): while a
  * Manager that never answered still does not, the Worker says once, at INFO, that it waits for it, and once that it
  * is connected when the first answer comes. Only a Manager that answered and then cannot be reached is a WARNING,
  * once, and its return an INFO line. The polls that fail in between are not logged one by one: each follower counts

@@ -3,6 +3,7 @@ package io.pylon.worker.usage;
 import org.jspecify.annotations.Nullable;
 
 import io.pylon.core.http.Json;
+import io.pylon.worker.config.ManagerContact;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -54,10 +55,13 @@ public final class UsageReporter implements AutoCloseable {
     private volatile long lastAcknowledged;
     private volatile boolean stopped;
     private @Nullable Thread thread;
+    private final ManagerContact contact;
 
+    /** @param contact what the Worker says about reaching its Manager, shared with its followers */
     public UsageReporter(URI manager, String environmentId, String podName, UsageRecorder recorder, Duration interval,
-                         Duration timeout) {
+                         Duration timeout, ManagerContact contact) {
         this.manager = manager;
+        this.contact = contact;
         this.environmentId = environmentId;
         this.recorder = recorder;
         this.interval = interval;
@@ -126,12 +130,15 @@ public final class UsageReporter implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body))).build();
         try {
             HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+            contact.answered();
             if (response.statusCode() / 100 != 2) {
                 failed("The Manager answered a usage report with " + response.statusCode());
             }
             return response.statusCode();
         } catch (IOException e) {
-            failed("A usage report could not be sent (" + e.getClass().getSimpleName() + ")");
+            // an unreachable Manager is said once for the whole Worker; the counts wait, as diagnostics show
+            lastError = "A usage report could not be sent (" + e.getClass().getSimpleName() + ")";
+            contact.unreachable(e.getClass().getSimpleName());
             return -1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -12,6 +12,8 @@ trap 'echo "bench/worker/peers.sh: failed at line $LINENO: $BASH_COMMAND" >&2' E
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=scripts/pod-jvm.sh
 . "$ROOT/scripts/pod-jvm.sh"
+# shellcheck source=bench/worker/upstream.sh
+. "$ROOT/bench/worker/upstream.sh"
 DURATION=${1:-15}
 ROUNDS=${2:-3}
 ADDR=${BENCH_ADDR:-127.0.40.1}
@@ -43,24 +45,8 @@ trap cleanup EXIT
 mkdir -p "$WORK/up/www"
 head -c 1048576 /dev/zero | tr '\0' 'x' > "$WORK/up/www/1m"
 SMALL=$(printf '%099d' 0)
-cat > "$WORK/up/nginx.conf" <<CONF
-worker_processes 1;
-pid $WORK/up/nginx.pid;
-error_log $WORK/up/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    client_body_temp_path $WORK/up/cb; proxy_temp_path $WORK/up/p; fastcgi_temp_path $WORK/up/f;
-    uwsgi_temp_path $WORK/up/u; scgi_temp_path $WORK/up/s;
-    server {
-        listen $ADDR:$UPSTREAM_PORT;
-        root $WORK/up/www;
-        location = /100b { default_type text/plain; return 200 "${SMALL}\n"; }
-    }
-}
-CONF
-taskset -c 1 nginx -p "$WORK/up" -c "$WORK/up/nginx.conf" -e "$WORK/up/error.log" -g 'daemon off;' &
+start_upstream "$WORK/up" "$ADDR" "$UPSTREAM_PORT" "root $WORK/up/www;
+        location = /100b { default_type text/plain; return 200 \"${SMALL}\\n\"; }"
 PIDS+=($!)
 
 # nginx as the reverse proxy an operator would configure (keep-alive upstream, streaming), on CPU 0

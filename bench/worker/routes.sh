@@ -13,6 +13,8 @@ trap 'echo "bench/worker/routes.sh: failed at line $LINENO: $BASH_COMMAND" >&2' 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=scripts/pod-jvm.sh
 . "$ROOT/scripts/pod-jvm.sh"
+# shellcheck source=bench/worker/upstream.sh
+. "$ROOT/bench/worker/upstream.sh"
 PROXIES=${1:-1000}
 DURATION=${2:-15}
 ROUNDS=${3:-3}
@@ -41,25 +43,8 @@ trap cleanup EXIT
 ( sleep 1800; echo "bench/worker/routes.sh: time limit reached" >&2; kill -TERM $$ ) & PIDS+=($!)
 
 # the upstream: nginx on CPU 1, 100 bytes on every path
-mkdir -p "$WORK/up"
 SMALL=$(printf '%099d' 0)
-cat > "$WORK/up/nginx.conf" <<CONF
-worker_processes 1;
-pid $WORK/up/nginx.pid;
-error_log $WORK/up/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    client_body_temp_path $WORK/up/cb; proxy_temp_path $WORK/up/p; fastcgi_temp_path $WORK/up/f;
-    uwsgi_temp_path $WORK/up/u; scgi_temp_path $WORK/up/s;
-    server {
-        listen $ADDR:$UPSTREAM_PORT;
-        location / { default_type text/plain; return 200 "${SMALL}\n"; }
-    }
-}
-CONF
-taskset -c 1 nginx -p "$WORK/up" -c "$WORK/up/nginx.conf" -e "$WORK/up/error.log" -g 'daemon off;' &
+start_upstream "$WORK/up" "$ADDR" "$UPSTREAM_PORT" "location / { default_type text/plain; return 200 \"${SMALL}\\n\"; }"
 PIDS+=($!)
 
 build_worker() { # tree name: writes $WORK/name.cp and compiles StartWorker into $WORK/name.classes

@@ -312,9 +312,12 @@ class PlansAndUsageTest {
             for (int i = 0; i < 4; i++) {
                 assertThat(call(three, "/orders/ok", app.key()).statusCode()).isEqualTo(200);
             }
-            ControlPlane.await("a report waiting on the Worker", () ->
-                    diagnostics(three, "config").path("usageReportsWaiting").asInt() >= 1);
-            assertThat(diagnostics(three, "config").path("usageReportError").asText()).contains("503");
+            // the count of waiting reports is published before the first attempt is refused: wait for both
+            ControlPlane.await("a refused report waiting on the Worker", () -> {
+                JsonNode config = diagnostics(three, "config");
+                return config.path("usageReportsWaiting").asInt() >= 1
+                        && config.path("usageReportError").asText().contains("503");
+            });
             assertThat(requestsOf(cp.get("/apiops/usage?proxy=orders").body(), app.id())).isZero();
             Thread.sleep(1000); // a few more refused attempts
             reportsRefused.set(false);

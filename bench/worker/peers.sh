@@ -7,7 +7,7 @@
 #   bench/worker/peers.sh [seconds-per-run] [rounds]
 # BENCH_ADDR: the loopback address every process binds (default 127.0.40.1). PEERS: the proxies to measure (default
 # "nginx haproxy caddy scg worker"; nginx is the reference and always measured). Bounded: it stops after its rounds
-# (about 2 x rounds x proxies x seconds, plus the warm-up of each JVM until its CPU per request stops falling, 30-120 s)
+# (about 2 x rounds x proxies x seconds, plus the warm-up of each JVM until its JIT compilers are idle, 30-180 s)
 # and only ever calls BENCH_ADDR. The JVMs (the Worker and Spring Cloud Gateway) get the JVM options of a Worker pod
 # (WORKER_JAVA_OPTS replaces them for both). Needs wrk, nginx, haproxy, caddy, taskset, a JDK >= 21 (scripts/jdk.sh) and,
 # the first time, Maven Central (bench/worker/spring-cloud-gateway is built with ./mvnw). Prints a Markdown table.
@@ -63,7 +63,7 @@ trap 'exit 130' INT TERM # through the EXIT trap, which stops every process star
 # Gateway from its own pom.xml beside this script
 if wants worker; then
   if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
-      -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
+      -DskipErrorProne -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
     echo "cannot build the Worker (./mvnw -o -pl worker -am package); Maven said:" >&2
     grep -v '^WARNING' "$WORK/build.log" >&2 || true
     exit 1
@@ -256,17 +256,22 @@ errors() {
 cpu_us() { awk -v hz="$HZ" '{ if ($1 > 0) printf "%.1f", $2 / hz * 1e6 / $1; else print "-" }' "$WORK/$1.stats"; }
 loglines() { awk '{print $3}' "$WORK/$1.stats"; }
 
-# a JVM until C2 has compiled its hot path: 10 s steps, at least 30 s, until its CPU per request stops falling
-# (within 3% of the step before) or after 120 s
+jit_ticks() { # pid: CPU ticks its JIT compiler threads have used so far
+  cat /proc/"$1"/task/*/stat 2>/dev/null | awk '/\((C1|C2) CompilerThre/ { sub(/.*\) /, ""); n += $12 + $13 } END { print n + 0 }'
+}
+# A JVM until its JIT compilers are idle: 10 s steps, at least 3, until its compiler threads took under 2% of its CPU
+# in a step, or after 18 (a stop at stable CPU per request is not enough: on a busy machine C2 gets so little CPU that
+# a JVM still compiling can cost 10x its compiled CPU per request for minutes, step after step)
 warm_jvm() { # name
-  local previous= now step
-  echo "warming up $1 (C2 on a pinned core: 30-120 s)..." >&2
-  for step in $(seq 1 12); do
+  local pid step t0 j0 t j
+  pid=$(proxy_pids "$1")
+  echo "warming up $1 (until its JIT compilers are idle: 30-180 s)..." >&2
+  for step in $(seq 1 18); do
+    t0=$(ticks "$pid"); j0=$(jit_ticks "$pid")
     run "warm-$1" "$1" /100b 64 10
-    now=$(cpu_us "warm-$1")
-    echo "  warm-up step $step: $1 $now us of CPU per request" >&2
-    if [ "$step" -ge 3 ] && awk -v a="$now" -v b="$previous" 'BEGIN { exit !(a >= b * 0.97) }'; then break; fi
-    previous=$now
+    t=$(( $(ticks "$pid") - t0 )); j=$(( $(jit_ticks "$pid") - j0 ))
+    echo "  warm-up step $step: $1 $(cpu_us "warm-$1") us of CPU per request, $j of its $t CPU ticks compiling" >&2
+    if [ "$step" -ge 3 ] && [ $((j * 50)) -le "$t" ]; then break; fi
   done
   run "warm-$1" "$1" /1m 16 10
 }

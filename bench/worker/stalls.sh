@@ -11,7 +11,7 @@
 # longest GC pause and safepoint each JVM logged during its measured runs (-Xlog:gc,safepoint).
 #   bench/worker/stalls.sh [seconds-per-run] [rounds]
 # BENCH_ADDR: the loopback address every process binds (default 127.0.40.2); WORKER_JAVA_OPTS replaces the JVM
-# options of both. Bounded: about 4 x rounds x seconds plus the warm-up (3 x 3-12 x seconds); only calls BENCH_ADDR.
+# options of both. Bounded: about 4 x rounds x seconds plus the warm-up (3 x 3-18 x seconds); only calls BENCH_ADDR.
 # Needs wrk, nginx, taskset and a JDK >= 21. Prints a Markdown table.
 set -euo pipefail
 trap 'echo "bench/worker/stalls.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
@@ -50,7 +50,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM # through the EXIT trap, which stops every process started here
 
 if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
-    -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
+    -DskipErrorProne -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
   echo "cannot build the Worker (./mvnw -o -pl worker -am package); Maven said:" >&2
   grep -v '^WARNING' "$WORK/build.log" >&2 || true
   exit 1
@@ -96,7 +96,7 @@ await "$BARE_URL" "$WORK/bare.log"
 await "$HEALTH_URL" "$WORK/worker.log"
 await "$GATEWAY_URL" "$WORK/worker.log"
 
-HZ=$(getconf CLK_TCK)
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; } # pid: CPU ticks (user + system) it has used so far
 wrk_run() { # name url connections seconds
   taskset -c 1 wrk -t1 -c"$3" -d"$4"s --latency "$2" > "$WORK/$1.txt" 2>&1 || true
 }
@@ -111,24 +111,28 @@ gc_marks() { # file from
 measure() { # name url [probe-url]
   local server=$WORKER_PID gc=$WORK/worker.gc from t0 probe=
   [ "$2" = "$BARE_URL" ] && server=$BARE_PID gc=$WORK/bare.gc
-  from=$(wc -l < "$gc"); t0=$(awk '{print $14 + $15}' "/proc/$server/stat")
+  from=$(wc -l < "$gc"); t0=$(ticks "$server")
   if [ -n "${3:-}" ]; then wrk_run "$1-probe" "$3" 1 "$DURATION" & probe=$!; fi
   wrk_run "$1" "$2" 64 "$DURATION"
   [ -n "$probe" ] && wait "$probe"
-  echo "$(awk '/requests in/ {print $1}' "$WORK/$1.txt") $(( $(awk '{print $14 + $15}' "/proc/$server/stat") - t0 )) $(gc_marks "$gc" "$from")" \
+  echo "$(awk '/requests in/ {print $1}' "$WORK/$1.txt") $(( $(ticks "$server") - t0 )) $(gc_marks "$gc" "$from")" \
     > "$WORK/$1.stats"
 }
 
-# until C2 has compiled both: steps of one run per case, at least 3, until the Worker's CPU per gateway request stops
-# falling (within 3% of the step before) or after 12
-echo "warming up (C2 on a pinned core: 30-120 s)..." >&2
-previous=
-for step in $(seq 1 12); do
-  measure warm-bare "$BARE_URL"; measure warm-health "$HEALTH_URL"; measure warm "$GATEWAY_URL"
-  now=$(awk -v hz="$HZ" '{ printf "%.1f", $2 / hz * 1e6 / $1 }' "$WORK/warm.stats")
-  echo "  warm-up step $step: Worker $now us of CPU per gateway request" >&2
-  if [ "$step" -ge 3 ] && awk -v a="$now" -v b="$previous" 'BEGIN { exit !(a >= b * 0.97) }'; then break; fi
-  previous=$now
+jit_ticks() { # pid: CPU ticks its JIT compiler threads have used so far
+  cat /proc/"$1"/task/*/stat 2>/dev/null | awk '/\((C1|C2) CompilerThre/ { sub(/.*\) /, ""); n += $12 + $13 } END { print n + 0 }'
+}
+# Both JVMs until their JIT compilers are idle: steps of one run per case, at least 3, until the compiler threads of
+# each took under 2% of its CPU in a step, or after 18 (on a busy machine C2 gets little CPU: a JVM still compiling
+# costs several times its compiled CPU per request, step after step)
+echo "warming up (until the JIT compilers of both JVMs are idle)..." >&2
+for step in $(seq 1 18); do
+  w0=$(ticks $WORKER_PID); wj0=$(jit_ticks $WORKER_PID); b0=$(ticks $BARE_PID); bj0=$(jit_ticks $BARE_PID)
+  measure warm-bare "$BARE_URL"; measure warm-health "$HEALTH_URL"; measure warm "$GATEWAY_URL" "$HEALTH_URL"
+  w=$(( $(ticks $WORKER_PID) - w0 )); wj=$(( $(jit_ticks $WORKER_PID) - wj0 ))
+  b=$(( $(ticks $BARE_PID) - b0 )); bj=$(( $(jit_ticks $BARE_PID) - bj0 ))
+  echo "  warm-up step $step: compiling $wj of the Worker's $w CPU ticks, $bj of the bare server's $b" >&2
+  if [ "$step" -ge 3 ] && [ $((wj * 50)) -le "$w" ] && [ $((bj * 50)) -le "$b" ]; then break; fi
 done
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)

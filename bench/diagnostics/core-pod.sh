@@ -2,12 +2,7 @@
 # (ADDR, a loopback address, default 127.0.0.1), and defines core_classpath, which prints the class path of core's
 # compiled classes (copied into the given folder, so that other builds cannot swap classes under the pod) and their
 # runtime dependencies. No install.
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 ADDR=${BENCH_ADDR:-127.0.0.1}
 case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
 

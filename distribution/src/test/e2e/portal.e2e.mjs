@@ -7,6 +7,8 @@
 //             (the Worker answers 403 subscription_pending); the admin approves it and the key works through the
 //             Worker; suspending, disabling the developer and enabling again reach the Worker within 3 s
 //   tryit   - the docs page's "Try it out" calls the real Worker with the key issued on the page: the upstream's 200
+//   plans   - in the Manager UI an admin creates, edits and deletes plans and gives one to a developer's subscription
+//             (only the plans that fit its API are offered; a held plan is not deleted)
 //   security - a rotated key stops within 3 s and its successor works; sign-in replaces a planted session cookie;
 //             unknown address and wrong password get the same answer in similar time; guessing is throttled (429)
 // Settings come from the environment. Exits non-zero with the reason on any failure; screenshots in SCREENSHOTS.
@@ -288,6 +290,79 @@ async function tryIt(page) {
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));
 }
 
+// the Plans card of the Manager UI's Developer portal screen: create, edit, give to a subscription, delete
+async function savePlan(adminPage, name, requests, per, proxy) {
+  if (name) await adminPage.locator('#plan-name').fill(name);
+  await adminPage.locator('#plan-requests').fill(String(requests));
+  await adminPage.locator('#plan-per').selectOption(per);
+  await adminPage.locator('#plan-proxy').selectOption(proxy);
+  await adminPage.getByRole('button', { name: 'Save plan' }).click();
+}
+
+async function planCells(adminPage, name) {
+  const row = adminPage.locator(`#plans tr[data-plan="${name}"]`);
+  await row.waitFor(LONG);
+  return (await row.locator('th, td').allTextContents()).slice(0, 3).join(' | ');
+}
+
+async function plans(browser) {
+  const adminPage = await (await browser.newContext()).newPage();
+  const errors = [];
+  adminPage.on('pageerror', e => errors.push(String(e)));
+  await signIn(adminPage, 'admin', ADMIN_PASSWORD, MANAGER);
+  await adminPage.getByRole('link', { name: 'Developer portal' }).click();
+  await adminPage.getByRole('heading', { name: 'Plans' }).waitFor(LONG);
+
+  // a name the API would refuse is refused in the form; a plan for one API, then edited
+  await savePlan(adminPage, 'Bad Name', 2, 'minute', 'orders');
+  check(/lower-case/.test(await adminPage.locator('#plan-error').textContent()), 'a bad plan name is refused in the form');
+  await savePlan(adminPage, 'bronze', 2, 'minute', 'orders');
+  check(await planCells(adminPage, 'bronze') === 'bronze | 2 per minute | orders', 'bronze listed: '
+    + await planCells(adminPage, 'bronze'));
+  await adminPage.getByRole('button', { name: 'Edit plan bronze' }).click();
+  check(await adminPage.locator('#plan-name').isDisabled() && await adminPage.locator('#plan-name').inputValue() === 'bronze',
+    'editing keeps the name');
+  await savePlan(adminPage, null, 5, 'second', 'orders');
+  await adminPage.locator('#plans tr[data-plan="bronze"]', { hasText: '5 per second' }).waitFor(LONG);
+  await savePlan(adminPage, 'any-api', 100, 'minute', '');
+  check(await planCells(adminPage, 'any-api') === 'any-api | 100 per minute | any', 'a plan for any API');
+  await savePlan(adminPage, 'billing-only', 10, 'minute', 'billing');
+  await planCells(adminPage, 'billing-only');
+
+  // a developer's subscription gets a plan in the subscriptions table: only the plans that fit its API are offered
+  const devPage = await (await browser.newContext()).newPage();
+  await signUpAndIn(devPage, 'dev-plans@example.com');
+  await portal.createApplication(devPage, 'planned');
+  await portal.subscribe(devPage, 'planned', 'orders', 'active');
+  await adminPage.locator('#subscription-status').selectOption('');
+  await portalScreen(adminPage);
+  const row = adminPage.locator('#subscriptions tr[data-proxy="orders"][data-application="planned"]');
+  await row.waitFor(LONG);
+  const offered = await row.locator('select.plan option').evaluateAll(os => os.map(o => o.value));
+  check(JSON.stringify(offered) === JSON.stringify(['', 'any-api', 'bronze']), 'the plans that fit orders: ' + offered);
+  await row.locator('select.plan').selectOption('bronze');
+  await adminPage.locator('#subscriptions tr[data-application="planned"][data-plan="bronze"]').waitFor(LONG);
+  const token = await adminPage.evaluate(() => sessionStorage.getItem('pylon.token'));
+  const listed = await (await fetch(MANAGER + '/apiops/subscriptions?status=active', { headers: { Authorization: 'Bearer ' + token } })).json();
+  const planned = listed.subscriptions.find(x => x.applicationName === 'planned');
+  check(planned && planned.plan === 'bronze', 'the API has the plan: ' + JSON.stringify(planned));
+  await shot(adminPage, 'plans');
+
+  // a held plan is not deleted (the Manager's 409 is shown); without holders it is
+  adminPage.on('dialog', d => d.accept());
+  await adminPage.getByRole('button', { name: 'Delete plan bronze' }).click();
+  await adminPage.locator('#notice', { hasText: 'held by 1 subscription' }).waitFor(LONG);
+  check(await adminPage.locator('#plans tr[data-plan="bronze"]').count() === 1, 'the held plan stays');
+  await adminPage.locator('#subscriptions tr[data-application="planned"] select.plan').selectOption('');
+  await adminPage.locator('#subscriptions tr[data-application="planned"][data-plan=""]').waitFor(LONG);
+  for (const name of ['bronze', 'any-api', 'billing-only']) {
+    await adminPage.getByRole('button', { name: 'Delete plan ' + name }).click();
+    await adminPage.locator(`#plans tr[data-plan="${name}"]`).waitFor({ state: 'detached', ...LONG });
+  }
+  await adminPage.locator('#plans-empty').waitFor(LONG);
+  check(errors.length === 0, 'no page errors in the Manager UI: ' + errors.join('; '));
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -389,6 +464,7 @@ try {
   else if (PHASE === 'admin') await admin(browser);
   else if (PHASE === 'tryit') await tryIt(page);
   else if (PHASE === 'security') await security(browser, page);
+  else if (PHASE === 'plans') await plans(browser);
   else throw new Error('unknown phase ' + PHASE);
   console.log('phase ' + PHASE + ' passed');
 } finally {

@@ -9,17 +9,18 @@
 # "nginx haproxy caddy scg worker"; nginx is the reference and always measured). Bounded: it stops after its rounds
 # (about 2 x rounds x proxies x seconds, plus the warm-up of each JVM until its JIT compilers are idle, 30-180 s)
 # and only ever calls BENCH_ADDR. The JVMs (the Worker and Spring Cloud Gateway) get the JVM options of a Worker pod
-# (WORKER_JAVA_OPTS replaces them for both). Needs wrk, nginx, haproxy, caddy, taskset, a JDK >= 21 (scripts/jdk.sh) and,
+# (WORKER_JAVA_OPTS replaces them for both). Needs wrk, nginx, haproxy, caddy, taskset, a JDK >= 21 (bench/bench-env.sh) and,
 # the first time, Maven Central (bench/worker/spring-cloud-gateway is built with ./mvnw). Prints a Markdown table.
 set -euo pipefail
 trap 'echo "bench/worker/peers.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=scripts/jdk.sh
-. "$ROOT/scripts/jdk.sh"
+# shellcheck source=bench/bench-env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 # shellcheck source=scripts/pod-jvm.sh
 . "$ROOT/scripts/pod-jvm.sh"
 # shellcheck source=bench/worker/upstream.sh
 . "$ROOT/bench/worker/upstream.sh"
+# shellcheck source=bench/worker/pinned-worker.sh
+. "$ROOT/bench/worker/pinned-worker.sh"
 DURATION=${1:-15}
 ROUNDS=${2:-3}
 ADDR=${BENCH_ADDR:-127.0.40.1}
@@ -40,7 +41,6 @@ for tool in wrk nginx taskset $(wants haproxy && echo haproxy) $(wants caddy && 
   command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y wrk nginx-light haproxy caddy util-linux)" >&2; exit 1; }
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (proxy on one, upstream and wrk on the other)" >&2; exit 1; }
-pylon_find_jdk # exports JAVA_HOME, for the builds too
 JVM_OPTS=${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)}
 UPSTREAM_PORT=18180
 NGINX_PORT=18181
@@ -58,19 +58,11 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM # through the EXIT trap, which stops every process started here
+time_limit 2400 bench/worker/peers.sh; PIDS+=($!)
 
 # the JVM peers first (their builds take minutes on a loaded machine): the Worker built from this tree, Spring Cloud
 # Gateway from its own pom.xml beside this script
-if wants worker; then
-  if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
-      -DskipErrorProne -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
-    echo "cannot build the Worker (./mvnw -o -pl worker -am package); Maven said:" >&2
-    grep -v '^WARNING' "$WORK/build.log" >&2 || true
-    exit 1
-  fi
-  CP="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
-  "$JAVA_HOME/bin/javac" -cp "$CP" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java"
-fi
+wants worker && build_worker "$ROOT" worker
 SCG_JAR=$ROOT/bench/worker/spring-cloud-gateway/target/spring-cloud-gateway-bench.jar
 if wants scg; then
   if ! nice -n 10 "$ROOT/mvnw" -B -q -f "$ROOT/bench/worker/spring-cloud-gateway/pom.xml" package \
@@ -190,12 +182,7 @@ if wants worker; then
 routes:
   - {name: api, pathPrefix: /, upstreams: [http://$ADDR:$UPSTREAM_PORT]}
 ROUTES
-  # shellcheck disable=SC2086
-  PYLON_SERVER_BIND=$ADDR PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
-  PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/worker.data" \
-  PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
-    taskset -c 0 "$JAVA_HOME/bin/java" $JVM_OPTS -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
-  WORKER_PID=$!
+  WORKER_PID=$(start_worker worker worker $WORKER_PORT "$WORK/routes.yaml")
   PIDS+=($WORKER_PID)
 fi
 
@@ -232,11 +219,6 @@ await() { # name port path: 3 minutes at most (a JVM starts slowly on a loaded c
 await upstream $UPSTREAM_PORT /100b
 for p in $PROXIES; do await "$p" "$(proxy_port "$p")" /100b; done
 
-ticks() {
-  local total=0 pid
-  for pid in "$@"; do total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0))); done
-  echo "$total"
-}
 HZ=$(getconf CLK_TCK)
 # one wrk run: writes name.txt (wrk's output) and name.stats ("requests cpu_ticks log_lines")
 run() { # name proxy path connections seconds
@@ -256,9 +238,6 @@ errors() {
 cpu_us() { awk -v hz="$HZ" '{ if ($1 > 0) printf "%.1f", $2 / hz * 1e6 / $1; else print "-" }' "$WORK/$1.stats"; }
 loglines() { awk '{print $3}' "$WORK/$1.stats"; }
 
-jit_ticks() { # pid: CPU ticks its JIT compiler threads have used so far
-  cat /proc/"$1"/task/*/stat 2>/dev/null | awk '/\((C1|C2) CompilerThre/ { sub(/.*\) /, ""); n += $12 + $13 } END { print n + 0 }'
-}
 # A JVM until its JIT compilers are idle: 10 s steps, at least 3, until its compiler threads took under 2% of its CPU
 # in a step, or after 18 (a stop at stable CPU per request is not enough: on a busy machine C2 gets so little CPU that
 # a JVM still compiling can cost 10x its compiled CPU per request for minutes, step after step)
@@ -321,3 +300,10 @@ echo
 echo "Medians of $ROUNDS interleaved rounds of ${DURATION} s; wrk -t1 -c64 (100 B) and -c16 (1 MiB) on CPU 1 with the upstream nginx;"
 echo "each proxy alone on CPU 0. Load average before/after: $LOAD_BEFORE / $LOAD_AFTER on $(nproc) CPUs (shared machine)."
 echo "Errors: wrk socket errors and non-2xx over all runs; log lines: lines each proxy's logs gained during its measured runs."
+for p in $PROXIES; do
+  for round in $(seq 1 "$ROUNDS"); do
+    for c in small large; do
+      [ "$(errors "$c-$p-$round")" = 0 ] || echo "errors in $c-$p-$round: $(awk '/Socket errors|Non-2xx/' "$WORK/$c-$p-$round.txt" | tr '\n' ' ')"
+    done
+  done
+done

@@ -15,13 +15,14 @@
 # Needs wrk, nginx, taskset and a JDK >= 21. Prints a Markdown table.
 set -euo pipefail
 trap 'echo "bench/worker/stalls.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=scripts/jdk.sh
-. "$ROOT/scripts/jdk.sh"
+# shellcheck source=bench/bench-env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 # shellcheck source=scripts/pod-jvm.sh
 . "$ROOT/scripts/pod-jvm.sh"
 # shellcheck source=bench/worker/upstream.sh
 . "$ROOT/bench/worker/upstream.sh"
+# shellcheck source=bench/worker/pinned-worker.sh
+. "$ROOT/bench/worker/pinned-worker.sh"
 DURATION=${1:-15}
 ROUNDS=${2:-3}
 ADDR=${BENCH_ADDR:-127.0.40.2}
@@ -33,7 +34,6 @@ for tool in wrk nginx taskset curl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y wrk nginx-light util-linux curl)" >&2; exit 1; }
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (servers on one, upstream and wrk on the other)" >&2; exit 1; }
-pylon_find_jdk # exports JAVA_HOME, for the build too
 JVM_OPTS=${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)}
 UPSTREAM_PORT=18380
 WORKER_PORT=18381
@@ -48,15 +48,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM # through the EXIT trap, which stops every process started here
+time_limit 1800 bench/worker/stalls.sh; PIDS+=($!)
 
-if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
-    -DskipErrorProne -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
-  echo "cannot build the Worker (./mvnw -o -pl worker -am package); Maven said:" >&2
-  grep -v '^WARNING' "$WORK/build.log" >&2 || true
-  exit 1
-fi
-CP="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
-"$JAVA_HOME/bin/javac" -cp "$CP" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java" "$ROOT/bench/worker/BareHelidon.java"
+build_worker "$ROOT" worker "$ROOT/bench/worker/BareHelidon.java"
 
 mkdir -p "$WORK/up"
 SMALL=$(printf '%099d' 0)
@@ -67,17 +61,11 @@ cat > "$WORK/routes.yaml" <<ROUTES
 routes:
   - {name: api, pathPrefix: /, upstreams: [http://$ADDR:$UPSTREAM_PORT]}
 ROUTES
-# shellcheck disable=SC2086
-PYLON_SERVER_BIND=$ADDR PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
-PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/worker.data" \
-PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
-  taskset -c 0 "$JAVA_HOME/bin/java" $JVM_OPTS -Xlog:gc,safepoint:file="$WORK/worker.gc":uptime \
-  -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
-WORKER_PID=$!
+WORKER_PID=$(start_worker worker worker $WORKER_PORT "$WORK/routes.yaml" -Xlog:gc,safepoint:file="$WORK/worker.gc":uptime)
 PIDS+=($WORKER_PID)
 # shellcheck disable=SC2086
 taskset -c 0 "$JAVA_HOME/bin/java" $JVM_OPTS -Xlog:gc,safepoint:file="$WORK/bare.gc":uptime \
-  -cp "$WORK/classes:$CP" BareHelidon "$ADDR" "$BARE_PORT" > "$WORK/bare.log" 2>&1 &
+  -cp "$WORK/worker.classes:$(cat "$WORK/worker.cp")" BareHelidon "$ADDR" "$BARE_PORT" > "$WORK/bare.log" 2>&1 &
 BARE_PID=$!
 PIDS+=($BARE_PID)
 
@@ -96,7 +84,6 @@ await "$BARE_URL" "$WORK/bare.log"
 await "$HEALTH_URL" "$WORK/worker.log"
 await "$GATEWAY_URL" "$WORK/worker.log"
 
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; } # pid: CPU ticks (user + system) it has used so far
 wrk_run() { # name url connections seconds
   taskset -c 1 wrk -t1 -c"$3" -d"$4"s --latency "$2" > "$WORK/$1.txt" 2>&1 || true
 }
@@ -119,9 +106,6 @@ measure() { # name url [probe-url]
     > "$WORK/$1.stats"
 }
 
-jit_ticks() { # pid: CPU ticks its JIT compiler threads have used so far
-  cat /proc/"$1"/task/*/stat 2>/dev/null | awk '/\((C1|C2) CompilerThre/ { sub(/.*\) /, ""); n += $12 + $13 } END { print n + 0 }'
-}
 # Both JVMs until their JIT compilers are idle: steps of one run per case, at least 3, until the compiler threads of
 # each took under 2% of its CPU in a step, or after 18 (on a busy machine C2 gets little CPU: a JVM still compiling
 # costs several times its compiled CPU per request, step after step)

@@ -14,12 +14,7 @@
 # from Maven Central, copied to the dir) and writes its CPU profile of the whole run, in collapsed stacks, to
 # <dir>/aggregator-<build>.collapsed when the aggregator exits (profile one scenario at a time: PEERS=64).
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 for tool in nginx wrk curl; do
   command -v "$tool" >/dev/null || { echo "$tool is needed (apt-get install -y $tool)" >&2; exit 1; }
 done

@@ -6,12 +6,7 @@
 # and the client (BroadcastBench.java compare): ROUNDS rounds of ITERATIONS calls of `all`, then as many of `compare`,
 # each round's medians and the median over the rounds. Binds HOST (default 127.0.31.1). Needs a JDK >= 21.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 BENCH="$ROOT/bench/broadcast"
 OUT=$(mktemp -d)
 trap 'kill "${PEERS:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT

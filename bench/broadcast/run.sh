@@ -8,12 +8,7 @@
 # heap, aggregates a thread dump broadcast over 65 pods answering about 1 MB each and reports its heap growth.
 # Needs a JDK >= 21 (JAVA_HOME or scripts/jdk.sh).
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 BENCH="$ROOT/bench/broadcast"
 OUT=$(mktemp -d)
 trap 'kill "${PEERS:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT

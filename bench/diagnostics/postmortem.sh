@@ -7,24 +7,13 @@
 # and reads the pod's log line "Postmortem capture <id> written (<bytes> bytes in <ms> ms)"; the capture's own
 # tookMillis (sections only, before gzip) comes from its file. BENCH_ADDR: the loopback address the pod binds.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/core-pod.sh"
 ROUNDS=${1:-11}
-ADDR=${BENCH_ADDR:-127.0.0.1}
-case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
 PORT=${PORT:-18393}
 OUT=$(mktemp -d)
 trap 'exec 3>&- 2>/dev/null || true; kill "${POD:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
-# no install: the class path names core/target/classes, copied so that other builds cannot swap classes under the pod
-./mvnw -B -q -o -pl core compile dependency:build-classpath -Dmdep.includeScope=runtime \
-  -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
-cp -r core/target/classes "$OUT/core-classes"
-CP="$OUT/core-classes:$(cat "$OUT/cp.txt")"
+CP=$(core_classpath "$OUT")
 
 mkfifo "$OUT/in"
 "$JAVA" -Xms256m -Xmx256m -XX:+UseSerialGC -cp "$CP" bench/diagnostics/PostmortemPod.java \

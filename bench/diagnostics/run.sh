@@ -6,12 +6,7 @@
 # The pod is the core's diagnostics on a minimal module (DiagnosticsPod.java), one JVM per scenario; the client is a
 # separate JVM (DiagnosticsLoad.java). Needs a JDK >= 21 (JAVA_HOME or scripts/jdk.sh).
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 BENCH="$ROOT/bench/diagnostics"
 OUT=$(mktemp -d)
 trap 'kill "${POD:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT

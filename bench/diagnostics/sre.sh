@@ -8,24 +8,13 @@
 # includes the HTTP handling and JSON), then the medians; then the CPU of one reading over CALLS (40) calls.
 # The JFR cost on the Worker's proxied requests/s is measured with bench/worker/run.sh (see BENCHMARKS.md).
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/core-pod.sh"
 ROUNDS=${1:-7}
-ADDR=${BENCH_ADDR:-127.0.0.1}
-case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
 PORT=${PORT:-18392}
 OUT=$(mktemp -d)
 trap 'kill "${POD:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT
 
-# no install: the class path names core/target/classes, copied so that other builds cannot swap classes under the pod
-./mvnw -B -q -o -pl core compile dependency:build-classpath -Dmdep.includeScope=runtime \
-  -Dmdep.outputFile="$OUT/cp.txt" >/dev/null
-cp -r core/target/classes "$OUT/core-classes"
-CP="$OUT/core-classes:$(cat "$OUT/cp.txt")"
+CP=$(core_classpath "$OUT")
 AUTH="Authorization: 0123456789abcdef01234567"
 
 "$JAVA" -Xms1g -Xmx1g -XX:+UseSerialGC -Dpylon.data.dir="$OUT/data" -cp "$CP" bench/diagnostics/SrePod.java \

@@ -9,12 +9,7 @@
 # longest safepoint. The default configuration: the serial collector with a small,
 # quickly shrinking heap (name pylon-run); pass others in CONFIGS to compare.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 for tool in wrk curl; do
   command -v "$tool" >/dev/null || { echo "$tool is needed (apt-get install -y $tool)" >&2; exit 1; }
 done

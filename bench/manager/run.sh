@@ -5,12 +5,7 @@
 # The Manager runs in its own JVM (ManagerBenchPod.java) with benchmark-only routes added through the
 # ManagerExtension SPI (BenchRoutes.java): /bench/open/... and /bench/bearer/... run the same environment read.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-cd "$ROOT"
-. scripts/jdk.sh
-pylon_find_jdk
-export JAVA_HOME
-JAVA="$PYLON_JAVA"
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 BENCH="$ROOT/bench/manager"
 OUT=$(mktemp -d)
 trap 'kill "${POD:-}" 2>/dev/null || true; rm -rf "$OUT"' EXIT

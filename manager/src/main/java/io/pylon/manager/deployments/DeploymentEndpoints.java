@@ -133,6 +133,15 @@ public final class DeploymentEndpoints {
     }
 
     private void answer(ServerResponse res, Deployment deployment, Duration wait, Instant started) {
+        Json.send(res, Status.CREATED_201, awaited(deployer, deployment, Map.of(), wait, started));
+    }
+
+    /**
+     * The answer to a call that wrote {@code deployment}: its version and hash, {@code more}, and what the pods did
+     * within {@code wait} (the deploy is written already; the wait only decides what the answer can tell).
+     */
+    static Map<String, Object> awaited(Deployer deployer, Deployment deployment, Map<String, Object> more,
+                                       Duration wait, Instant started) {
         Map<String, Object> result;
         try {
             result = deployer.awaitPods(deployment, wait, started);
@@ -143,8 +152,9 @@ public final class DeploymentEndpoints {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("version", deployment.version());
         answer.put("hash", deployment.sha256());
+        answer.putAll(more);
         answer.put("deploymentResult", result);
-        Json.send(res, Status.CREATED_201, answer);
+        return answer;
     }
 
     private void history(ServerRequest req, ServerResponse res, Principal principal) {

@@ -132,19 +132,8 @@ public final class EnvironmentConfigEndpoints {
         Deployment deployment = deployer.write(environment, snapshot, "import", null, principal.username(), comment);
         audit.record(principal.username(), "environment.config-imported", "environment:" + environment + ":v"
                 + deployment.version(), SourceAddress.of(req), "success");
-        Map<String, Object> result;
-        try {
-            result = deployer.awaitPods(deployment, wait, started);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("version", deployment.version());
-        answer.put("hash", deployment.sha256());
-        answer.put("changedProxies", changed.stream().sorted().toList());
-        answer.put("deploymentResult", result);
-        Json.send(res, Status.OK_200, answer);
+        Json.send(res, Status.OK_200, DeploymentEndpoints.awaited(deployer, deployment,
+                Map.of("changedProxies", changed.stream().sorted().toList()), wait, started));
     }
 
     private static Duration wait(ServerRequest req) {

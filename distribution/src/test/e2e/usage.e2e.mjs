@@ -3,11 +3,10 @@
 // 200 and 3 times with its 500; the Portal's usage chart of the application then shows exactly 10 requests and
 // 3 errors, and so does the Manager's API usage screen for the API, with the application in its table.
 // Settings come from the environment. Exits non-zero with the reason on any failure; screenshots in SCREENSHOTS.
-import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { env, check, until, signIn, portal, launchBrowser } from './browser-phase.mjs';
 
-const env = (name, fallback) => process.env[name] ?? fallback;
 const PORTAL = env('PORTAL_URL');
 const WORKER = env('WORKER_URL');
 const MANAGER = env('MANAGER_URL');
@@ -15,24 +14,10 @@ const ADMIN = [env('ADMIN_USER', 'admin'), env('ADMIN_PASSWORD')];
 const SHOTS = env('SCREENSHOTS', 'target/e2e-screenshots');
 mkdirSync(SHOTS, { recursive: true });
 
-function check(condition, message) {
-  if (!condition) throw new Error('check failed: ' + message);
-}
-
 async function callWorker(path, key) {
   const response = await fetch(WORKER + path, { headers: { 'X-API-Key': key } });
   await response.arrayBuffer();
   return response.status;
-}
-
-async function until(what, probe, timeout = 45_000) {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() - started > timeout) throw new Error('timed out waiting for ' + what);
-    await new Promise(r => setTimeout(r, 500));
-  }
 }
 
 function watchErrors(page, errors) {
@@ -44,23 +29,11 @@ function watchErrors(page, errors) {
 }
 
 async function portalJourney(page) {
-  await page.goto(PORTAL + '/#/signup');
-  await page.getByLabel('E-mail').fill('metered@example.com');
-  await page.getByLabel('Password').fill('dev-Passw0rd-usage-1');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL(/#\/signin$/, { timeout: 30_000 });
-  await page.getByLabel('E-mail').fill('metered@example.com');
-  await page.getByLabel('Password').fill('dev-Passw0rd-usage-1');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'My applications' }).waitFor({ timeout: 30_000 });
-  await page.getByLabel('New application').fill('metered');
-  await page.getByRole('button', { name: 'Create application' }).click();
-  let card = page.locator('.card', { has: page.getByRole('heading', { name: 'metered' }) });
-  await card.locator('.subscribe').click();
-  await card.getByText('orders: active').waitFor({ timeout: 30_000 });
-  card = page.locator('.card', { has: page.getByRole('heading', { name: 'metered' }) });
-  await card.locator('.issue').click();
-  const key = (await page.locator('#new-key').textContent()).trim();
+  await portal.signUp(page, PORTAL, 'metered@example.com', 'dev-Passw0rd-usage-1');
+  await portal.signIn(page, PORTAL, 'metered@example.com', 'dev-Passw0rd-usage-1');
+  const card = await portal.createApplication(page, 'metered');
+  await portal.subscribe(page, 'metered', 'orders', 'active');
+  const key = await portal.issueKey(page, 'metered');
   const appId = await card.getAttribute('data-app');
 
   // the first 200 is the first counted request: refusals before the key reached the Worker have no application
@@ -68,12 +41,7 @@ async function portalJourney(page) {
   for (let i = 0; i < 6; i++) check(await callWorker('/orders/ok', key) === 200, 'a call with the key is 200');
   for (let i = 0; i < 3; i++) check(await callWorker('/orders/fail', key) === 500, 'the upstream\'s 500 passes');
 
-  const chart = card.locator('svg.usage-chart');
-  await until('the Portal chart to show 10 requests', async () => {
-    await card.locator('.usage-refresh').click();
-    await page.waitForTimeout(300);
-    return (await chart.count()) === 1 && (await chart.getAttribute('data-requests')) === '10';
-  });
+  const chart = await portal.usageChart(page, 'metered', 10);
   check(await chart.getAttribute('data-errors') === '3', 'the chart counts 3 errors');
   const bars = await card.locator('g.usage-minute').evaluateAll(gs => gs.reduce((n, g) => n + Number(g.dataset.requests), 0));
   check(bars === 10, 'the bars add up to 10 requests, got ' + bars);
@@ -85,11 +53,7 @@ async function portalJourney(page) {
 }
 
 async function managerScreen(page, appId) {
-  await page.goto(MANAGER + '/');
-  await page.getByLabel('Username').fill(ADMIN[0]);
-  await page.getByLabel('Password').fill(ADMIN[1]);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 30_000 });
+  await signIn(page, ADMIN[0], ADMIN[1], MANAGER);
   await page.getByRole('link', { name: 'API usage' }).click();
   await page.getByRole('heading', { name: 'API usage' }).waitFor({ timeout: 30_000 });
   await page.locator('#usage-proxy option[value="orders"]').waitFor({ state: 'attached', timeout: 30_000 });
@@ -106,9 +70,7 @@ async function managerScreen(page, appId) {
   await page.screenshot({ path: join(SHOTS, 'usage-manager.png'), fullPage: true });
 }
 
-const browser = await chromium.launch({ executablePath: env('CHROMIUM', '/usr/bin/chromium'), headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const browser = await launchBrowser();
 try {
   const errors = [];
   const portalPage = await (await browser.newContext()).newPage();

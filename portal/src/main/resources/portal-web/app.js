@@ -6,6 +6,8 @@ import { usageSection } from './usage.js';
 const main = document.getElementById('main');
 const statusLine = document.getElementById('status');
 let me = null;
+// a sentence for the next page: the sign-up's answer, shown on the sign-in page it leads to
+let notice = null;
 // keys issued or rotated while this page lives, for "Try it"; in memory only, gone with a reload
 const issuedKeys = [];
 
@@ -103,8 +105,9 @@ function credentialsForm(title, action) {
 function signUp() {
   credentialsForm('Sign up', async (email, password) => {
     const answer = await api('POST', '/signup', { email, password });
-    say(answer.status === 202 ? answer.json.message : problem(answer));
-    if (answer.status === 202) location.hash = '#/signin';
+    if (answer.status !== 202) { say(problem(answer)); return; }
+    notice = answer.json.message;
+    location.hash = '#/signin';
   });
 }
 
@@ -210,6 +213,6 @@ document.getElementById('signout').addEventListener('click', async () => {
   await refreshSession();
   location.hash = '#/';
 });
-window.addEventListener('hashchange', () => { say(''); route(); });
+window.addEventListener('hashchange', () => { say(notice); notice = null; route(); });
 await refreshSession();
 await route();

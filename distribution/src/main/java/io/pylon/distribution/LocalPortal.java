@@ -10,8 +10,10 @@ import java.time.Duration;
 
 /**
  * {@code pylon up}'s Portal, made usable from the first minute through the Manager's API, as an admin would: the
- * Portal pod's own account (role {@code portal}, its password in {@code .pylon/portal-password}), the sample API
- * published with automatic approval, and a developer account approved for signing in to the Portal.
+ * Portal pod's own account (role {@code portal}, its password in {@code .pylon/portal-password}), the sample API with
+ * keys ({@link KeyedSampleProxy}) published with automatic approval of subscriptions, and a developer account approved
+ * for signing in to the Portal. Other developers who sign up wait for an admin's approval in the Manager UI unless
+ * {@code pylon.manager.portal.auto-approve-developers} is true.
  */
 final class LocalPortal {
     private LocalPortal() {
@@ -32,7 +34,7 @@ final class LocalPortal {
             } else {
                 SampleProxy.expect(created, 201);
             }
-            SampleProxy.expect(SampleProxy.send(http, managerUrl, "PUT", "/apiops/publications/" + SampleProxy.NAME,
+            SampleProxy.expect(SampleProxy.send(http, managerUrl, "PUT", "/apiops/publications/" + KeyedSampleProxy.NAME,
                     admin, "{\"autoApprove\":true}"), 200);
             String portal = SampleProxy.token(http, managerUrl, LocalEnvironment.PORTAL_ACCOUNT,
                     environment.portalPassword());
@@ -48,7 +50,7 @@ final class LocalPortal {
                 }
             }
             return "Portal ready: its Manager account '" + LocalEnvironment.PORTAL_ACCOUNT + "', the sample API "
-                    + "published, developer " + LocalEnvironment.DEVELOPER + " approved";
+                    + "with keys '" + KeyedSampleProxy.NAME + "' published, developer " + LocalEnvironment.DEVELOPER + " approved";
         } catch (IOException | IllegalStateException e) {
             return "the Portal was not set up: " + e.getMessage();
         } catch (InterruptedException e) {

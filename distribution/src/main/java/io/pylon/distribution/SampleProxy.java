@@ -17,7 +17,8 @@ import java.time.Duration;
 /**
  * {@code pylon up}'s sample API proxy: {@code /sample} to the {@link SampleUpstream}, created (or brought up to date)
  * and deployed to the local environment through the Manager's API, as an operator would, so that a call through
- * every Worker pod works from the first minute.
+ * every Worker pod works from the first minute; deployed together with its keyed twin for the Portal,
+ * {@link KeyedSampleProxy}.
  */
 final class SampleProxy {
     static final String NAME = "sample";
@@ -43,9 +44,10 @@ final class SampleProxy {
                             definition), 200);
                 }
             }
+            KeyedSampleProxy.ensure(http, managerUrl, token, upstreamUrl);
             HttpResponse<String> deployed = send(http, managerUrl, "POST", "/apiops/environments/"
-                    + environment.name() + "/deployments", token, "{\"proxies\":[\"" + NAME + "\"],\"comment\":"
-                    + "\"pylon up\",\"wait\":\"20s\"}");
+                    + environment.name() + "/deployments", token, "{\"proxies\":[\"" + NAME + "\",\""
+                    + KeyedSampleProxy.NAME + "\"],\"comment\":\"pylon up\",\"wait\":\"20s\"}");
             expect(deployed, 201);
             JsonNode result = Json.MAPPER.readTree(deployed.body());
             return "sample API deployed as version " + result.path("version").asLong() + " (applied by every Worker: "

@@ -217,7 +217,9 @@ final class UpCommand implements Callable<Integer> {
             children.stream().filter(c -> c.pod().module().equals("portal")).findFirst().ifPresent(portal -> text
                     .append("Portal: ").append(portal.pod().url()).append("/   developer ")
                     .append(LocalEnvironment.DEVELOPER).append(", password in ")
-                    .append(stateDir.resolve("developer-password").toAbsolutePath()).append(" and cluster.json\n"));
+                    .append(stateDir.resolve("developer-password").toAbsolutePath()).append(" and cluster.json\n")
+                    .append("  on the Portal: '").append(KeyedSampleProxy.NAME).append("' (").append(KeyedSampleProxy.PREFIX)
+                    .append(" through a Worker, with an API key of an application subscribed to it)\n"));
         }
         text.append("The same facts: ").append(cluster.toAbsolutePath()).append("\nCtrl-C stops everything.\n");
         synchronized (out) {

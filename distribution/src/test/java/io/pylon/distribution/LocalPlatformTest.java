@@ -7,10 +7,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,9 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -37,49 +35,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LocalPlatformTest {
     static final String FIRST_ADDRESS = "127.0.44.1";
 
-    private final StringBuffer output = new StringBuffer();
-    private Process up;
-    private final List<Long> podPids = new ArrayList<>();
+    private UpProcess platform;
 
     @AfterEach
     void cleanUp() {
-        if (up != null && up.isAlive()) {
-            up.destroyForcibly();
+        if (platform != null) {
+            platform.close();
         }
-        podPids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
     }
 
     @Test
     void upRunsTheWholePlatformAndCtrlCLeavesNoJvmBehind(@TempDir Path state) throws Exception {
         // someone else's data grid member on cache-0's address: its grid port must fall back like an HTTP port
         ServerSocket taken = takePort("127.0.44.2", LocalPlan.GRID_PORT);
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                PylonCli.class.getName(), "up", "--state-dir", state.toString(), "--start-timeout", "150",
-                "--first-address", FIRST_ADDRESS)
-                .redirectErrorStream(true);
-        // no class-data-sharing archives in a temp dir: they would only be written at exit
-        builder.environment().put("PYLON_POD_JAVA_OPTS", "-XX:+UseSerialGC -Xms16m -XX:TieredStopAtLevel=1");
-        up = builder.start();
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = reader.readLine()) != null) {
-                    output.append(line).append('\n');
-                }
-            } catch (Exception ignored) {
-                // the process ended
-            }
-        });
-
+        platform = UpProcess.start(state, FIRST_ADDRESS, 150, Map.of());
+        Process up = platform.process();
+        JsonNode root = platform.awaitCluster(state, 170);
         Path cluster = state.resolve("cluster.json");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(170);
-        while (!Files.exists(cluster) && up.isAlive() && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-        }
-        assertThat(cluster).as("cluster.json; output so far:\n%s", output).exists();
-
-        JsonNode root = Json.MAPPER.readTree(cluster.toFile());
+        List<Long> podPids = platform.podPids();
         assertThat(root.path("environment").path("id").asText()).matches("[0-9a-f]{24}");
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
         Set<String> urls = new HashSet<>();
@@ -91,7 +64,6 @@ class LocalPlatformTest {
                 pods++;
                 String url = pod.path("url").asText();
                 assertThat(urls.add(url)).as("distinct url " + url).isTrue();
-                podPids.add(pod.path("pid").asLong());
                 HttpResponse<String> health = client.send(HttpRequest.newBuilder(URI.create(url + PodPaths.defaults().health())).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(health.statusCode()).as(url).isEqualTo(200);
@@ -102,7 +74,7 @@ class LocalPlatformTest {
         }
         assertThat(pods).isEqualTo(7);
         // the sample API is deployed and answers through every Worker pod
-        assertThat(output.toString()).contains("sample API deployed as version");
+        assertThat(platform.output()).contains("sample API deployed as version");
         for (JsonNode worker : root.path("modules").path("worker").path("pods")) {
             HttpResponse<String> sample = client.send(HttpRequest.newBuilder(URI.create(worker.path("url").asText()
                     + "/sample/hello?x=1")).build(), HttpResponse.BodyHandlers.ofString());
@@ -110,7 +82,7 @@ class LocalPlatformTest {
             assertThat(sample.body()).contains("\"service\":\"sample\"", "\"path\":\"/hello\"", "\"query\":\"x=1\"");
         }
         // the Portal talks to the Manager with its own account: the printed developer signs in, the sample is listed
-        assertThat(output.toString()).contains("Portal ready").contains("developer " + LocalEnvironment.DEVELOPER);
+        assertThat(platform.output()).contains("Portal ready").contains("developer " + LocalEnvironment.DEVELOPER);
         String portalUrl = root.path("modules").path("portal").path("pods").get(0).path("url").asText();
         HttpResponse<String> signIn = client.send(HttpRequest.newBuilder(URI.create(portalUrl + "/api/signin"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
@@ -120,7 +92,13 @@ class LocalPlatformTest {
         assertThat(signIn.statusCode()).as(signIn.body()).isEqualTo(200);
         HttpResponse<String> catalog = client.send(HttpRequest.newBuilder(URI.create(portalUrl + "/api/catalog"))
                 .build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(catalog.body()).contains("\"name\":\"sample\"");
+        assertThat(catalog.body()).contains("\"name\":\"" + KeyedSampleProxy.NAME + "\"");
+        // the published sample needs a key: without one every Worker answers 401
+        for (String worker : UpProcess.urls(root, "worker")) {
+            HttpResponse<String> keyed = client.send(HttpRequest.newBuilder(URI.create(worker + KeyedSampleProxy.PREFIX
+                    + "/hello")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(keyed.statusCode()).as(keyed.body()).isEqualTo(401);
+        }
         assertThat(urls).allMatch(url -> url.startsWith("http://127.0.44."));
         JsonNode caches = root.path("modules").path("cache").path("pods");
         assertThat(caches.get(0).path("grid").asText()).startsWith("127.0.44.2:").isNotEqualTo("127.0.44.2:5701");
@@ -130,7 +108,7 @@ class LocalPlatformTest {
         taken.close();
 
         // a second `pylon up` on the same state folder: one line, at once, naming the one that runs
-        Process second = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        Process second = new ProcessBuilder(UpProcess.java(), "-cp", System.getProperty("java.class.path"),
                 PylonCli.class.getName(), "up", "--state-dir", state.toString(), "--first-address", FIRST_ADDRESS)
                 .redirectErrorStream(true).start();
         assertThat(second.waitFor(60, TimeUnit.SECONDS)).as("the second pylon up ends by itself").isTrue();
@@ -149,10 +127,10 @@ class LocalPlatformTest {
             assertThat(Files.getPosixFilePermissions(state.resolve(secret))).as(secret)
                     .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         }
-        assertThat(output.toString()).containsPattern("(?m)^worker-0 +\\| .*Worker pod worker-0 listening").contains("Pylon is up");
+        assertThat(platform.output()).containsPattern("(?m)^worker-0 +\\| .*Worker pod worker-0 listening").contains("Pylon is up");
         // a quiet start: no stack traces (Workers reaching for the data grid before it is up), no SLF4J notices, no
         // JVM warnings; the Workers say in one line that they wait when they do
-        assertThat(output.toString()).doesNotContain("SLF4J").doesNotContain("\tat ").doesNotContain("Caused by")
+        assertThat(platform.output()).doesNotContain("SLF4J").doesNotContain("\tat ").doesNotContain("Caused by")
                 .doesNotContainPattern("(?m)^\\S+ +\\| [\\w.$]+(Exception|Error)(: |$)")
                 .doesNotContainPattern("(?m)^\\S+ +\\| WARNING: ").doesNotContain("modular environment");
 
@@ -161,15 +139,15 @@ class LocalPlatformTest {
         ProcessHandle victimHandle = ProcessHandle.of(victim).orElseThrow();
         victimHandle.destroyForcibly();
         victimHandle.onExit().get(10, TimeUnit.SECONDS);
-        awaitOutput("portal exited with code");
+        awaitOutput(platform, "portal exited with code");
 
         // Ctrl-C
         new ProcessBuilder("kill", "-INT", String.valueOf(up.pid())).start().waitFor();
-        assertThat(up.waitFor(45, TimeUnit.SECONDS)).as("pylon up exits on SIGINT; output:\n%s", output).isTrue();
+        assertThat(up.waitFor(45, TimeUnit.SECONDS)).as("pylon up exits on SIGINT; output:\n%s", platform.output()).isTrue();
         for (long pid : podPids) {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pod pid " + pid + " is gone").isFalse();
         }
-        assertThat(output.toString()).contains("stopping 7 pods").contains("stopped");
+        assertThat(platform.output()).contains("stopping 7 pods").contains("stopped");
     }
 
     /** A listener on {@code host:port}, tried for up to 60 s (a connection of an earlier run may hold the port a while). */
@@ -200,11 +178,11 @@ class LocalPlatformTest {
                 .findFirst().map(JsonNode::size).orElse(-1);
     }
 
-    private void awaitOutput(String text) throws InterruptedException {
+    private static void awaitOutput(UpProcess platform, String text) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!output.toString().contains(text) && System.nanoTime() < deadline) {
+        while (!platform.output().contains(text) && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertThat(output.toString()).contains(text);
+        assertThat(platform.output()).contains(text);
     }
 }

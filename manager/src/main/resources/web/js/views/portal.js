@@ -1,8 +1,10 @@
 // Developer portal (admins and operators): which proxies are published to the Portal and whether their subscriptions
-// need approval; for admins, subscriptions (approve, suspend, revoke) and developers (approve, disable, enable).
+// need approval; for admins, subscriptions (approve, suspend, revoke, their plan), plans (portal-plans.js) and
+// developers (approve, disable, enable).
 import * as api from '../api.js';
 import { h, put, clear, notify } from '../dom.js';
 import * as gw from '../gateway.js';
+import { plansSection, planSelect } from './portal-plans.js';
 
 const SUBSCRIPTION_ACTIONS = { pending: ['approve', 'revoke'], active: ['suspend', 'revoke'], suspended: ['approve', 'revoke'], revoked: [] };
 const ACTION_TEXT = { approve: 'Approve', suspend: 'Suspend', revoke: 'Revoke', disable: 'Disable' };
@@ -33,14 +35,16 @@ export async function render(main, session) {
   main.append(h('section', { class: 'card', 'aria-labelledby': 'pub-h' }, h('h2', { id: 'pub-h' }, 'Published APIs'),
     h('p', { class: 'muted small' }, 'A published proxy is listed on the Portal where it is deployed; with approval by an admin, new subscriptions wait as pending.'),
     publications));
+  const plans = admin ? plansSection(() => loadSubscriptions()) : null;
   if (admin) {
     main.append(
       h('section', { class: 'card', 'aria-labelledby': 'sub-h' }, h('h2', { id: 'sub-h' }, 'Subscriptions'),
         h('div', { class: 'toolbar' }, subscriptionFilter), subscriptions),
+      plans.element,
       h('section', { class: 'card', 'aria-labelledby': 'dev-h' }, h('h2', { id: 'dev-h' }, 'Developers'),
         h('div', { class: 'toolbar' }, developerFilter), developers));
   } else {
-    main.append(h('p', { class: 'muted', id: 'portal-admin-note' }, 'Subscriptions and developer accounts are managed by admins.'));
+    main.append(h('p', { class: 'muted', id: 'portal-admin-note' }, 'Subscriptions, plans and developer accounts are managed by admins.'));
   }
 
   const act = async (done, call, reload) => {
@@ -90,7 +94,7 @@ export async function render(main, session) {
     const status = subscriptionFilter.value;
     try {
       const list = api.listOf(await api.json('/apiops/subscriptions' + (status ? '?status=' + api.enc(status) : '')), 'subscriptions');
-      clear(subscriptions).append(gw.table('subscriptions', ['API', 'Application', 'Developer', 'Status', 'Since', 'Actions'],
+      clear(subscriptions).append(gw.table('subscriptions', ['API', 'Application', 'Developer', 'Status', 'Plan', 'Since', 'Actions'],
         list.map(subscriptionRow), status === 'pending' ? 'No subscription waits for approval.' : 'No subscriptions.'));
     } catch (err) {
       gw.showError(subscriptions, err);
@@ -99,11 +103,12 @@ export async function render(main, session) {
 
   function subscriptionRow(s) {
     const label = `${s.applicationName} (${s.developerEmail}) to ${s.proxy}`;
-    return h('tr', { dataset: { subscription: s.id, proxy: s.proxy, application: s.applicationName, status: s.status } },
+    return h('tr', { dataset: { subscription: s.id, proxy: s.proxy, application: s.applicationName, status: s.status, plan: s.plan || '' } },
       h('th', { scope: 'row', 'data-label': 'API' }, s.proxy),
       h('td', { 'data-label': 'Application' }, s.applicationName),
       h('td', { 'data-label': 'Developer' }, s.developerEmail),
       h('td', { 'data-label': 'Status' }, badge(s.status)),
+      h('td', { 'data-label': 'Plan' }, planSelect(s, label, plans.plansFor, act, loadSubscriptions)),
       h('td', { 'data-label': 'Since', class: 'num' }, (s.updatedAt || s.createdAt || '').replace('T', ' ').replace(/\..*|Z$/, '')),
       h('td', { class: 'actions' }, SUBSCRIPTION_ACTIONS[s.status].map((action) =>
         h('button', { type: 'button', class: 'button small' + (action === 'revoke' ? ' danger' : ''), 'aria-label': `${ACTION_TEXT[action]} ${label}`,
@@ -143,7 +148,8 @@ export async function render(main, session) {
   }
 
   function loadAll() {
-    return Promise.all([loadPublications(), admin ? loadSubscriptions() : null, admin ? loadDevelopers() : null]);
+    // the subscriptions' Plan column offers the plans: those first
+    return Promise.all([loadPublications(), admin ? plans.load().then(loadSubscriptions) : null, admin ? loadDevelopers() : null]);
   }
 
   await loadAll();

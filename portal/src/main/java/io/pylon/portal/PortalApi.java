@@ -9,6 +9,7 @@ import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
+import io.pylon.gateway.model.TrustedProxies;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -18,6 +19,7 @@ import java.lang.System.Logger.Level;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -37,11 +39,13 @@ final class PortalApi {
     private final ManagerLink manager;
     private final String environment;
     private final ConnectSources connect;
+    private final TrustedProxies trustedProxies;
 
-    PortalApi(ManagerLink manager, String environment, ConnectSources connect) {
+    PortalApi(ManagerLink manager, String environment, ConnectSources connect, TrustedProxies trustedProxies) {
         this.manager = manager;
         this.environment = environment;
         this.connect = connect;
+        this.trustedProxies = trustedProxies;
     }
 
     /** Before a page is served: learns the Workers' origin again when what is known is old (for "Try it"). */
@@ -235,10 +239,16 @@ final class PortalApi {
         return cookie.filter(c -> !c.isEmpty() && c.length() <= 100).orElse(null);
     }
 
-    private static @Nullable String clientAddress(ServerRequest req) {
+    // the developer's address, which the Manager's sign-in throttling counts per: behind a trusted ingress, the
+    // right-most X-Forwarded-For entry that is not a trusted proxy; else the connection's own peer
+    private @Nullable String clientAddress(ServerRequest req) {
         java.net.SocketAddress address = req.remotePeer().address();
-        return address instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
-                ? inet.getAddress().getHostAddress() : null;
+        if (!(address instanceof java.net.InetSocketAddress inet) || inet.getAddress() == null) {
+            return null;
+        }
+        List<String> forwarded = req.headers().all(HeaderNames.X_FORWARDED_FOR, List::of);
+        return trustedProxies.clientAddress(inet.getAddress(), forwarded.isEmpty() ? null : String.join(",", forwarded))
+                .getHostAddress();
     }
 
     private static @Nullable String csrf(ServerRequest req) {

@@ -5,6 +5,7 @@ import io.pylon.core.config.Settings;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.server.ModuleContext;
 import io.pylon.core.server.PylonModule;
+import io.pylon.gateway.model.TrustedProxies;
 
 import java.util.List;
 
@@ -50,7 +51,9 @@ public final class PortalModule implements PylonModule {
         if (managerUrl != null) {
             ManagerLink manager = new ManagerLink(managerUrl, settings.get(PortalSettings.MANAGER_USERNAME),
                     settings.find(PortalSettings.MANAGER_PASSWORD));
-            PortalApi api = new PortalApi(manager, environment, connect);
+            TrustedProxies trusted = settings.find(PortalSettings.TRUSTED_PROXIES);
+            PortalApi api = new PortalApi(manager, environment, connect,
+                    trusted == null ? TrustedProxies.NONE : trusted);
             api.register(context.routes());
             new PortalPages(api::refreshConnectSources, connect).register(context.routes());
         } else {

@@ -2,6 +2,7 @@ package io.pylon.portal;
 
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.SettingType;
+import io.pylon.gateway.model.TrustedProxies;
 
 import java.net.URI;
 import java.util.List;
@@ -23,7 +24,12 @@ public final class PortalSettings {
     public static final Setting<String> MANAGER_PASSWORD = Setting.secret("pylon.portal.manager-password",
             "The password of the Portal's Manager account.", null, SettingType.NON_EMPTY);
 
+    public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.of("pylon.portal.trusted-proxies",
+            "Peers (CIDR blocks: the ingress or load balancer in front of the Portal) whose X-Forwarded-For names the "
+                    + "developer's address, which sign-in throttling counts per. Unset: the connection's own address.",
+            null, TrustedProxies.SETTING_TYPE);
+
     public static List<Setting<?>> all() {
-        return List.of(ENVIRONMENT, MANAGER_URL, MANAGER_USERNAME, MANAGER_PASSWORD);
+        return List.of(ENVIRONMENT, MANAGER_URL, MANAGER_USERNAME, MANAGER_PASSWORD, TRUSTED_PROXIES);
     }
 }

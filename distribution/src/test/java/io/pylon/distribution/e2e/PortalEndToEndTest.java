@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Hostile: a script in an API's description and OpenAPI document stays text, subscribe without the CSRF token is
  * refused, another developer's application id is refused, oversized and malformed sign-ups answer 4xx. An admin
  * publishes an API with approval in the Manager UI, approves a developer's pending subscription there and the key
- * then works through the Worker; suspending and disabling stop it. "Try it" on the docs page gets the upstream's
+ * then works through the Worker; suspending and disabling stop it. An admin creates, edits and deletes plans there and
+ * gives one to a developer's subscription. "Try it" on the docs page gets the upstream's
  * answer through the Worker from the Portal's origin. A rotated key stops within 3 s while its successor works;
  * sign-in changes the session, answers unknown and wrong alike, and throttles a guessing browser.
  */
@@ -175,6 +176,11 @@ class PortalEndToEndTest {
     @Test
     void anAdminPublishesAndApprovesInTheManagerUiAndTheKeyThenWorks() {
         phase("admin");
+    }
+
+    @Test
+    void anAdminKeepsPlansAndGivesOneToASubscriptionInTheManagerUi() {
+        phase("plans");
     }
 
     @Test

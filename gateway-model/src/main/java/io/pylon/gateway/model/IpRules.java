@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * A proxy's IP rules: a request is refused when its client address is in {@code deny}, or when {@code allow} is not
  * empty and the address is not in it. The client address is the TCP peer, unless the peer is one of
- * {@code trustedProxies}: then the right-most {@code X-Forwarded-For} entry that is not itself a trusted proxy.
+ * {@code trustedProxies}: then the right-most {@code X-Forwarded-For} entry that is not itself a trusted proxy
+ * ({@link TrustedProxies#clientAddress}).
  */
 public record IpRules(List<Cidr> allow, List<Cidr> deny, List<Cidr> trustedProxies) {
     public static final IpRules NONE = new IpRules(List.of(), List.of(), List.of());
@@ -35,30 +36,7 @@ public record IpRules(List<Cidr> allow, List<Cidr> deny, List<Cidr> trustedProxi
      * @return the address the rules apply to; the peer when it is not trusted or the header cannot be read
      */
     public InetAddress clientAddress(InetAddress peer, @Nullable String forwardedFor) {
-        if (forwardedFor == null || trustedProxies.isEmpty() || !anyContains(trustedProxies, peer)) {
-            return peer;
-        }
-        String[] hops = forwardedFor.split(",");
-        InetAddress client = peer;
-        for (int i = hops.length - 1; i >= 0; i--) {
-            Cidr hop;
-            try {
-                hop = Cidr.parse(hops[i].strip());
-            } catch (IllegalArgumentException e) {
-                return client; // an unreadable hop: trust no further than the last proxy we could read
-            }
-            InetAddress address;
-            try {
-                address = InetAddress.getByAddress(hop.network());
-            } catch (java.net.UnknownHostException e) {
-                return client;
-            }
-            client = address;
-            if (!anyContains(trustedProxies, address)) {
-                return address;
-            }
-        }
-        return client;
+        return TrustedProxies.clientAddress(trustedProxies, peer, forwardedFor);
     }
 
     private static boolean anyContains(List<Cidr> blocks, InetAddress address) {

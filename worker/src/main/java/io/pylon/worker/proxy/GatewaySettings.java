@@ -2,6 +2,7 @@ package io.pylon.worker.proxy;
 
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.SettingType;
+import io.pylon.gateway.model.TrustedProxies;
 
 import java.util.List;
 import java.util.Locale;
@@ -30,14 +31,10 @@ public final class GatewaySettings {
         };
     });
 
-    static final SettingType<TrustedProxies> CIDR_LIST = new SettingType<>(
-            "a comma-separated list of IP addresses or CIDR blocks (e.g. 10.0.0.0/8, ::1)",
-            s -> TrustedProxies.parse(List.of(s.split(","))));
-
     public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.of("pylon.worker.trusted-proxies",
             "Client addresses (CIDR blocks) whose X-Forwarded-*, Forwarded and X-Real-IP headers are kept; from any other "
                     + "client they are replaced by what the Worker saw. Unset: trust no one.",
-            null, CIDR_LIST);
+            null, TrustedProxies.SETTING_TYPE);
 
     public static final Setting<Long> MAX_REQUEST_BODY = Setting.of("pylon.worker.max-request-body",
             "Largest request body a route takes unless its maxRequestBody says otherwise (chunked bodies are counted as "

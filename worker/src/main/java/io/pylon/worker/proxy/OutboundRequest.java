@@ -18,7 +18,7 @@ import java.util.List;
  * transport writes its own). The forwarding headers say what this hop saw: {@code X-Forwarded-For} gets the client's
  * address appended; {@code X-Forwarded-Proto}, {@code -Host}, {@code -Port}, {@code X-Real-IP} and an RFC 7239
  * {@code Forwarded} element are set, and {@code X-Forwarded-Prefix} names a prefix the route stripped. A client's own
- * values of these are replaced, unless it is a {@link TrustedProxies trusted proxy}: then they are kept (its
+ * values of these are replaced, unless it is a {@link io.pylon.gateway.model.TrustedProxies trusted proxy}: then they are kept (its
  * {@code Forwarded} gets this hop's element appended). Pure functions of their arguments.
  */
 final class OutboundRequest {

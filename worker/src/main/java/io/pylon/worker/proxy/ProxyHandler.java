@@ -17,6 +17,7 @@ import io.pylon.worker.ratelimit.RateLimiter;
 import io.pylon.worker.usage.UsageRecorder;
 import org.jspecify.annotations.Nullable;
 import io.pylon.worker.routes.RouteTable;
+import io.pylon.gateway.model.TrustedProxies;
 
 import java.util.function.Supplier;
 

@@ -8,19 +8,21 @@ import java.time.Instant;
 
 /**
  * Fills an Integration pod's embedded database with history before the pod starts: RUNS runs of FLOWS flows, each
- * with STEPS step attempts (1,000,000 step records by default), outputs of a realistic size. Usage:
- * java -cp lib/* HistoryFill.java DATA_DIR [runs] [steps-per-run] [flows]
+ * with STEPS step attempts (1,000,000 step records by default), outputs of a realistic size. TARGET is the pod's data
+ * directory (its embedded H2) or the JDBC URL of the PostgreSQL database the pod will be given (user in PGUSER).
+ * Usage: java -cp lib/* HistoryFill.java TARGET [runs] [steps-per-run] [flows]
  */
 public final class HistoryFill {
     public static void main(String[] args) throws Exception {
-        Path dataDir = Path.of(args[0]);
+        String url = args[0].startsWith("jdbc:") ? args[0] : IntegrationDatabase.h2Url(Path.of(args[0]));
+        String user = args[0].startsWith("jdbc:") ? System.getenv().getOrDefault("PGUSER", "postgres") : "pylon";
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 250_000;
         int steps = args.length > 2 ? Integer.parseInt(args[2]) : 4;
         int flows = args.length > 3 ? Integer.parseInt(args[3]) : 10;
         String output = "{\"status\":200,\"headers\":{\"content-type\":\"application/json\"},\"body\":{\"rates\":"
                 + "[{\"code\":\"EUR\",\"value\":1.1},{\"code\":\"USD\",\"value\":1.0}]}}";
         long start = System.nanoTime();
-        try (IntegrationDatabase db = IntegrationDatabase.open(IntegrationDatabase.h2Url(dataDir), "pylon", "", 2, null);
+        try (IntegrationDatabase db = IntegrationDatabase.open(url, user, "", 2, null);
              Connection c = db.dataSource().getConnection()) {
             c.setAutoCommit(false);
             Instant t0 = Instant.now().minusSeconds(runs);
@@ -65,6 +67,13 @@ public final class HistoryFill {
                 s.execute("ALTER TABLE integration_run ALTER COLUMN seq RESTART WITH " + (runs + 1));
             }
             c.commit();
+            if (url.startsWith("jdbc:postgresql:")) {
+                c.setAutoCommit(true);
+                try (var s = c.createStatement()) {
+                    s.execute("VACUUM ANALYZE integration_run");
+                    s.execute("VACUUM ANALYZE integration_step");
+                }
+            }
         }
         System.out.printf("filled %d runs, %d step records in %.1f s%n", runs, (long) runs * steps,
                 (System.nanoTime() - start) / 1e9);

@@ -70,11 +70,14 @@ public final class SchedulerCompare {
         }
     }
 
+    /** Whether the engines run on PostgreSQL (a fifth argument, its JDBC URL) rather than on an embedded H2. */
+    static boolean postgres;
+
     static HikariDataSource pool(String url, String name) {
         HikariConfig config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(url);
-        config.setUsername("bench");
+        config.setUsername(postgres ? "postgres" : "bench");
         config.setPassword("");
         config.setMaximumPoolSize(10);
         config.setMinimumIdle(2);
@@ -101,12 +104,12 @@ public final class SchedulerCompare {
             try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
                 s.execute("""
                         CREATE TABLE integration_scheduled_tasks (
-                            task_name VARCHAR(100) NOT NULL, task_instance VARCHAR(200) NOT NULL, task_data BLOB,
+                            task_name VARCHAR(100) NOT NULL, task_instance VARCHAR(200) NOT NULL, task_data %s,
                             execution_time TIMESTAMP WITH TIME ZONE NOT NULL, picked BOOLEAN NOT NULL,
                             picked_by VARCHAR(253), last_success TIMESTAMP WITH TIME ZONE,
                             last_failure TIMESTAMP WITH TIME ZONE, consecutive_failures INT,
                             last_heartbeat TIMESTAMP WITH TIME ZONE, version BIGINT NOT NULL, priority SMALLINT,
-                            PRIMARY KEY (task_name, task_instance))""");
+                            PRIMARY KEY (task_name, task_instance))""".formatted(postgres ? "BYTEA" : "BLOB"));
                 s.execute("CREATE INDEX t_execution_time ON integration_scheduled_tasks (execution_time)");
                 s.execute("CREATE INDEX t_last_heartbeat ON integration_scheduled_tasks (last_heartbeat)");
                 s.execute("CREATE INDEX t_priority_time ON integration_scheduled_tasks (priority DESC, execution_time ASC)");
@@ -160,7 +163,8 @@ public final class SchedulerCompare {
 
         public void createSchema(HikariDataSource ds) throws Exception {
             String ddl;
-            try (InputStream in = StdSchedulerFactory.class.getResourceAsStream("/org/quartz/impl/jdbcjobstore/tables_h2.sql")) {
+            try (InputStream in = StdSchedulerFactory.class.getResourceAsStream("/org/quartz/impl/jdbcjobstore/"
+                    + (postgres ? "tables_postgres.sql" : "tables_h2.sql"))) {
                 ddl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
             try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
@@ -217,7 +221,8 @@ public final class SchedulerCompare {
             p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
             p.setProperty("org.quartz.threadPool.threadCount", "10");
             p.setProperty("org.quartz.jobStore.class", "org.quartz.impl.jdbcjobstore.JobStoreTX");
-            p.setProperty("org.quartz.jobStore.driverDelegateClass", "org.quartz.impl.jdbcjobstore.StdJDBCDelegate");
+            p.setProperty("org.quartz.jobStore.driverDelegateClass", postgres
+                    ? "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate" : "org.quartz.impl.jdbcjobstore.StdJDBCDelegate");
             p.setProperty("org.quartz.jobStore.dataSource", dsName);
             p.setProperty("org.quartz.jobStore.isClustered", "true");
             p.setProperty("org.quartz.jobStore.clusterCheckinInterval", "5000");
@@ -234,14 +239,15 @@ public final class SchedulerCompare {
         int jobs = Integer.parseInt(args[1]);
         int seconds = Integer.parseInt(args[2]);
         int downtime = Integer.parseInt(args[3]);
-        System.out.printf("%d jobs due every second, 2 replicas per engine on one embedded H2, %d s measured, then %d s with no replica%n",
-                jobs, seconds, downtime);
+        postgres = args.length > 4;
+        System.out.printf("%d jobs due every second, 2 replicas per engine on one %s, %d s measured, then %d s with no replica%n",
+                jobs, postgres ? "PostgreSQL" : "embedded H2", seconds, downtime);
         for (Engine engine : List.of(new DbScheduler(), new Quartz())) {
             RUNS.clear();
             DELAYS.clear();
             // async: H2 file access that survives Quartz interrupting its threads at shutdown (the plain file channel closes
             // the database when a writing thread is interrupted)
-            String url = "jdbc:h2:async:" + work.resolve(engine.name().split(" ")[0]).toAbsolutePath()
+            String url = postgres ? args[4] : "jdbc:h2:async:" + work.resolve(engine.name().split(" ")[0]).toAbsolutePath()
                     + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;LOCK_TIMEOUT=10000";
             try (HikariDataSource schema = pool(url, "schema")) {
                 engine.createSchema(schema);

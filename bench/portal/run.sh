@@ -2,8 +2,9 @@
 # Developer portal benchmark on loopback (127.0.49.1 by default, BENCH_ADDR): a Manager and two Workers (manager
 # mode; the second with usage counting off), each its own JVM, and nginx as the upstream. Measures (1) proxied
 # requests/s through a proxy with keyAuth and usage counting, the same proxy without keyAuth, and with keyAuth but
-# usage counting off, side by side in interleaved rounds (wrk -c32), with the usage the Manager then holds against the
-# requests wrk counted, and (2) how long a revoked key keeps working: from the revoke call's answer to the Worker's
+# usage counting off, side by side in interleaved rounds (wrk -c32), each with its Worker's CPU time per request (user +
+# system from /proc over the requests wrk counted: the key check's own cost, less swayed by other load than requests/s),
+# with the usage the Manager then holds against the requests wrk counted, and (2) how long a revoked key keeps working: from the revoke call's answer to the Worker's
 # first 401, over 20 revocations (p50, p99, max).
 #   bench/portal/run.sh [seconds-per-run] [rounds]
 # Bounded: about 3 x rounds x seconds plus warm-up and 20 revocations (~2 minutes at the defaults). Needs wrk, nginx,
@@ -96,12 +97,18 @@ for _ in $(seq 1 200); do
 done
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$W/open/x")" = 200 ] || { echo "the open proxy does not answer" >&2; exit 1; }
 
-COUNTED=0
-rps() { # prints req/s; adds the responses wrk counted to $STATE/counted when the first argument is "count"
-  local count=$1; shift
-  local out; out=$(wrk -t2 -c32 -d"${DURATION}s" "$@")
+HZ=$(getconf CLK_TCK)
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; } # the process's user + system CPU time
+W_PID=${PIDS[1]}; W2_PID=${PIDS[2]}
+rps() { # count pid wrk-args: prints "req/s CPU-us-per-request" (that Worker's CPU time over the requests wrk counted);
+  # adds the responses wrk counted to $STATE/counted when the first argument is "count"
+  local count=$1 pid=$2; shift 2
+  local t0 t1 out
+  t0=$(ticks "$pid")
+  out=$(wrk -t2 -c32 -d"${DURATION}s" "$@")
+  t1=$(ticks "$pid")
   if [ "$count" = count ]; then awk '/requests in/ {print $1}' <<<"$out" >> "$STATE/counted"; fi
-  awk '/Requests\/sec/ {print $2}' <<<"$out"
+  awk -v t=$((t1 - t0)) -v hz="$HZ" '/requests in/ {n = $1} /Requests\/sec/ {r = $2} END {printf "%s %.1f\n", r, t / hz * 1e6 / n}' <<<"$out"
 }
 usage_total() { # requests the Manager holds for the bench application on the keyed proxy
   curl -fs -H "Authorization: Bearer $ADMIN" "$M/apiops/usage?proxy=keyed&from=$FROM" \
@@ -109,20 +116,22 @@ usage_total() { # requests the Manager holds for the bench application on the ke
 }
 FROM=$(date -u -d '-2 minutes' +%Y-%m-%dT%H:%M:00Z)
 echo "warm-up..." >&2
-rps - "$W/open/x" >/dev/null; rps - -H "X-API-Key: $KEY" "$W/keyed/x" >/dev/null
-rps - -H "X-API-Key: $KEY" "$W2/keyed/x" >/dev/null
+rps - "$W_PID" "$W/open/x" >/dev/null; rps - "$W_PID" -H "X-API-Key: $KEY" "$W/keyed/x" >/dev/null
+rps - "$W2_PID" -H "X-API-Key: $KEY" "$W2/keyed/x" >/dev/null
 sleep 12 # the warm-up's usage reported
 ADMIN=$(token admin "$PASSWORD")
 BEFORE=$(usage_total)
 : > "$STATE/counted"
-OPEN=(); KEYED=(); NOUSAGE=()
+OPEN=(); KEYED=(); NOUSAGE=(); OPEN_CPU=(); KEYED_CPU=(); NOUSAGE_CPU=()
 for r in $(seq 1 "$ROUNDS"); do
-  OPEN+=("$(rps - "$W/open/x")")
-  KEYED+=("$(rps count -H "X-API-Key: $KEY" "$W/keyed/x")")
-  NOUSAGE+=("$(rps - -H "X-API-Key: $KEY" "$W2/keyed/x")")
+  read -r v c <<<"$(rps - "$W_PID" "$W/open/x")"; OPEN+=("$v"); OPEN_CPU+=("$c")
+  read -r v c <<<"$(rps count "$W_PID" -H "X-API-Key: $KEY" "$W/keyed/x")"; KEYED+=("$v"); KEYED_CPU+=("$c")
+  read -r v c <<<"$(rps - "$W2_PID" -H "X-API-Key: $KEY" "$W2/keyed/x")"; NOUSAGE+=("$v"); NOUSAGE_CPU+=("$c")
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 MO=$(median "${OPEN[@]}"); MK=$(median "${KEYED[@]}"); MN=$(median "${NOUSAGE[@]}")
+CO=$(median "${OPEN_CPU[@]}"); CK=$(median "${KEYED_CPU[@]}"); CN=$(median "${NOUSAGE_CPU[@]}")
+LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 sleep 12 # one report interval (10 s) and then some: every count reached the Manager
 ADMIN=$(token admin "$PASSWORD")
 STORED=$(( $(usage_total) - BEFORE ))
@@ -152,5 +161,9 @@ echo "| proxied req/s, keyAuth + usage counting (same) | $MK (rounds: ${KEYED[*]
 echo "| proxied req/s, keyAuth, usage counting off (second Worker) | $MN (rounds: ${NOUSAGE[*]}) |"
 echo "| ratio keyAuth + usage / none | $(awk -v a="$MK" -v b="$MO" 'BEGIN {printf "%.3f", a/b}') |"
 echo "| ratio keyAuth + usage / keyAuth alone | $(awk -v a="$MK" -v b="$MN" 'BEGIN {printf "%.3f", a/b}') |"
+echo "| Worker CPU us per request: none / keyAuth + usage / keyAuth alone (medians) | $CO / $CK / $CN |"
+echo "| CPU ratio none / keyAuth + usage (the key check's cost in requests/s on a busy core) | $(awk -v a="$CO" -v b="$CK" 'BEGIN {printf "%.3f", a/b}') |"
 echo "| usage stored by the Manager vs responses wrk counted (keyAuth + usage rounds) | $STORED vs $WRK_COUNTED |"
 echo "| revoke answered -> Worker 401, 20 revocations | p50 ${P50} ms, p99 (= max of 20) ${P99} ms |"
+echo
+echo "Load average after the rounds: $LOAD on $(nproc) CPUs."

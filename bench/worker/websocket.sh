@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # WebSocket benchmark of the Worker, beside nginx, on loopback:
 #  1. idle tunnels: COUNT WebSocket connections opened through one Worker (heap capped at 128 MB) to an echo upstream
-#     and held; the Worker's heap after a full GC, its RSS and the tunnels it counts are read while they are open.
+#     and held; the Worker's heap after a full GC, its RSS and the tunnels it counts are read while they are open, and
+#     the heap per tunnel (against the heap after a full GC before any opened) with what 10,000 would take at that rate.
 #  2. echo round trip at RATE messages/s (open loop, spread over 10 connections): through the Worker and through
 #     nginx (proxy_http_version 1.1 + Upgrade/Connection headers) to the same upstream, interleaved, ROUNDS rounds.
 #   bench/worker/websocket.sh [count] [rate] [seconds] [rounds]
@@ -37,7 +38,8 @@ trap cleanup EXIT
 ( sleep 2400; echo "bench/worker/websocket.sh: time limit reached" >&2; kill -TERM $$ ) & PIDS+=($!)
 
 # class path: the Worker and its test dependencies (Helidon's WebSocket server for the upstream); no mvn install
-if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests \
+# (no static analysis: the build of a benchmark need not wait for it)
+if ! nice -n 10 "$ROOT/mvnw" -B -q -o -f "$ROOT/pom.xml" -pl worker -am package dependency:build-classpath -DskipTests -DskipErrorProne \
     -Dmdep.includeScope=test -Dmdep.outputFile="$WORK/cp.txt" > "$WORK/build.log" 2>&1; then
   grep -v '^WARNING' "$WORK/build.log" >&2; exit 1
 fi
@@ -92,6 +94,12 @@ for i in $(seq 1 300); do
   sleep 0.2
 done
 sleep 1
+heap_after_gc_mb() { # the serial collector's generations (young and old), not Metaspace
+  "$JAVA_HOME/bin/jcmd" $WORKER_PID GC.run > /dev/null
+  sleep 1
+  "$JAVA_HOME/bin/jcmd" $WORKER_PID GC.heap_info | awk '/^(DefNew|Tenured)/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i+1); sub(/K,?/, "", v); kb += v } } END { print int(kb / 1024) }'
+}
+BASE_HEAP=$(heap_after_gc_mb)
 
 echo "== idle tunnels: $COUNT through one Worker (-Xmx128m) ==" >&2
 "$JAVA_HOME/bin/java" -Xmx1g -cp "$CP" WsBench idle "ws://$ADDR:$WORKER_PORT/ws/echo" "$COUNT" 90 > "$WORK/idle.out" 2>"$WORK/idle.err" &
@@ -104,13 +112,12 @@ cat "$WORK/idle.out" >&2
 echo "opened in ${OPEN_SECONDS}s; client errors: $(grep -c 'connect failed' "$WORK/idle.err" || true)" >&2
 TUNNELS=$(curl -s --max-time 60 "http://$ADDR:$WORKER_PORT/platform/management/metrics" \
   | awk '/^pylon_worker_websocket_tunnels /{print $2}' || true)
-"$JAVA_HOME/bin/jcmd" $WORKER_PID GC.run > /dev/null
-sleep 1
-# the serial collector's generations (young and old), not Metaspace
-HEAP=$("$JAVA_HOME/bin/jcmd" $WORKER_PID GC.heap_info | awk '/^(DefNew|Tenured)/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i+1); sub(/K,?/, "", v); kb += v } } END { print int(kb / 1024) }')
+HEAP=$(heap_after_gc_mb)
+PER_TUNNEL_KB=$(awk -v h="$HEAP" -v b="$BASE_HEAP" -v n="${TUNNELS:-0}" 'BEGIN { if (n > 0) printf "%.1f", (h - b) * 1024 / n; else print "?" }')
+AT_10000=$(awk -v b="$BASE_HEAP" -v k="$PER_TUNNEL_KB" 'BEGIN { if (k != "?") printf "%d", b + k * 10000 / 1024; else print "?" }')
 RSS=$(awk '/VmRSS/ {print int($2 / 1024)}' /proc/$WORKER_PID/status)
 THREADS=$(awk '/Threads/ {print $2}' /proc/$WORKER_PID/status)
-echo "tunnels $TUNNELS heap_after_gc_mb $HEAP rss_mb $RSS os_threads $THREADS" >&2
+echo "tunnels $TUNNELS heap_after_gc_mb $HEAP (none open: $BASE_HEAP) per_tunnel_kb $PER_TUNNEL_KB rss_mb $RSS os_threads $THREADS" >&2
 kill $IDLE_PID 2>/dev/null || true
 wait $IDLE_PID 2>/dev/null || true
 sleep 3
@@ -134,6 +141,7 @@ echo
 echo "| WebSocket | Worker | nginx 1.22 |"
 echo "|---|---|---|"
 echo "| idle tunnels held (one process) | $TUNNELS | |"
-echo "| heap after full GC / RSS | $HEAP MB / $RSS MB | |"
+echo "| heap after full GC / RSS | $HEAP MB (none open: $BASE_HEAP MB; $PER_TUNNEL_KB KB per tunnel) / $RSS MB | |"
+echo "| heap for 10,000 tunnels at that rate | $AT_10000 MB | |"
 echo "| echo p50 at $RATE msg/s (median of $ROUNDS) | $W50 ms | $N50 ms |"
 echo "| echo p99 at $RATE msg/s (median of $ROUNDS) | $W99 ms ($(awk -v w="$W99" -v n="$N99" 'BEGIN{printf "%.2f", w/n}')x nginx) | $N99 ms |"

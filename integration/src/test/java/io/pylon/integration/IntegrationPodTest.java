@@ -410,6 +410,14 @@ class IntegrationPodTest {
         Api.Answer tooLarge = api.post("/platform/integration/flows", "name: x\n#" + "y".repeat(300_000));
         assertThat(tooLarge.status()).isEqualTo(413);
         assertThat(api.get("/platform/integration/flows?limit=0").status()).isEqualTo(400);
+        // the history's cursors are sequence numbers: anything else is refused naming the parameter, as JSON
+        for (String query : List.of("flows/any/runs?before=abc", "flows/any/runs?before=1e3", "flows/any/runs?limit=501",
+                "flows/any/runs?limit=-1", "runs/any/steps?after=%27%20OR%201=1")) {
+            Api.Answer refused = api.get("/platform/integration/" + query);
+            assertThat(refused.status()).as(query).isEqualTo(400);
+            assertThat(refused.json().path("error_description").asText()).as(query)
+                    .startsWith(query.substring(query.indexOf('?') + 1, query.indexOf('=')) + ":");
+        }
         assertThat(api.get("/platform/integration/runs/nope").status()).isEqualTo(404);
         assertThat(api.send("PUT", "/platform/integration/flows/other", "name: x\nsteps: [{delay: 1s}]\n").status())
                 .isEqualTo(400);

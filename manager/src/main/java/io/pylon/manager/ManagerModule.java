@@ -11,6 +11,7 @@ import io.pylon.core.server.PylonModule;
 import io.pylon.manager.api.ApiDocsEndpoint;
 import io.pylon.manager.api.BearerAuth;
 import io.pylon.manager.api.NoStoreFilter;
+import io.pylon.manager.api.SourceAddress;
 import io.pylon.manager.api.Secured;
 import io.pylon.manager.audit.AuditEndpoint;
 import io.pylon.manager.audit.AuditLog;
@@ -175,6 +176,7 @@ public final class ManagerModule implements PylonModule {
 
         Routes routes = context.routes();
         NoStoreFilter.install(routes.routing());
+        SourceAddress.install(routes.routing(), SignInSettings.trustedProxies(settings));
         Secured secured = new Secured(auth);
         new TokenEndpoint(accounts, tokens, audit).register(routes);
         new SessionEndpoints(accounts, tokens, audit, clock).register(routes, secured);

@@ -249,6 +249,7 @@ public final class WorkerModule implements PylonModule {
 
         WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
+        context.onStop(tunnels);
         context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
                 tunnels, stats, keys, pools));
         // a tunnel holds its client connection for hours: 8 KiB less per connection than socket channels hold

@@ -24,6 +24,7 @@ public final class RunStore {
     private static final String STEP_COLUMNS = "seq, step_id, kind, phase, attempt, status, started_at, finished_at, "
             + "http_status, output, output_bytes, truncated, error";
     private static final String OPEN = "('queued', 'running')";
+    private static final java.time.Duration MAX_PAUSE = java.time.Duration.ofSeconds(5);
 
     private final Sql sql;
     private final int outputMax;
@@ -112,6 +113,24 @@ public final class RunStore {
                 + "FETCH FIRST ? ROWS ONLY", RunStore::run, flow, beforeSeq == null ? Long.MAX_VALUE : beforeSeq, limit);
     }
 
+    /**
+     * The newest run of each flow named, by flow name (a flow without runs is absent), in one statement: a flow list's
+     * page asked one query per flow. Each name is one seek down the {@code (flow, seq)} index.
+     */
+    public java.util.Map<String, RunRecord> latest(java.util.Collection<String> flows) {
+        java.util.Map<String, RunRecord> out = new java.util.HashMap<>();
+        if (flows.isEmpty()) {
+            return out;
+        }
+        String names = String.join(", ", java.util.Collections.nCopies(flows.size(), "?"));
+        for (RunRecord r : sql.query("SELECT " + LIST_COLUMNS + " FROM integration_run WHERE seq IN (SELECT (SELECT n.seq "
+                + "FROM integration_run n WHERE n.flow = f.name ORDER BY n.flow DESC, n.seq DESC FETCH FIRST 1 ROWS ONLY) "
+                + "FROM integration_flow f WHERE f.name IN (" + names + "))", RunStore::run, flows.toArray())) {
+            out.put(r.flow(), r);
+        }
+        return out;
+    }
+
     /** A flow's newest run, or null before its first. */
     public @Nullable RunRecord latest(String flow) {
         List<RunRecord> newest = runs(flow, null, 1);
@@ -124,43 +143,68 @@ public final class RunStore {
                 + "FETCH FIRST ? ROWS ONLY", RunStore::step, runSeq, afterSeq == null ? 0L : afterSeq, limit);
     }
 
-    /** Runs of every flow that a pod has not finished, for diagnostics. */
+    /** Runs of every flow that a pod has not finished, for diagnostics (read on the {@code status} index). */
     public int openRuns() {
         return sql.count("SELECT COUNT(*) FROM integration_run WHERE status IN " + OPEN);
     }
 
     /**
-     * Deletes finished runs created before {@code cutoff} and, per flow, those beyond the newest {@code keep}, with
-     * their steps, in batches of {@code batch} runs so that no statement holds the tables long.
+     * Deletes finished runs created before {@code cutoff} and, per flow, finished ones beyond the newest {@code keep}
+     * (the open runs of the flow are not counted, so at least {@code keep} finished runs stay), with their steps, in
+     * batches of {@code batch} runs so that no statement holds the tables long. After each batch it pauses as long as
+     * the batch took: a backlog (a lowered count, a long downtime) is deleted at half a core at most, beside the pod's
+     * runs and answers. Each step reads indexes only ({@code (flow, seq)}, {@code created_at}, the open runs), never
+     * the runs of a flow one by one, so that a pass over a large history that has nothing to delete costs little.
      *
      * @return the runs deleted
      */
     public int prune(Instant cutoff, int keep, int batch) {
+        int deleted = deleteAll("created_at < ? AND status NOT IN " + OPEN, batch, cutoff);
+        for (String flow : flowsWithRuns()) {
+            if (Thread.currentThread().isInterrupted()) {
+                break;
+            }
+            int open = sql.count("SELECT COUNT(*) FROM integration_run WHERE status IN " + OPEN + " AND flow = ?", flow);
+            Long cut = sql.one("SELECT seq FROM integration_run WHERE flow = ? ORDER BY flow DESC, seq DESC OFFSET ? ROWS "
+                    + "FETCH FIRST 1 ROWS ONLY", rs -> rs.getLong(1), flow, keep + open);
+            if (cut != null) {
+                deleted += deleteAll("flow = ? AND seq <= ? AND status NOT IN " + OPEN, batch, flow, cut);
+            }
+        }
+        return deleted;
+    }
+
+    /** Deletes the runs {@code where} names in batches, pausing between them; stops early when the pod stops. */
+    private int deleteAll(String where, int batch, Object... args) {
         int deleted = 0;
-        while (true) {
-            int n = deleteRuns("created_at < ? AND status NOT IN " + OPEN, batch, cutoff);
+        while (!Thread.currentThread().isInterrupted()) {
+            long started = System.nanoTime();
+            int n = deleteRuns(where, batch, args);
             deleted += n;
             if (n < batch) {
                 break;
             }
-        }
-        List<String> flows = sql.query("SELECT DISTINCT flow FROM integration_run", rs -> rs.getString(1));
-        for (String flow : flows) {
-            Long cut = sql.one("SELECT seq FROM integration_run WHERE flow = ? AND status NOT IN " + OPEN
-                    + " ORDER BY flow DESC, seq DESC OFFSET ? ROWS "
-                    + "FETCH FIRST 1 ROWS ONLY", rs -> rs.getLong(1), flow, keep);
-            if (cut == null) {
-                continue;
-            }
-            while (true) {
-                int n = deleteRuns("flow = ? AND seq <= ? AND status NOT IN " + OPEN, batch, flow, cut);
-                deleted += n;
-                if (n < batch) {
-                    break;
-                }
-            }
+            pause(java.time.Duration.ofNanos(System.nanoTime() - started));
         }
         return deleted;
+    }
+
+    /**
+     * The flows that have runs, from the {@code (flow, seq)} index without reading the runs: H2 answers
+     * {@code SELECT DISTINCT} by jumping from flow to flow down the index, where PostgreSQL reads every entry (every
+     * run, once a pass); there one seek per flow finds the next one.
+     */
+    private List<String> flowsWithRuns() {
+        if (!sql.postgres()) {
+            return sql.query("SELECT DISTINCT flow FROM integration_run", rs -> rs.getString(1));
+        }
+        List<String> flows = new java.util.ArrayList<>();
+        String flow = "";
+        while ((flow = sql.one("SELECT flow FROM integration_run WHERE flow > ? ORDER BY flow FETCH FIRST 1 ROWS ONLY",
+                rs -> rs.getString(1), flow)) != null) {
+            flows.add(flow);
+        }
+        return flows;
     }
 
     private int deleteRuns(String where, int batch, Object... args) {
@@ -180,6 +224,15 @@ public final class RunStore {
                 + " AND seq BETWEEN ? AND ?)", range);
         sql.update("DELETE FROM integration_run WHERE " + where + " AND seq BETWEEN ? AND ?", range);
         return seqs.size();
+    }
+
+    /** Waits before the next batch of a backlog; an interrupt (the pod stopping) ends the wait and the pruning. */
+    private static void pause(java.time.Duration took) {
+        try {
+            Thread.sleep(took.compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : took);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private @Nullable String cut(@Nullable String text) {

@@ -50,6 +50,15 @@ final class Sql {
         }
     }
 
+    /** Whether the database is PostgreSQL (else H2), from the driver's own word. */
+    boolean postgres() {
+        try (Connection c = dataSource.getConnection()) {
+            return c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT).contains("postgres");
+        } catch (SQLException e) {
+            throw new StoreException(e);
+        }
+    }
+
     <T> List<T> query(String sql, Row<T> row, @Nullable Object... args) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             bind(ps, args);

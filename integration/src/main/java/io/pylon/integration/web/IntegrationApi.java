@@ -152,9 +152,10 @@ public final class IntegrationApi {
         int limit = limit(req, 100);
         String after = req.query().first("after").orElse(null);
         List<StoredFlow> page = flows.list(after, limit);
+        Map<String, RunRecord> latest = runs.latest(page.stream().map(StoredFlow::name).toList());
         List<Object> items = new ArrayList<>();
         for (StoredFlow f : page) {
-            items.add(view(f, false));
+            items.add(view(f, false, latest.get(f.name())));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("flows", items);
@@ -336,12 +337,13 @@ public final class IntegrationApi {
 
     private void steps(ServerRequest req, ServerResponse res) {
         access.require(req, ManagerTokens.Role.VIEWER);
+        int limit = limit(req, 100);
+        Long after = longParam(req, "after");
         RunRecord record = runs.find(req.path().pathParameters().get("id"));
         if (record == null) {
             throw ApiError.notFound("No run with id " + req.path().pathParameters().get("id") + ".");
         }
-        int limit = limit(req, 100);
-        List<StepRecord> page = runs.steps(record.seq(), longParam(req, "after"), limit);
+        List<StepRecord> page = runs.steps(record.seq(), after, limit);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("steps", page.stream().map(views::step).toList());
         out.put("next", page.size() == limit ? page.get(page.size() - 1).seq() : null);
@@ -385,10 +387,14 @@ public final class IntegrationApi {
 
     /** A flow as answered: a document stored by an older version that no longer parses is shown without its trigger. */
     private Map<String, Object> view(StoredFlow stored, boolean withDocument) {
+        return view(stored, withDocument, runs.latest(stored.name()));
+    }
+
+    private Map<String, Object> view(StoredFlow stored, boolean withDocument, @Nullable RunRecord lastRun) {
         Flow flow = parseStored(stored);
         FlowSchedule schedule = flow == null || !stored.enabled() ? null : flow.trigger().schedule();
         Instant next = schedule == null ? null : schedule.next(clock.instant()).orElse(null);
-        return views.flow(stored, flow, withDocument, next, runs.latest(stored.name()));
+        return views.flow(stored, flow, withDocument, next, lastRun);
     }
 
     private static Duration waitParam(ServerRequest req) {

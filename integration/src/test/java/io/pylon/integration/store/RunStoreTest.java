@@ -12,7 +12,10 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** History on a real H2 file: outputs cut to the bound with their size, keyset pages, pruning by age and by count. */
+/**
+ * History on a real H2 file (and on PostgreSQL, {@link RunStorePostgresTest}): outputs cut to the bound with their
+ * size, keyset pages, the newest run of many flows at once, pruning by age and by count.
+ */
 class RunStoreTest {
     private Path dir;
     private IntegrationDatabase database;
@@ -22,8 +25,12 @@ class RunStoreTest {
     @BeforeEach
     void open() throws Exception {
         dir = Files.createTempDirectory("pylon-runstore");
-        database = IntegrationDatabase.open(IntegrationDatabase.h2Url(dir), "pylon", "", 2, null);
+        database = openDatabase(dir);
         runs = new RunStore(database.dataSource(), 100);
+    }
+
+    IntegrationDatabase openDatabase(Path dir) throws Exception {
+        return IntegrationDatabase.open(IntegrationDatabase.h2Url(dir), "pylon", "", 2, null);
     }
 
     @AfterEach
@@ -89,5 +96,45 @@ class RunStoreTest {
         assertThat(runs.find("old3")).isNull();
         long steps = new Sql(database.dataSource()).one("SELECT COUNT(*) FROM integration_step", rs -> rs.getLong(1));
         assertThat(steps).isEqualTo(8);
+    }
+
+    @Test
+    void pruningByCountKeepsTheNewestFinishedRunsOfEveryFlowAndLeavesOtherFlowsAlone() {
+        for (int i = 0; i < 6; i++) {
+            finishedRun("a" + i, "flow-a", t0.plusSeconds(i));
+            finishedRun("b" + i, "flow-b", t0.plusSeconds(i));
+        }
+        finishedRun("c0", "flow-c", t0);
+        runs.start("a-open", "flow-a", "schedule", t0, null, "pod-0", t0);
+        finishedRun("a6", "flow-a", t0.plusSeconds(6));
+
+        assertThat(runs.prune(t0.minusSeconds(1), 2, 1000)).isEqualTo(9);
+        assertThat(runs.runs("flow-a", null, 100)).extracting(RunRecord::id).containsExactly("a6", "a-open", "a5");
+        assertThat(runs.runs("flow-b", null, 100)).extracting(RunRecord::id).containsExactly("b5", "b4");
+        assertThat(runs.runs("flow-c", null, 100)).extracting(RunRecord::id).containsExactly("c0");
+        assertThat(runs.openRuns()).isEqualTo(1);
+        assertThat(runs.prune(t0.minusSeconds(1), 2, 1000)).isZero();
+    }
+
+    @Test
+    void theNewestRunOfManyFlowsComesInOneAnswerAndFlowsWithoutRunsAreAbsent() {
+        FlowStore flows = new FlowStore(database.dataSource());
+        for (String name : List.of("one", "two", "idle")) {
+            flows.create(name, "name: " + name + "\nsteps: [{delay: 1s}]\n", null, t0);
+        }
+        finishedRun("one-1", "one", t0);
+        finishedRun("two-1", "two", t0.plusSeconds(1));
+        finishedRun("one-2", "one", t0.plusSeconds(2));
+        runs.start("two-2", "two", "manual", t0.plusSeconds(3), "{\"x\": 1}", "pod-0", t0.plusSeconds(3));
+        finishedRun("gone-1", "gone", t0.plusSeconds(4));
+
+        java.util.Map<String, RunRecord> latest = runs.latest(List.of("one", "two", "idle"));
+        assertThat(latest).containsOnlyKeys("one", "two");
+        assertThat(latest.get("one").id()).isEqualTo("one-2");
+        assertThat(latest.get("two").id()).isEqualTo("two-2");
+        assertThat(latest.get("two").status()).isEqualTo("running");
+        assertThat(latest.get("two").input()).isNull();
+        assertThat(latest.get("two")).usingRecursiveComparison().ignoringFields("input").isEqualTo(runs.latest("two"));
+        assertThat(runs.latest(List.of())).isEmpty();
     }
 }

@@ -3,6 +3,7 @@ package io.pylon.manager.auth;
 import io.pylon.core.config.Setting;
 import io.pylon.core.config.SettingType;
 import io.pylon.core.config.Settings;
+import io.pylon.gateway.model.TrustedProxies;
 
 import java.time.Duration;
 import java.util.List;
@@ -40,12 +41,23 @@ public final class SignInSettings {
             "How long a pod remembers failed sign-ins per source address and per account and address, counted from "
                     + "the first failure.", Duration.ofMinutes(15), SettingType.DURATION_TYPE);
 
+    public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.of("pylon.manager.trusted-proxies",
+            "Peers (CIDR blocks: the ingress or load balancer in front of the Manager) whose X-Forwarded-For names the "
+                    + "caller's address, which sign-in throttling counts per and the audit log records. Unset: the "
+                    + "connection's own address.", null, TrustedProxies.SETTING_TYPE);
+
+    public static TrustedProxies trustedProxies(Settings settings) {
+        TrustedProxies trusted = settings.find(TRUSTED_PROXIES);
+        return trusted == null ? TrustedProxies.NONE : trusted;
+    }
+
     public static int hashThreads(Settings settings) {
         Integer configured = settings.find(HASH_THREADS);
         return configured != null ? configured : HashingPool.defaultThreads(Runtime.getRuntime().availableProcessors());
     }
 
     public static List<Setting<?>> all() {
-        return List.of(HASH_THREADS, HASH_QUEUE, SOURCE_MAX_FAILURES, ACCOUNT_SOURCE_MAX_FAILURES, FAILURE_WINDOW);
+        return List.of(HASH_THREADS, HASH_QUEUE, SOURCE_MAX_FAILURES, ACCOUNT_SOURCE_MAX_FAILURES, FAILURE_WINDOW,
+                TRUSTED_PROXIES);
     }
 }

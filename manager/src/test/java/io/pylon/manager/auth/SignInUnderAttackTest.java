@@ -107,6 +107,39 @@ class SignInUnderAttackTest {
     }
 
     @Test
+    void behindATrustedIngressEachForwardedAddressIsThrottledApartAndAudited() {
+        try (Pod pod = start("manager-ingress-throttle", Map.of("pylon.manager.signin.source-max-failures", "3",
+                "pylon.manager.signin.failure-window", "1h", "pylon.manager.trusted-proxies", "127.0.0.1"))) {
+            ManagerClient ingress = new ManagerClient(pod);
+            for (String name : List.of("one", "two", "three")) {
+                assertThat(ingress.tokenRequest(Map.of("grant_type", "client_credentials", "client_id", name,
+                        "client_secret", "wrong-password"), "X-Forwarded-For", "203.0.113.7").statusCode())
+                        .isEqualTo(401);
+            }
+            Map<String, String> admin = Map.of("grant_type", "client_credentials", "client_id", ADMIN,
+                    "client_secret", ADMIN_PASSWORD);
+            assertThat(ingress.tokenRequest(admin, "X-Forwarded-For", "203.0.113.7").statusCode())
+                    .as("the guessing address").isEqualTo(429);
+            assertThat(ingress.tokenRequest(admin, "X-Forwarded-For", "198.51.100.8, 127.0.0.1").statusCode())
+                    .as("another developer behind the same ingress").isEqualTo(200);
+            // not a trusted peer: its X-Forwarded-For is not believed, it is counted as itself
+            for (String name : List.of("one", "two", "three")) {
+                assertThat(SourceAddressClient.post(pod, "127.0.11.5", "/apiops/auth/token",
+                        "grant_type=client_credentials&client_id=" + name + "&client_secret=wrong",
+                        "X-Forwarded-For: 198.51.100.9" + name.length()).status()).isEqualTo(401);
+            }
+            assertThat(SourceAddressClient.post(pod, "127.0.11.5", "/apiops/auth/token",
+                    ManagerClient.form(admin), "X-Forwarded-For: 198.51.100.77").status()).isEqualTo(429);
+            assertThat(SourceAddressClient.post(pod, "127.0.11.6", "/apiops/auth/token",
+                    ManagerClient.form(admin), "X-Forwarded-For: 198.51.100.66").status()).isEqualTo(200);
+            String token = ingress.token(ADMIN, ADMIN_PASSWORD);
+            JsonNode events = parseJson(ingress.get("/apiops/audit?limit=50", token).body()).path("events");
+            assertThat(events.findValuesAsText("sourceAddress")).as("the audit log's sources")
+                    .contains("198.51.100.8", "127.0.11.6", "127.0.0.1").doesNotContain("198.51.100.66");
+        }
+    }
+
+    @Test
     void anAccountGuessedFromOneAddressStaysOpenToOthersAndUnlocked() {
         try (Pod pod = start("manager-account-source", Map.of("pylon.manager.signin.account-source-max-failures", "3",
                 "pylon.manager.auth.max-failures", "10"))) {

@@ -33,11 +33,16 @@ final class SourceAddressClient {
                 "client_id", username, "client_secret", password)));
     }
 
-    static Answer post(Pod pod, String source, String path, String form) {
+    /** @param headerLines more request headers, each {@code Name: value} */
+    static Answer post(Pod pod, String source, String path, String form, String... headerLines) {
         byte[] body = form.getBytes(StandardCharsets.UTF_8);
+        StringBuilder more = new StringBuilder();
+        for (String line : headerLines) {
+            more.append(line).append("\r\n");
+        }
         String head = "POST " + path + " HTTP/1.1\r\nHost: " + pod.identity().podIp() + ":" + pod.port() + "\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length + "\r\n"
-                + "Connection: close\r\n\r\n";
+                + more + "Connection: close\r\n\r\n";
         try (Socket socket = new Socket()) {
             socket.bind(new InetSocketAddress(InetAddress.getByName(source), 0));
             socket.connect(new InetSocketAddress(pod.identity().podIp(), pod.port()), 5_000);

@@ -16,8 +16,10 @@ import java.util.Set;
 
 /**
  * The API keys this Worker accepts, as the Manager last sent them: SHA-256 of each live key -> its application, the
- * status of each subscription of that application and the plan of those that have one. A presented key is hashed and looked up by its whole digest, so how long a lookup
- * takes says nothing about how much of a key was right. Thread-safe: an immutable snapshot behind a volatile field,
+ * status of each subscription of that application and the plan of those that have one. A presented key is hashed and
+ * looked up by its whole digest, so how long a lookup takes says nothing about how much of a key was right; keys found
+ * lately are kept per key set in {@link RecentKeys} (bounded, compared over their whole length), so a key in use is
+ * not hashed on every request. Thread-safe: an immutable snapshot behind a volatile field,
  * replaced whole.
  */
 public final class KeySet {
@@ -45,7 +47,7 @@ public final class KeySet {
 
     /** @param portalOrigin the origin of this environment's Portal, null when it names none */
     private record Snapshot(long version, Map<String, Key> keys, Set<String> published,
-                            @Nullable String portalOrigin) {
+                            @Nullable String portalOrigin, RecentKeys<Key> recent) {
     }
 
     private volatile @Nullable Snapshot snapshot;
@@ -105,7 +107,7 @@ public final class KeySet {
         document.path("portal").path("published").forEach(p -> published.add(p.asText()));
         JsonNode origin = environment == null ? null : document.path("portal").path("origins").get(environment);
         snapshot = new Snapshot(version, map, Set.copyOf(published),
-                origin == null || !origin.isTextual() ? null : origin.asText());
+                origin == null || !origin.isTextual() ? null : origin.asText(), new RecentKeys<>());
     }
 
     /** The Portal origin a published proxy admits for "Try it", or null (not published, or no Portal). */
@@ -140,9 +142,13 @@ public final class KeySet {
         if (presented.length() > MAX_KEY_LENGTH) {
             return Check.UNKNOWN;
         }
-        Key key = s.keys().get(sha256(presented));
+        Key key = s.recent().get(presented);
         if (key == null) {
-            return Check.UNKNOWN;
+            key = s.keys().get(sha256(presented));
+            if (key == null) {
+                return Check.UNKNOWN;
+            }
+            s.recent().remember(presented, key);
         }
         String status = key.subscriptions().get(proxy);
         if (status == null) {

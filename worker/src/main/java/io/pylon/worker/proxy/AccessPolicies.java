@@ -1,5 +1,6 @@
 package io.pylon.worker.proxy;
 
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import io.helidon.http.Status;
@@ -45,6 +46,8 @@ final class AccessPolicies {
             "The API key's subscription to this API is suspended.", 0);
     private static final GatewayError REVOKED = new GatewayError(Status.FORBIDDEN_403, "subscription_revoked",
             "The API key's subscription to this API is revoked.", 0);
+
+    private static final HeaderName DEFAULT_KEY_HEADER = HeaderNames.create(KeyAuth.DEFAULT_HEADER);
 
     private AccessPolicies() {
     }
@@ -128,8 +131,13 @@ final class AccessPolicies {
 
     /** Null when no key was presented. */
     private static KeySet.@Nullable Check keyCheck(KeyAuth keyAuth, String proxy, KeySet keys, Headers headers) {
-        String key = headers.first(HeaderNames.create(keyAuth.header())).orElse("");
+        String key = headers.first(keyHeader(keyAuth.header())).orElse("");
         return key.isBlank() ? null : keys.check(proxy, key.strip());
+    }
+
+    // nearly every proxy reads the default header: its name is built once, not per request
+    private static HeaderName keyHeader(String header) {
+        return header.equals(KeyAuth.DEFAULT_HEADER) ? DEFAULT_KEY_HEADER : HeaderNames.create(header);
     }
 
     private static @Nullable GatewayError keyRefusal(KeySet.@Nullable Check check) {

@@ -27,6 +27,7 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,8 @@ import java.util.Locale;
  * pool), the client's request with the usual outbound headers ({@link OutboundRequest}) plus {@code Upgrade} and
  * {@code Connection: Upgrade}, and the upstream's answer read with HttpCore's parser. Upstreams are tried from the
  * route's round-robin cursor; one that refuses or does not accept in the route's connect timeout is skipped (nothing
- * was sent). The answer must come within the route's response timeout. Stateless.
+ * was sent). The answer must come within the route's response timeout. The connection is a socket channel's (in
+ * blocking mode for the handshake), so that a plain one can be relayed by a selector afterwards. Stateless.
  */
 final class WebSocketHandshake {
     /** Largest refusal body relayed; a larger one is answered 502. */
@@ -87,7 +89,8 @@ final class WebSocketHandshake {
 
     private static Socket connect(Upstream upstream, int timeoutMillis, @Nullable UpstreamTlsContext tlsContext)
             throws IOException {
-        Socket socket = new Socket();
+        // a channel's socket: a plain tunnel hands the channel to the selector relay (WebSocketRelay)
+        Socket socket = SocketChannel.open().socket();
         try {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(upstream.host(), upstream.port()), timeoutMillis);

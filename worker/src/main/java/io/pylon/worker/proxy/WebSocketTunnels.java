@@ -1,5 +1,9 @@
 package io.pylon.worker.proxy;
 
+import io.helidon.webserver.ConnectionContext;
+
+import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,19 +13,22 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import javax.net.ssl.SSLSocket;
 
 /**
- * The WebSocket tunnels open on this pod, their counts and meters, and the idle sweep: every second (a quarter of the
- * timeout when that is shorter; on the maintenance executor) a tunnel that carried nothing either way for the idle timeout is closed on both sides.
+ * The WebSocket tunnels open on this pod, their counts and meters, the selector that relays the plain ones
+ * ({@link WebSocketRelay}), and the idle sweep: every second (a quarter of the timeout when that is shorter; on the
+ * maintenance executor) a tunnel that carried nothing either way for the idle timeout is closed on both sides.
  *
  * <p>Threading: tunnels register and leave from their own threads (a concurrent set and atomic counters); the
  * sweep and diagnostics read concurrently.
  */
-public final class WebSocketTunnels {
+public final class WebSocketTunnels implements AutoCloseable {
     private final Set<WebSocketTunnel> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger reserved = new AtomicInteger();
     private final Duration idleTimeout;
     private final int maxTunnels;
+    private final WebSocketRelay relay = new WebSocketRelay();
     final LongAdder opened = new LongAdder();
     final LongAdder refusedUpgrades = new LongAdder();
     final LongAdder closedIdle = new LongAdder();
@@ -50,6 +57,22 @@ public final class WebSocketTunnels {
         io.micrometer.core.instrument.FunctionCounter.builder("pylon.worker.websocket.bytes", bytesFromUpstreams,
                 LongAdder::sum).tag("from", "upstream").baseUnit("bytes").description("Bytes relayed by WebSocket tunnels")
                 .register(registry);
+    }
+
+    /**
+     * The tunnel for a client connection whose upgrade the upstream accepted: relayed by the selector when neither
+     * end speaks TLS and Helidon's client socket can be taken over ({@link ClientChannel}), else by two threads.
+     *
+     * @param upstreamLeftover bytes the upstream sent right after its 101, already read with the handshake
+     */
+    WebSocketTunnel tunnel(ConnectionContext client, Socket upstream, byte[] upstreamLeftover) {
+        SocketChannel upstreamChannel = upstream instanceof SSLSocket ? null : upstream.getChannel();
+        SocketChannel clientChannel = upstreamChannel == null ? null : ClientChannel.takeOver(client.serverSocket());
+        if (upstreamChannel != null && clientChannel != null) {
+            return new RelayedWebSocketTunnel(clientChannel, client.dataReader(), upstreamChannel, upstreamLeftover,
+                    this, relay);
+        }
+        return new ThreadedWebSocketTunnel(client, upstream, upstreamLeftover, this);
     }
 
     /** Takes a place for a tunnel about to be opened; false when the pod holds its maximum. */
@@ -96,10 +119,17 @@ public final class WebSocketTunnels {
         }
     }
 
+    /** Closes the tunnels the selector relays (the others end with their connections). */
+    @Override
+    public void close() {
+        relay.close();
+    }
+
     /** For the {@code connections} section. */
     public Map<String, Object> describe() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("open", open.size());
+        map.put("relayedBySelector", open.stream().filter(RelayedWebSocketTunnel.class::isInstance).count());
         map.put("max", maxTunnels);
         map.put("opened", opened.sum());
         map.put("refusedByUpstream", refusedUpgrades.sum());

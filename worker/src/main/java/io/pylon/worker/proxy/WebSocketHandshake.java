@@ -112,7 +112,7 @@ final class WebSocketHandshake {
         HttpHost host = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
         ClassicHttpRequest outbound = OutboundRequest.create("GET", host, target, headers,
                 OutboundRequest.Hop.of(clientIp, secure)); // a client's forwarding headers are replaced
-        HeaderTransforms.request(route.policies().requestHeaders(), outbound);
+        HeaderTransforms.request(route.policies(), outbound);
         StringBuilder request = new StringBuilder(512).append("GET ").append(target).append(" HTTP/1.1\r\nHost: ")
                 .append(host.toHostString()).append("\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n");
         for (Header header : outbound.getHeaders()) {

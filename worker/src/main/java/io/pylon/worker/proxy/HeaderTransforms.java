@@ -21,14 +21,24 @@ final class HeaderTransforms {
     private HeaderTransforms() {
     }
 
+    /** Names the application whose key admitted the request; from a client it is never passed on. */
+    static final String APPLICATION = "X-Pylon-Application";
+
     /**
-     * The proxy's request rules, after the consumer's API key is taken out: under {@code keyAuth} the key is the
-     * gateway's business, not the upstream's (its logs are not where a consumer's credential should end up).
+     * The proxy's request rules, after the consumer's API key is taken out and replaced by the application it belongs
+     * to: under {@code keyAuth} the key is the gateway's business, not the upstream's (its logs are not where a
+     * consumer's credential should end up), and the upstream learns who called from {@link #APPLICATION}.
+     *
+     * @param application the application whose key admitted the request; null: none
      */
-    static void request(Policies policies, ClassicHttpRequest outbound) {
+    static void request(Policies policies, @Nullable String application, ClassicHttpRequest outbound) {
         KeyAuth keyAuth = policies.keyAuth();
         if (keyAuth != null) {
             outbound.removeHeaders(keyAuth.header());
+        }
+        outbound.removeHeaders(APPLICATION);
+        if (application != null && !application.isEmpty()) {
+            outbound.setHeader(APPLICATION, application);
         }
         request(policies.requestHeaders(), outbound);
     }

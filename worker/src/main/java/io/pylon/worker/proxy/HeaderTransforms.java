@@ -7,20 +7,43 @@ import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
 import io.pylon.gateway.model.Cors;
 import io.pylon.gateway.model.HeaderRules;
+import io.pylon.gateway.model.KeyAuth;
 import io.pylon.gateway.model.Policies;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 
 import java.util.Map;
 
 /**
- * A proxy's header rules: removed, then set, on the request sent upstream and on the response sent back (with the
- * CORS policy's headers last). Stateless.
+ * A proxy's header rules: removed, then set, on the request sent upstream (without the API key of {@code keyAuth}) and
+ * on the response sent back (with the CORS policy's headers last). Stateless.
  */
 final class HeaderTransforms {
     private HeaderTransforms() {
     }
 
-    static void request(HeaderRules rules, ClassicHttpRequest outbound) {
+    /** Names the application whose key admitted the request; from a client it is never passed on. */
+    static final String APPLICATION = "X-Pylon-Application";
+
+    /**
+     * The proxy's request rules, after the consumer's API key is taken out and replaced by the application it belongs
+     * to: under {@code keyAuth} the key is the gateway's business, not the upstream's (its logs are not where a
+     * consumer's credential should end up), and the upstream learns who called from {@link #APPLICATION}.
+     *
+     * @param application the application whose key admitted the request; null: none
+     */
+    static void request(Policies policies, @Nullable String application, ClassicHttpRequest outbound) {
+        KeyAuth keyAuth = policies.keyAuth();
+        if (keyAuth != null) {
+            outbound.removeHeaders(keyAuth.header());
+        }
+        outbound.removeHeaders(APPLICATION);
+        if (application != null && !application.isEmpty()) {
+            outbound.setHeader(APPLICATION, application);
+        }
+        request(policies.requestHeaders(), outbound);
+    }
+
+    private static void request(HeaderRules rules, ClassicHttpRequest outbound) {
         if (rules.isEmpty()) {
             return;
         }

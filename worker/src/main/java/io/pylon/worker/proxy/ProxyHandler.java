@@ -219,7 +219,7 @@ public final class ProxyHandler implements Handler {
         UpstreamDispatch.Result result = dispatch.open(entry, method, body, (upstream, pool, responseTimeout) -> {
             var outbound = OutboundRequest.create(method, pool.target(),
                     OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop);
-            HeaderTransforms.request(policies.requestHeaders(), outbound);
+            HeaderTransforms.request(policies, application, outbound);
             if (body != null) {
                 outbound.setEntity(new UpstreamRequestBody(body, length, responseTimeout));
             }

@@ -60,10 +60,14 @@ final class WebSocketHandshake {
     record Refused(byte[] response) implements Result {
     }
 
-    /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
-    /** @param tls the route's upstream TLS context; null: the JDK's default, verified */
+    /**
+     * @param path        the normalised path ({@link RequestPath}): what the route matched and the upstream receives
+     * @param tls         the route's upstream TLS context; null: the JDK's default, verified
+     * @param application the application whose key admitted the request; null: none
+     */
     static Result open(RouteTable.Entry entry, String path, HttpPrologue prologue, Headers headers, String clientIp,
-                       boolean secure, @Nullable UpstreamTlsContext tls) throws IOException {
+                       boolean secure, @Nullable UpstreamTlsContext tls, @Nullable String application)
+            throws IOException {
         Route route = entry.route();
         List<Upstream> upstreams = route.upstreams();
         int start = Math.floorMod(entry.cursor().getAndIncrement(), upstreams.size());
@@ -78,7 +82,7 @@ final class WebSocketHandshake {
                 continue;
             }
             try {
-                return exchange(socket, route, upstream, path, prologue, headers, clientIp, secure);
+                return exchange(socket, route, upstream, path, prologue, headers, clientIp, secure, application);
             } catch (IOException | HttpException | RuntimeException e) {
                 socket.close();
                 throw e instanceof IOException io ? io : new IOException(e.getClass().getSimpleName());
@@ -107,12 +111,13 @@ final class WebSocketHandshake {
     }
 
     private static Result exchange(Socket socket, Route route, Upstream upstream, String path, HttpPrologue prologue,
-                                   Headers headers, String clientIp, boolean secure) throws IOException, HttpException {
+                                   Headers headers, String clientIp, boolean secure, @Nullable String application)
+            throws IOException, HttpException {
         String target = OutboundRequest.target(route.upstreamPath(upstream, path), prologue.query().rawValue());
         HttpHost host = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
         ClassicHttpRequest outbound = OutboundRequest.create("GET", host, target, headers,
                 OutboundRequest.Hop.of(clientIp, secure)); // a client's forwarding headers are replaced
-        HeaderTransforms.request(route.policies().requestHeaders(), outbound);
+        HeaderTransforms.request(route.policies(), application, outbound);
         StringBuilder request = new StringBuilder(512).append("GET ").append(target).append(" HTTP/1.1\r\nHost: ")
                 .append(host.toHostString()).append("\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n");
         for (Header header : outbound.getHeaders()) {

@@ -113,8 +113,9 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         boolean tunnelled = false;
         try {
             UpstreamTlsContext tls = pools.tls(found.entry().route().forwarding().upstreamTls());
+            String application = key == null ? null : key.application();
             WebSocketHandshake.Result result = onOwnThread(() -> WebSocketHandshake.open(found.entry(), path,
-                    prologue, headers, clientIp, ctx.isSecure(), tls));
+                    prologue, headers, clientIp, ctx.isSecure(), tls, application));
             return switch (result) {
                 case WebSocketHandshake.Switched switched -> {
                     ctx.dataWriter().writeNow(BufferData.create(switched.head()));

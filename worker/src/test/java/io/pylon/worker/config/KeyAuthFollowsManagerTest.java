@@ -119,7 +119,12 @@ class KeyAuthFollowsManagerTest {
         assertThat(listed).doesNotContain(key).contains(key.substring(0, 14));
 
         within(PROPAGATION, "200 upstream", key);
-        assertThat(TestPods.get(one, "/orders/1", "X-API-Key", key).body()).isEqualTo("orders GET /orders/1");
+        HttpResponse<String> served = TestPods.get(one, "/orders/1", "X-API-Key", key, "X-Pylon-Application",
+                "app-forged");
+        assertThat(served.body()).isEqualTo("orders GET /orders/1");
+        assertThat(served.headers().firstValue("x-seen-x-api-key")).as("the key is not sent upstream").isEmpty();
+        assertThat(served.headers().allValues("x-seen-x-pylon-application")).as("the caller, named by the gateway")
+                .containsExactly(appId);
         assertThat(call(one, null)).isEqualTo("401 unauthorized");
         assertThat(call(two, "pylon_key_not-a-key")).isEqualTo("401 invalid_api_key");
 

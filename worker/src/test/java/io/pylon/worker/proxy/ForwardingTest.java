@@ -170,12 +170,14 @@ class ForwardingTest {
     void forwardingHeadersOfAnUntrustedClientAreReplaced() throws Exception {
         try (WireConnection c = connect()) {
             c.send("GET /h HTTP/1.1\r\nHost: api.test\r\nX-Real-IP: 6.6.6.6\r\nForwarded: for=6.6.6.6\r\n"
-                    + "X-Forwarded-Port: 1\r\nX-Forwarded-Prefix: /evil\r\n\r\n").read();
+                    + "X-Forwarded-Port: 1\r\nX-Forwarded-Prefix: /evil\r\nX-Pylon-Application: app-forged\r\n\r\n")
+                    .read();
         }
         ScriptedUpstream.Seen seen = upstream.seen().getFirst();
         assertThat(seen.header("X-Real-IP")).isEqualTo("127.0.0.1");
         assertThat(seen.header("Forwarded")).isEqualTo("for=127.0.0.1;proto=http;host=\"api.test\"");
         assertThat(seen.header("X-Forwarded-Port")).isEqualTo(String.valueOf(port));
         assertThat(seen.header("X-Forwarded-Prefix")).isNull();
+        assertThat(seen.header("X-Pylon-Application")).as("only the gateway names the application").isNull();
     }
 }

@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  * (platform paths, no route, a method other than GET, a route with {@code websocket: false}) go on to Helidon's
  * routing as plain HTTP, where the gateway forwards them without the upgrade (a hop-by-hop header).
  *
- * <p>Immutable; called concurrently by connection threads.
+ * <p>Threading: immutable; called concurrently by connection threads. A handshake runs on a thread of its own, and
+ * its answer passes back to the connection's thread through an {@code AtomicReference} of that call alone.
  */
 public final class WebSocketUpgrader implements Http1Upgrader {
     private static final System.Logger LOG = System.getLogger(WebSocketUpgrader.class.getName());

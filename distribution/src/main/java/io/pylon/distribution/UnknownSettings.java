@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code PYLON_*} environment variables and {@code pylon.*} system properties a pod is given that no module reads:
- * a misspelled setting ({@code PYLON_WORKER_ROUTE} for {@code PYLON_WORKER_ROUTES}) would otherwise be ignored in
+ * a misspelled setting ({@code PYLON_WORKER_ROUTES_FIL} for {@code PYLON_WORKER_ROUTES_FILE}) would otherwise be ignored in
  * silence and the pod run on the default. Every module's settings count, not only the started one's: the Kubernetes
  * manifests give all pods one ConfigMap. Only names are reported, never values (a value may be a secret).
  */

@@ -124,6 +124,11 @@ public final class RouteTable {
         return entries.stream().map(Entry::route).toList();
     }
 
+    /** The entries, most specific first: what the data plane attaches its per-route state to. */
+    public List<Entry> entries() {
+        return entries;
+    }
+
     public int size() {
         return entries.size();
     }

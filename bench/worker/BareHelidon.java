@@ -15,6 +15,7 @@ import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.impl.DefaultConnectionReuseStrategy;
 import org.apache.hc.core5.http.impl.io.HttpRequestExecutor;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
@@ -167,7 +168,7 @@ public class BareHelidon {
                         }
                     }
                 }
-                reusable = !in.containsHeader("Connection");
+                reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(out, in, context);
             } finally {
                 if (!reusable) {
                     endpoint.close(CloseMode.IMMEDIATE);

@@ -81,6 +81,12 @@ final class RunCommand implements Callable<Integer> {
         return run;
     }
 
+    private static Map<String, String> systemProperties() {
+        Map<String, String> properties = new HashMap<>();
+        System.getProperties().forEach((k, v) -> properties.put(String.valueOf(k), String.valueOf(v)));
+        return properties;
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         PylonModule target = Modules.named(module);
@@ -93,6 +99,9 @@ final class RunCommand implements Callable<Integer> {
         }
         if (port != null) {
             overrides.put(CoreSettings.port(target.defaultPort()).key(), String.valueOf(port));
+        }
+        for (String warning : UnknownSettings.warningsFor(target, System.getenv(), systemProperties())) {
+            System.err.println("pylon: warning: " + warning);
         }
         Pod pod;
         try {

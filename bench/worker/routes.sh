@@ -4,7 +4,11 @@
 # interleaved rounds; the upstream (nginx, 100-byte answers) and wrk -t1 on CPU 1. wrk cycles through the paths of
 # every proxy (/svc/p<i>/items), and sends the same paths to the single-proxy Worker (prefix /svc), so the two differ
 # only in the table they match against. BASELINE_REF=<git ref> also builds that commit (a temporary worktree) and
-# runs its Worker with the N proxies beside them: before and after under the same load.
+# runs its Worker with the N proxies beside them: before and after under the same load. ASYNC_PROFILER=<path of
+# libasyncProfiler.so> (the linux-x64 jar of tools.profiler:async-profiler holds it) profiles every Worker during the
+# measured rounds (PROFILE_EVENT cpu, the default, or alloc) and keeps collapsed stacks in PROFILE_DIR (default
+# /tmp/pylon-routes-profile), one file per Worker, sampled every PROFILE_INTERVAL (async-profiler's default unless
+# set: 10ms of CPU, 512k bytes); profiled rounds count the profiler's own cost.
 #   bench/worker/routes.sh [proxies] [seconds-per-run] [rounds]
 # Binds BENCH_ADDR (default 127.0.41.2), only loopback; bounded: about 2-3 x rounds x seconds plus the warm-up.
 # Needs wrk, nginx, taskset and a JDK >= 21 (JAVA_HOME). Prints a Markdown table.
@@ -132,12 +136,29 @@ for name in $NAMES; do
   done
 done
 
+ASYNC_PROFILER=${ASYNC_PROFILER:-}
+PROFILE_EVENT=${PROFILE_EVENT:-cpu}
+PROFILE_DIR=${PROFILE_DIR:-/tmp/pylon-routes-profile}
+profiler() { # name command: loads the profiler into that Worker's JVM with the command (start or stop options)
+  # quoted: jcmd would read the options' '=' as its own name=value arguments
+  "$JAVA_HOME/bin/jcmd" "$(pid_of "$1")" JVMTI.agent_load "$ASYNC_PROFILER" "\"$2\"" > "$WORK/$1.profiler.log" 2>&1 || true
+  grep -q '^return code: 0' "$WORK/$1.profiler.log" \
+    || { echo "async-profiler failed on the $1 Worker:" >&2; cat "$WORK/$1.profiler.log" >&2; exit 1; }
+}
+if [ -n "$ASYNC_PROFILER" ]; then
+  mkdir -p "$PROFILE_DIR"
+  for name in $NAMES; do profiler "$name" "start,event=$PROFILE_EVENT${PROFILE_INTERVAL:+,interval=$PROFILE_INTERVAL}"; done
+fi
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 for round in $(seq 1 "$ROUNDS"); do
   for name in $NAMES; do run "$name-$round" "$name" "$DURATION"; done
   echo "round $round: $(for name in $NAMES; do printf '%s %s req/s  ' "$name" "$(rps "$name-$round")"; done)" >&2
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+if [ -n "$ASYNC_PROFILER" ]; then
+  for name in $NAMES; do profiler "$name" "stop,collapsed,file=$PROFILE_DIR/$name-$PROFILE_EVENT.collapsed"; done
+  echo "profiles ($PROFILE_EVENT, collapsed stacks): $PROFILE_DIR" >&2
+fi
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 col() { for round in $(seq 1 "$ROUNDS"); do "$2" "$1-$round"; echo; done | grep -v '^$' | median; }

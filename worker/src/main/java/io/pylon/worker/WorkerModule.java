@@ -136,7 +136,12 @@ public final class WorkerModule implements PylonModule {
             throw new InvalidSettingException("Setting " + ConfigSettings.SOURCE.key() + " must be 'manager' or 'file', "
                     + "not '" + source.replaceAll("\\p{Cntrl}", "?") + "'.");
         }
-        RoutesFile routes = new RoutesFile(fromManager ? null : settings.find(RoutesSettings.FILE), parser, pools::sync);
+        ProxyMeters proxyMeters = ProxyMeters.create(context.metrics(), pools);
+        RouteTable.Listener onLoad = next -> {
+            pools.sync(next);
+            proxyMeters.prepare(next);
+        };
+        RoutesFile routes = new RoutesFile(fromManager ? null : settings.find(RoutesSettings.FILE), parser, onLoad);
         try {
             routes.loadInitial();
         } catch (InvalidProxyException e) {
@@ -169,7 +174,7 @@ public final class WorkerModule implements PylonModule {
                 throw new InvalidSettingException("Setting " + CoreSettings.ENVIRONMENT_ID.key() + " is required when "
                         + ConfigSettings.SOURCE.key() + " is 'manager' (the Worker proves its environment with it).");
             }
-            managed = new GatewayConfig(parser, pools::sync);
+            managed = new GatewayConfig(parser, onLoad);
             ManagerContact contact = new ManagerContact(managerUrl);
             int maxBundleBytes = settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024;
             follower = new ManagerFollower(managerUrl, environmentId,
@@ -208,7 +213,7 @@ public final class WorkerModule implements PylonModule {
         GridRateLimiter rateLimiter = new GridRateLimiter(grid, settings.get(RateLimitSettings.TIMEOUT));
 
         ServerTraffic traffic = new ServerTraffic(context::port);
-        ProxyStats stats = new ProxyStats(ProxyMeters.create(context.metrics(), pools));
+        ProxyStats stats = new ProxyStats(proxyMeters);
         RoutesMeters.bind(routes, context.metrics());
         context.routes().routing().addFilter(traffic);
         ScheduledThreadPoolExecutor maintenance = context.executors().maintenance();

@@ -25,7 +25,8 @@ public record Route(String name, String pathPrefix, Set<String> methods, @Nullab
                     Policies policies, boolean websocket, Forwarding forwarding) {
 
     public Route {
-        methods = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
+        // any method (most routes): one shared empty set rather than an empty copy per route
+        methods = methods.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(methods));
         upstreams = List.copyOf(upstreams);
         policies = policies == null ? Policies.NONE : policies;
         forwarding = forwarding == null ? Forwarding.DEFAULTS : forwarding;

@@ -13,6 +13,8 @@ import io.pylon.gateway.model.Upstream;
 import io.pylon.worker.routes.RouteTable;
 import org.apache.hc.core5.pool.PoolStats;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +35,13 @@ import java.util.concurrent.atomic.LongAdder;
  * <li>{@code pylon_worker_ratelimit_decisions_total{route,decision}}: allowed, limited, cache_unavailable;</li>
  * <li>{@code pylon_worker_upstream_pool_connections{upstream,state}}: leased, available, pending, max per pool.</li>
  * </ul>
- * Thread-safe: called concurrently by request threads; meters are created once per label set in concurrent maps,
- * the pool gauges are refreshed before each scrape. Disabled metrics make every method return at once.
+ * The per-request path does no lookup and builds no key: each route table entry holds its route's slot numbers
+ * (resolved by {@link #prepare} when a table is built), a request adds one to a slot of a flat {@link RouteCounts}
+ * and records into its origin's timer by index; a count's meter is registered on the slot's first use.
+ *
+ * <p>Threading: called concurrently by request threads; slots and timers are given out under locks (table builds,
+ * a route's first use), counted without; the rate-limit counters are created once per label set in a concurrent
+ * map; the pool gauges are refreshed before each scrape. Disabled metrics make every method return at once.
  */
 public final class ProxyMeters {
     private static final String[] STATUS_CLASSES = {"1xx", "2xx", "3xx", "4xx", "5xx"};
@@ -43,8 +50,11 @@ public final class ProxyMeters {
 
     private final MeterRegistry registry;
     private final boolean enabled;
-    private final Map<String, Counter[]> proxied = new ConcurrentHashMap<>();
-    private final Map<String, Timer> latency = new ConcurrentHashMap<>();
+    // counts by route and upstream label, five slots (status classes) each; meters read them at scrape time
+    private final RouteCounts proxiedCounts = new RouteCounts(STATUS_CLASSES.length);
+    // latency timers by origin, in a growing array that routes index (written under this object's monitor)
+    private final Map<String, Integer> timerIds = new HashMap<>();
+    private volatile Timer[] timers = new Timer[0];
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
     // written by the scrape hook, read by the pool gauges during the same scrape
     private volatile Map<String, long[]> poolSums = Map.of();
@@ -111,92 +121,91 @@ public final class ProxyMeters {
                 .description("Requests the gateway answered 502, 503 or 504 itself, by cause").register(registry);
     }
 
+    /** Resolves the meters of every route of {@code table} before it serves, so that no request does. */
+    public void prepare(RouteTable table) {
+        if (enabled) {
+            table.entries().forEach(entry -> entry.attachment(int[].class, this::slots));
+        }
+    }
+
     void answered(RouteTable.Entry entry, Upstream upstream, int status, long nanos) {
         if (!enabled) {
             return;
         }
-        RouteMeters meters = entry.attachment(RouteMeters.class, RouteMeters::new);
-        int index = meters.indexOf(upstream);
-        if (index < 0) { // not one of the route's own upstreams: looked up by name
-            proxied(entry.route().name(), upstream.origin(), status).increment();
-            latency(upstream.origin()).record(nanos, TimeUnit.NANOSECONDS);
+        int[] slots = entry.attachment(int[].class, this::slots);
+        String route = entry.route().name();
+        int index = indexOf(entry.route().upstreams(), upstream);
+        if (index < 0) { // not one of the route's own upstreams: resolved by name
+            count(proxiedCounts.group(new Series(route, upstream.origin())), route, upstream.origin(), status);
+            timers[timerId(upstream.origin())].record(nanos, TimeUnit.NANOSECONDS);
             return;
         }
-        meters.proxied(index, status).increment();
-        meters.latency(index).record(nanos, TimeUnit.NANOSECONDS);
+        count(slots[2 * index], route, upstream.origin(), status);
+        timers[slots[2 * index + 1]].record(nanos, TimeUnit.NANOSECONDS);
     }
 
     void unanswered(RouteTable.Entry entry, int status) {
         if (enabled) {
-            RouteMeters meters = entry.attachment(RouteMeters.class, RouteMeters::new);
-            meters.proxied(meters.upstreams.size(), status).increment();
+            int[] slots = entry.attachment(int[].class, this::slots);
+            count(slots[slots.length - 1], entry.route().name(), NONE, status);
         }
     }
 
-    private Timer latency(String origin) {
-        Timer timer = latency.get(origin);
-        if (timer == null) {
-            timer = latency.computeIfAbsent(origin, o -> Timer.builder("pylon.worker.upstream.latency")
-                    .description("From sending a request to an upstream to its response head")
-                    .tag("upstream", o).serviceLevelObjectives(HttpServerMetrics.LATENCY_BUCKETS).register(registry));
+    private static int indexOf(List<Upstream> upstreams, Upstream upstream) {
+        for (int i = 0; i < upstreams.size(); i++) {
+            if (upstreams.get(i) == upstream) {
+                return i;
+            }
         }
-        return timer;
+        return -1;
+    }
+
+    /** Adds one to the status class's slot of a group; the slot's meter is registered on its first count. */
+    private void count(int group, String route, String upstream, int status) {
+        int statusClass = Math.min(Math.max(status / 100, 1), 5) - 1;
+        int slot = group + statusClass;
+        if (proxiedCounts.add(slot) == 0) {
+            FunctionCounter.builder("pylon.worker.proxied.requests", proxiedCounts, counts -> counts.get(slot))
+                    .description("Proxied requests by route, upstream and status class")
+                    .tags("route", route, "upstream", upstream, "status", STATUS_CLASSES[statusClass])
+                    .register(registry);
+        }
     }
 
     /**
-     * One route's meters, kept with its table entry so that a request reaches them without building a key: by
-     * upstream (in the route's order, then "none") and status class. The meters themselves are the registry's,
-     * shared by every table that has the route.
-     *
-     * <p>Threading: request threads fill the arrays' slots lazily; a racing thread registers the same meter again
-     * and gets the registry's one back, so any slot value is the right meter.
+     * A route's slots: for each of its upstreams, in the route's order, the first slot of its counts by status class
+     * and the index of its origin's latency timer; last, the first slot of its counts with {@code upstream="none"}.
+     * Only numbers into shared storage, the same whichever thread makes them.
      */
-    private final class RouteMeters {
-        private final String route;
-        private final List<Upstream> upstreams;
-        private final Counter[][] proxied;
-        private final Timer[] latencies;
-
-        RouteMeters(Route route) {
-            this.route = route.name();
-            this.upstreams = route.upstreams();
-            this.proxied = new Counter[upstreams.size() + 1][];
-            this.latencies = new Timer[upstreams.size()];
+    private int[] slots(Route route) {
+        List<Upstream> upstreams = route.upstreams();
+        int[] slots = new int[2 * upstreams.size() + 1];
+        for (int i = 0; i < upstreams.size(); i++) {
+            String origin = upstreams.get(i).origin();
+            slots[2 * i] = proxiedCounts.group(new Series(route.name(), origin));
+            slots[2 * i + 1] = timerId(origin);
         }
+        slots[slots.length - 1] = proxiedCounts.group(new Series(route.name(), NONE));
+        return slots;
+    }
 
-        int indexOf(Upstream upstream) {
-            for (int i = 0; i < upstreams.size(); i++) {
-                if (upstreams.get(i) == upstream) {
-                    return i;
-                }
-            }
-            return -1;
-        }
+    /** The label values of one route's counts by status class. */
+    private record Series(String route, String upstream) {
+    }
 
-        Counter proxied(int index, int status) {
-            int statusClass = Math.min(Math.max(status / 100, 1), 5) - 1;
-            Counter[] byStatus = proxied[index];
-            if (byStatus == null) {
-                byStatus = new Counter[STATUS_CLASSES.length];
-                proxied[index] = byStatus;
-            }
-            Counter counter = byStatus[statusClass];
-            if (counter == null) {
-                counter = ProxyMeters.this.proxied(route, index == upstreams.size() ? NONE
-                        : upstreams.get(index).origin(), status);
-                byStatus[statusClass] = counter;
-            }
-            return counter;
+    private synchronized int timerId(String origin) {
+        Integer known = timerIds.get(origin);
+        if (known != null) {
+            return known;
         }
-
-        Timer latency(int index) {
-            Timer timer = latencies[index];
-            if (timer == null) {
-                timer = ProxyMeters.this.latency(upstreams.get(index).origin());
-                latencies[index] = timer;
-            }
-            return timer;
-        }
+        Timer timer = Timer.builder("pylon.worker.upstream.latency")
+                .description("From sending a request to an upstream to its response head")
+                .tag("upstream", origin).serviceLevelObjectives(HttpServerMetrics.LATENCY_BUCKETS).register(registry);
+        Timer[] grown = Arrays.copyOf(timers, timers.length + 1);
+        grown[timers.length] = timer;
+        timers = grown;
+        timerIds.put(origin, timers.length - 1);
+        return timers.length - 1;
     }
 
     void decided(Route route, String decision) {
@@ -211,23 +220,6 @@ public final class ProxyMeters {
                     .tags("route", route.name(), "decision", decision).register(registry));
         }
         counter.increment();
-    }
-
-    private Counter proxied(String route, String upstream, int status) {
-        int statusClass = Math.min(Math.max(status / 100, 1), 5) - 1;
-        String key = route + ' ' + upstream;
-        Counter[] byStatus = proxied.get(key);
-        if (byStatus == null) {
-            byStatus = proxied.computeIfAbsent(key, k -> new Counter[STATUS_CLASSES.length]);
-        }
-        Counter counter = byStatus[statusClass];
-        if (counter == null) {
-            counter = Counter.builder("pylon.worker.proxied.requests")
-                    .description("Proxied requests by route, upstream and status class")
-                    .tags("route", route, "upstream", upstream, "status", STATUS_CLASSES[statusClass]).register(registry);
-            byStatus[statusClass] = counter; // a racing thread gets the same meter back from the registry
-        }
-        return counter;
     }
 
     // Per origin: leased, available, pending, max; a retired pool still draining is added to the live one of its origin.

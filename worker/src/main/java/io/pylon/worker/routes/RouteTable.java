@@ -23,7 +23,8 @@ import java.util.function.Function;
  * method the matching routes take.
  *
  * <p>Matching costs the same with one route or thousands: a {@link PrefixIndex} finds the prefixes the path starts
- * with, and within a prefix the routes bound to the request's host are found by a map.
+ * with, and within a prefix the routes bound to the request's host are found by a map. The routes share their equal
+ * parts ({@link SharedRouteParts}), so that what a request reads beyond its own entry is mostly in cache.
  *
  * <p>Threading: immutable, so any thread may match against it; only each entry's round-robin cursor changes,
  * atomically, as request threads pick upstreams.
@@ -112,7 +113,9 @@ public final class RouteTable {
     }
 
     public RouteTable(List<Route> routes) {
-        this.entries = routes.stream().sorted(MOST_SPECIFIC_FIRST).map(r -> new Entry(r, new AtomicInteger())).toList();
+        SharedRouteParts parts = new SharedRouteParts();
+        this.entries = routes.stream().sorted(MOST_SPECIFIC_FIRST).map(r -> new Entry(parts.share(r), new AtomicInteger()))
+                .toList();
         this.index = PrefixIndex.of(entries, e -> e.route().pathPrefix(), Group::new);
     }
 
@@ -122,6 +125,11 @@ public final class RouteTable {
 
     public List<Route> routes() {
         return entries.stream().map(Entry::route).toList();
+    }
+
+    /** The entries, most specific first: what the data plane attaches its per-route state to. */
+    public List<Entry> entries() {
+        return entries;
     }
 
     public int size() {

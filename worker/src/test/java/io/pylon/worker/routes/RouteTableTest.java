@@ -41,6 +41,30 @@ class RouteTableTest {
     }
 
     @Test
+    void routesShareTheirEqualPartsAndKeepTheirOwn() {
+        Route a = route("a", "/a", Set.of(), null);
+        Route b = route("b", "/b", Set.of("GET"), null);
+        Route c = new Route("c", "/c", Set.of(), null, List.of(Upstream.parse("http://127.0.0.1:2")), true,
+                Duration.ofSeconds(3), Duration.ofSeconds(1), null);
+        RouteTable table = new RouteTable(List.of(a, b, c));
+        assertThat(table.routes()).containsExactlyInAnyOrder(a, b, c); // equal values, whatever instances they hold
+        Route sharedA = route(table, "a");
+        Route sharedB = route(table, "b");
+        Route sharedC = route(table, "c");
+        assertThat(sharedB.upstreams()).isSameAs(sharedA.upstreams());
+        assertThat(sharedB.policies()).isSameAs(sharedA.policies());
+        assertThat(sharedB.forwarding()).isSameAs(sharedA.forwarding());
+        assertThat(sharedC.responseTimeout()).isSameAs(sharedA.responseTimeout());
+        assertThat(sharedC.upstreams()).isNotEqualTo(sharedA.upstreams());
+        assertThat(sharedC.connectTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(sharedB.methods()).containsExactly("GET");
+    }
+
+    private static Route route(RouteTable table, String name) {
+        return table.routes().stream().filter(r -> r.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
     void prefixMatchesOnlyAtASegmentBoundary() {
         RouteTable table = new RouteTable(List.of(route("api", "/api", Set.of(), null)));
         assertThat(matched(table, "GET", null, "/api")).isEqualTo("api");

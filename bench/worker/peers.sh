@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The Worker against nginx, HAProxy, Caddy and Spring Cloud Gateway as reverse proxies of the same upstream, side by
 # side: each proxy pinned to CPU 0 (taskset), the upstream (nginx) and wrk pinned to CPU 1, rounds interleaved (every
-# proxy once per round and case), medians of the rounds. Two cases: 100-byte responses (wrk -c64) and 1 MiB responses
+# proxy once per round and case), medians of the rounds. The floor of the Worker's stack beside them, same core, same
+# JVM options: a bare Helidon SE server proxying with HttpClient 5 classic and no Pylon code (helidon-hc5), and the same
+# server answering on its own (helidon: no proxy at all, what Helidon alone costs per request; BareHelidon.java).
+# helidon-client (not in the default PEERS): the same proxy through HttpClient's CloseableHttpClient.executeOpen. Two cases: 100-byte responses (wrk -c64) and 1 MiB responses
 # (wrk -c16). Per proxy and case: requests/s, p99, CPU per request (utime + stime of its processes over the run, from
 # /proc/<pid>/stat), errors, and the lines its logs gained during the measured runs.
 #   bench/worker/peers.sh [seconds-per-run] [rounds]
 # BENCH_ADDR: the loopback address every process binds (default 127.0.40.1). PEERS: the proxies to measure (default
-# "nginx haproxy caddy scg worker"; nginx is the reference and always measured). Bounded: it stops after its rounds
+# "nginx haproxy caddy scg worker helidon-hc5 helidon"; nginx is the reference and always measured). Bounded: it stops after its rounds
 # (about 2 x rounds x proxies x seconds, plus the warm-up of each JVM until its JIT compilers are idle, 30-180 s)
 # and only ever calls BENCH_ADDR. The JVMs (the Worker and Spring Cloud Gateway) get the JVM options of a Worker pod
 # (WORKER_JAVA_OPTS replaces them for both). Needs wrk, nginx, haproxy, caddy, taskset, a JDK >= 21 (bench/bench-env.sh) and,
@@ -29,11 +32,11 @@ case "$ADDR" in
   *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
 esac
 PROXIES="nginx"
-for p in ${PEERS:-haproxy caddy scg worker}; do
+for p in ${PEERS:-haproxy caddy scg worker helidon-hc5 helidon}; do
   case "$p" in
     nginx) ;;
-    haproxy | caddy | scg | worker) PROXIES="$PROXIES $p" ;;
-    *) echo "PEERS names nginx, haproxy, caddy, scg and worker, not '$p'" >&2; exit 1 ;;
+    haproxy | caddy | scg | worker | helidon-hc5 | helidon | helidon-client) PROXIES="$PROXIES $p" ;;
+    *) echo "PEERS names nginx, haproxy, caddy, scg, worker, helidon-hc5, helidon and helidon-client, not '$p'" >&2; exit 1 ;;
   esac
 done
 wants() { case " $PROXIES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -48,6 +51,9 @@ HAPROXY_PORT=18182
 CADDY_PORT=18183
 SCG_PORT=18184
 WORKER_PORT=18191
+BARE_PROXY_PORT=18192
+BARE_PORT=18193
+BARE_CLIENT_PORT=18194
 WORK=$(mktemp -d /tmp/pylon-bench-peers.XXXXXX)
 chmod 755 "$WORK"
 PIDS=()
@@ -62,7 +68,9 @@ time_limit 2400 bench/worker/peers.sh; PIDS+=($!)
 
 # the JVM peers first (their builds take minutes on a loaded machine): the Worker built from this tree, Spring Cloud
 # Gateway from its own pom.xml beside this script
-wants worker && build_worker "$ROOT" worker
+if wants worker || wants helidon-hc5 || wants helidon || wants helidon-client; then
+  build_worker "$ROOT" worker "$ROOT/bench/worker/BareHelidon.java"
+fi
 SCG_JAR=$ROOT/bench/worker/spring-cloud-gateway/target/spring-cloud-gateway-bench.jar
 if wants scg; then
   if ! nice -n 10 "$ROOT/mvnw" -B -q -f "$ROOT/bench/worker/spring-cloud-gateway/pom.xml" package \
@@ -186,6 +194,31 @@ ROUTES
   PIDS+=($WORKER_PID)
 fi
 
+# the floor: a bare Helidon SE server on CPU 0 with the same JVM options, proxying with HttpClient 5, and answering alone
+BARE_PROXY_PID=
+BARE_PID=
+BARE_CLIENT_PID=
+bare_helidon() { # name port [upstream [client]]
+  # shellcheck disable=SC2086
+  taskset -c 0 "$JAVA_HOME/bin/java" $JVM_OPTS -cp "$WORK/worker.classes:$(cat "$WORK/worker.cp")" BareHelidon "$ADDR" "$2" \
+    ${3:-} ${4:-} > "$WORK/$1.log" 2>&1 &
+}
+if wants helidon-hc5; then
+  bare_helidon helidon-hc5 $BARE_PROXY_PORT "http://$ADDR:$UPSTREAM_PORT"
+  BARE_PROXY_PID=$!
+  PIDS+=($BARE_PROXY_PID)
+fi
+if wants helidon-client; then
+  bare_helidon helidon-client $BARE_CLIENT_PORT "http://$ADDR:$UPSTREAM_PORT" client
+  BARE_CLIENT_PID=$!
+  PIDS+=($BARE_CLIENT_PID)
+fi
+if wants helidon; then
+  bare_helidon helidon $BARE_PORT
+  BARE_PID=$!
+  PIDS+=($BARE_PID)
+fi
+
 proxy_pids() { # name
   case "$1" in
     nginx) echo "$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')" ;;
@@ -193,12 +226,16 @@ proxy_pids() { # name
     caddy) echo "$CADDY_PID" ;;
     scg) echo "$SCG_PID" ;;
     worker) echo "$WORKER_PID" ;;
+    helidon-hc5) echo "$BARE_PROXY_PID" ;;
+    helidon) echo "$BARE_PID" ;;
+    helidon-client) echo "$BARE_CLIENT_PID" ;;
   esac
 }
 proxy_port() {
   case "$1" in
     nginx) echo $NGINX_PORT ;; haproxy) echo $HAPROXY_PORT ;; caddy) echo $CADDY_PORT ;; scg) echo $SCG_PORT ;;
-    worker) echo $WORKER_PORT ;;
+    worker) echo $WORKER_PORT ;; helidon-hc5) echo $BARE_PROXY_PORT ;; helidon) echo $BARE_PORT ;;
+    helidon-client) echo $BARE_CLIENT_PORT ;;
   esac
 }
 proxy_logs() { # the files a proxy writes its log to
@@ -254,7 +291,7 @@ warm_jvm() { # name
   done
   run "warm-$1" "$1" /1m 16 10
 }
-for p in scg worker; do wants "$p" && warm_jvm "$p"; done
+for p in scg worker helidon-hc5 helidon-client helidon; do wants "$p" && warm_jvm "$p"; done
 for p in $PROXIES; do run "warm-$p" "$p" /100b 64 3; done
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -279,6 +316,9 @@ name() {
     caddy) echo "Caddy $(caddy version | awk '{print $1}')" ;;
     scg) echo "Spring Cloud Gateway $(unzip -l "$SCG_JAR" | grep -o 'spring-cloud-gateway-server-webflux-[0-9.]*[0-9]' | head -1 | sed 's/.*-//')" ;;
     worker) echo "Worker" ;;
+    helidon-hc5) echo "floor: bare Helidon SE + HttpClient 5 exchange" ;;
+    helidon-client) echo "bare Helidon SE + HttpClient 5 client" ;;
+    helidon) echo "floor: bare Helidon SE answering (no proxy)" ;;
   esac
 }
 echo

@@ -16,7 +16,9 @@ import java.util.List;
  * Where the pods of {@code pylon up} listen: each on its own loopback address (127.0.0.1 and the next ones) with the
  * seed's port, so that the local platform looks like the cluster; where an address cannot be bound (not every system
  * routes all of 127.0.0.0/8) or the port is taken (another platform runs), the pod moves to a free port on the first
- * address instead. A Cache pod's data grid port (5701) falls back the same way, on the host its pod got.
+ * address instead. A Cache pod's data grid port (5701) falls back the same way, on the host its pod got. The
+ * Integration pods share one address, the first on the module's port and the second on the next port, so that the
+ * platform holds seven addresses whatever the number of pods.
  */
 final class LocalPlan {
     /** Module and replica count, in start order: the Manager first (it hands out the environment). */
@@ -24,13 +26,16 @@ final class LocalPlan {
             new String[]{"manager", "1"},
             new String[]{"cache", "2"},
             new String[]{"worker", "2"},
-            new String[]{"integration", "1"},
+            new String[]{"integration", "2"},
             new String[]{"portal", "1"});
 
     /** Data grid port of a local Cache pod when it is free on the pod's address (pylon.grid.port's default). */
     static final int GRID_PORT = 5701;
 
     static final String DEFAULT_FIRST_ADDRESS = "127.0.0.1";
+
+    /** Modules whose replicas share one address, on consecutive ports from the module's own. */
+    static final java.util.Set<String> ONE_ADDRESS = java.util.Set.of("integration");
 
     private LocalPlan() {
     }
@@ -50,10 +55,11 @@ final class LocalPlan {
         for (String[] entry : LAYOUT) {
             PylonModule module = Modules.named(entry[0]);
             int replicas = Integer.parseInt(entry[1]);
+            boolean oneAddress = ONE_ADDRESS.contains(module.name());
             for (int i = 0; i < replicas; i++) {
                 String name = replicas == 1 ? module.name() : module.name() + "-" + i;
-                String host = octets[0] + "." + octets[1] + "." + octets[2] + "." + next++;
-                int port = module.defaultPort();
+                String host = octets[0] + "." + octets[1] + "." + octets[2] + "." + (oneAddress ? next : next++);
+                int port = module.defaultPort() + (oneAddress ? i : 0);
                 if (!canBind(host, port)) {
                     host = firstAddress;
                     port = freePort(host);
@@ -63,6 +69,9 @@ final class LocalPlan {
                     gridPort = canBind(host, GRID_PORT) ? GRID_PORT : freePort(host);
                 }
                 pods.add(new LocalPod(module.name(), name, host, port, gridPort));
+            }
+            if (oneAddress) {
+                next++;
             }
         }
         return pods;
@@ -74,11 +83,16 @@ final class LocalPlan {
         if (octets == null || octets[0] != 127) {
             return "--first-address must be an IPv4 loopback address such as 127.0.0.1, got '" + address + "'";
         }
-        int pods = LAYOUT.stream().mapToInt(e -> Integer.parseInt(e[1])).sum();
-        if (octets[3] < 1 || octets[3] + pods - 1 > 254) {
-            return "--first-address leaves no room for " + pods + " consecutive addresses after it: '" + address + "'";
+        int addresses = addressCount();
+        if (octets[3] < 1 || octets[3] + addresses - 1 > 254) {
+            return "--first-address leaves no room for " + addresses + " consecutive addresses after it: '" + address + "'";
         }
         return null;
+    }
+
+    /** How many consecutive addresses the pods take: one per pod, one per module of {@link #ONE_ADDRESS}. */
+    static int addressCount() {
+        return LAYOUT.stream().mapToInt(e -> ONE_ADDRESS.contains(e[0]) ? 1 : Integer.parseInt(e[1])).sum();
     }
 
     private static int @Nullable [] octets(@Nullable String address) {

@@ -3,6 +3,8 @@ package io.pylon.distribution;
 import io.pylon.core.diagnostics.compare.CompareSettings;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.pod.CoreSettings;
+import io.pylon.integration.IntegrationSettings;
+import io.pylon.integration.store.IntegrationDatabase;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +25,9 @@ final class PodProcess {
      */
     static final String BASE_JAVA_OPTS = "-Xms16m -Xss512k -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20"
             + " -XX:TrimNativeHeapInterval=5000";
+
+    private static final String INTEGRATION_DB_URL = IntegrationSettings.DB_URL.envName();
+    private static final String INTEGRATION_SECRETS_DIR = IntegrationSettings.SECRETS_DIR.envName();
 
     private PodProcess() {
     }
@@ -61,7 +66,7 @@ final class PodProcess {
         // the segment `pylon up` waits on, even when it came from a system property the child would not see
         env.put("PYLON_PATH_SEGMENT", paths.segment());
         ignoreLocalDifferences(env);
-        env.putAll(moduleEnvironment(pod, all, environment));
+        env.putAll(moduleEnvironment(pod, all, environment, stateDir.toAbsolutePath(), System.getenv()));
         return new Started(builder.start(), opts.contains("-XX:AOTCacheOutput="));
     }
 
@@ -80,8 +85,14 @@ final class PodProcess {
         return PodHeap.collector(module) + " " + BASE_JAVA_OPTS + " " + PodHeap.options(module, environment);
     }
 
-    /** What one module's pods need to know of the others. */
-    static Map<String, String> moduleEnvironment(LocalPod pod, List<LocalPod> all, LocalEnvironment environment) {
+    /**
+     * What one module's pods need to know of the others.
+     *
+     * @param operator the environment {@code pylon up} was started with: an Integration database or secrets folder
+     *                 the operator set there is kept
+     */
+    static Map<String, String> moduleEnvironment(LocalPod pod, List<LocalPod> all, LocalEnvironment environment,
+                                                 Path stateDir, Map<String, String> operator) {
         Map<String, String> env = new java.util.LinkedHashMap<>();
         switch (pod.module()) {
             case "worker", "cache" -> {
@@ -104,6 +115,14 @@ final class PodProcess {
                 // the Integration API checks management tokens against the Manager, wherever it bound
                 all.stream().filter(p -> p.module().equals("manager")).findFirst()
                         .ifPresent(manager -> env.put("PYLON_INTEGRATION_MANAGER_URL", manager.url()));
+                // the Integration pods share one database, its scheduler table with it, and one secrets folder
+                Path shared = stateDir.resolve("data").resolve("integration");
+                if (!operator.containsKey(INTEGRATION_DB_URL)) {
+                    env.put(INTEGRATION_DB_URL, IntegrationDatabase.h2SharedUrl(shared));
+                }
+                if (!operator.containsKey(INTEGRATION_SECRETS_DIR)) {
+                    env.put(INTEGRATION_SECRETS_DIR, shared.resolve("secrets").toString());
+                }
             }
             case "manager" -> {
                 // the Manager creates the admin and the local environment (with the ID its pods get) on first start
@@ -115,9 +134,12 @@ final class PodProcess {
                 if (all.stream().anyMatch(p -> p.module().equals("cache"))) {
                     env.put("PYLON_CACHE_ADDRESSES", gridMembers(all));
                 }
-                // /apiops/flows forwards to the Integration pod, wherever it bound
-                all.stream().filter(p -> p.module().equals("integration")).findFirst()
-                        .ifPresent(integration -> env.put("PYLON_MANAGER_INTEGRATION_URL", integration.url()));
+                // /apiops/flows forwards to an Integration pod that answers, wherever they bound
+                String integrations = all.stream().filter(p -> p.module().equals("integration")).map(LocalPod::url)
+                        .collect(Collectors.joining(","));
+                if (!integrations.isEmpty()) {
+                    env.put("PYLON_MANAGER_INTEGRATION_URL", integrations);
+                }
             }
             case "portal" -> {
                 // the Portal talks to the Manager with its own account, which pylon up creates (role portal)

@@ -11,8 +11,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The upstream of {@code pylon up}'s sample API: a tiny echo on loopback, run by the {@code pylon up} process itself,
  * answering {@code {"service": "sample", "method", "path", "query"}} so the README's first call through a Worker has
- * something to reach. Port {@link #PORT} when free, another otherwise. Requests are answered on one thread; nothing is
- * kept between them.
+ * something to reach, and a {@link WebhookInbox} under {@code /hooks/} for flows to post to. Port {@link #PORT} when
+ * free, another otherwise. Requests are answered on one thread; only the inbox keeps anything between them.
  */
 final class SampleUpstream implements AutoCloseable {
     static final int PORT = 8099;
@@ -30,6 +30,8 @@ final class SampleUpstream implements AutoCloseable {
         } catch (IOException e) {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), 0), 50);
         }
+        WebhookInbox inbox = new WebhookInbox();
+        server.createContext(WebhookInbox.PREFIX, inbox::handle);
         server.createContext("/", exchange -> {
             exchange.getRequestBody().readNBytes(64 * 1024);
             String query = exchange.getRequestURI().getRawQuery();

@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * output stream's monitor (so lines of two pods never interleave), and the volatile {@code stopping} flag keeps a
  * child stopped on purpose from being reported as dead.
  */
-@Command(name = "up", description = "Runs the whole local platform: Manager, Integration, Portal, two Worker and two Cache pods.")
+@Command(name = "up", description = "Runs the whole local platform: Manager, Portal, two Integration, two Worker and two Cache pods.")
 final class UpCommand implements Callable<Integer> {
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Where cluster.json, logs and pod data go (default .pylon).")
@@ -198,8 +198,9 @@ final class UpCommand implements Callable<Integer> {
     private void printSummary(Path cluster, PodPaths paths) {
         StringBuilder text = new StringBuilder("\nPylon is up. Pods:\n");
         synchronized (children) {
+            int width = children.stream().mapToInt(c -> c.pod().name().length()).max().orElse(12);
             for (Child child : children) {
-                text.append(String.format("  %-12s %-12s %s   (pid %d%s)%n", child.pod().module(), child.pod().name(),
+                text.append(String.format("  %-12s %-" + width + "s %-24s (pid %d%s)%n", child.pod().module(), child.pod().name(),
                         child.pod().url(), child.process().pid(),
                         child.pod().gridPort() == 0 ? "" : ", data grid " + child.pod().gridAddress()));
             }
@@ -208,7 +209,9 @@ final class UpCommand implements Callable<Integer> {
             children.stream().filter(c -> c.pod().module().equals("worker")).findFirst().ifPresent(worker -> text
                     .append("Sample API through a Worker: curl ").append(worker.pod().url()).append(SampleProxy.PREFIX)
                     .append("/hello   (proxy '").append(SampleProxy.NAME).append("', upstream ")
-                    .append(sample == null ? "-" : sample.url()).append(")\n"));
+                    .append(sample == null ? "-" : sample.url()).append(")\n")
+                    .append("Webhook receiver for flows: POST to ").append(worker.pod().url()).append(SampleProxy.PREFIX)
+                    .append(WebhookInbox.PREFIX).append("<name>, GET the same URL lists what it received\n"));
         }
         text.append("Health: <url>").append(paths.health()).append("   Version: <url>").append(paths.version()).append('\n');
         text.append("Manager admin: ").append(LocalEnvironment.ADMIN).append(", password in ")

@@ -20,14 +20,14 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * `pylon up` as real processes: seven pods answer where cluster.json says, a data grid port taken by someone else
+ * `pylon up` as real processes: eight pods answer where cluster.json says (on seven addresses), a flow's next run
+ * happens on the other Integration pod when the one that ran it is killed, a data grid port taken by someone else
  * falls back, a second `pylon up` on the same state folder says in one line who runs there, the secrets stay
  * owner-only, a dying pod is reported, SIGINT stops all. On this checkout's own block 127.0.44.x, so that a
  * `./pylon up` on 127.0.0.1-7 beside it is left alone.
@@ -48,7 +48,7 @@ class LocalPlatformTest {
     void upRunsTheWholePlatformAndCtrlCLeavesNoJvmBehind(@TempDir Path state) throws Exception {
         // someone else's data grid member on cache-0's address: its grid port must fall back like an HTTP port
         ServerSocket taken = takePort("127.0.44.2", LocalPlan.GRID_PORT);
-        platform = UpProcess.start(state, FIRST_ADDRESS, 150, Map.of());
+        platform = UpProcess.start(state, FIRST_ADDRESS, 150, IntegrationFailoverCheck.environment(FIRST_ADDRESS));
         Process up = platform.process();
         JsonNode root = platform.awaitCluster(state, 170);
         Path cluster = state.resolve("cluster.json");
@@ -59,7 +59,7 @@ class LocalPlatformTest {
         int pods = 0;
         for (String module : List.of("manager", "worker", "cache", "integration", "portal")) {
             JsonNode list = root.path("modules").path(module).path("pods");
-            assertThat(list.size()).as(module).isEqualTo(module.equals("worker") || module.equals("cache") ? 2 : 1);
+            assertThat(list.size()).as(module).isEqualTo(module.equals("manager") || module.equals("portal") ? 1 : 2);
             for (JsonNode pod : list) {
                 pods++;
                 String url = pod.path("url").asText();
@@ -72,7 +72,7 @@ class LocalPlatformTest {
                 assertThat(Json.MAPPER.readTree(version.body()).path("module").asText()).isEqualTo(module);
             }
         }
-        assertThat(pods).isEqualTo(7);
+        assertThat(pods).isEqualTo(8);
         // the sample API is deployed and answers through every Worker pod
         assertThat(platform.output()).contains("sample API deployed as version");
         for (JsonNode worker : root.path("modules").path("worker").path("pods")) {
@@ -100,6 +100,8 @@ class LocalPlatformTest {
             assertThat(keyed.statusCode()).as(keyed.body()).isEqualTo(401);
         }
         assertThat(urls).allMatch(url -> url.startsWith("http://127.0.44."));
+        assertThat(UpProcess.urls(root, "integration")).as("the Integration pods share the sixth address")
+                .containsExactly("http://127.0.44.6:8092", "http://127.0.44.6:8093");
         JsonNode caches = root.path("modules").path("cache").path("pods");
         assertThat(caches.get(0).path("grid").asText()).startsWith("127.0.44.2:").isNotEqualTo("127.0.44.2:5701");
         assertThat(caches.get(1).path("grid").asText()).isEqualTo("127.0.44.3:5701");
@@ -134,6 +136,10 @@ class LocalPlatformTest {
                 .doesNotContainPattern("(?m)^\\S+ +\\| [\\w.$]+(Exception|Error)(: |$)")
                 .doesNotContainPattern("(?m)^\\S+ +\\| WARNING: ").doesNotContain("modular environment");
 
+        // the flow's next run after the Integration pod that ran the last one is killed -9 happens on the other pod
+        new IntegrationFailoverCheck(root).run();
+        awaitOutput(platform, "exited with code 137");
+
         // a pod that dies is reported
         long victim = root.path("modules").path("portal").path("pods").get(0).path("pid").asLong();
         ProcessHandle victimHandle = ProcessHandle.of(victim).orElseThrow();
@@ -147,7 +153,7 @@ class LocalPlatformTest {
         for (long pid : podPids) {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pod pid " + pid + " is gone").isFalse();
         }
-        assertThat(platform.output()).contains("stopping 7 pods").contains("stopped");
+        assertThat(platform.output()).contains("stopping 8 pods").contains("stopped");
     }
 
     /** A listener on {@code host:port}, tried for up to 60 s (a connection of an earlier run may hold the port a while). */

@@ -45,6 +45,8 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 public final class IntegrationModule implements PylonModule {
     public static final String NAME = "integration";
+    /** The system property H2 reads, once, for the address its TCP server binds (automatic mixed mode). */
+    private static final String H2_BIND_ADDRESS = "h2.bindAddress";
     private static final System.Logger LOG = System.getLogger(IntegrationModule.class.getName());
 
     @Override
@@ -85,6 +87,13 @@ public final class IntegrationModule implements PylonModule {
             url = IntegrationDatabase.h2Url(context.dataDir());
             user = user == null ? "pylon" : user;
             password = password == null ? "" : password;
+        }
+        if (IntegrationDatabase.servesOverTcp(url) && System.getProperty(H2_BIND_ADDRESS) == null) {
+            // H2 serves an automatic mixed mode database on every interface unless told otherwise: only on the pod's
+            String bind = settings.get(io.pylon.core.pod.CoreSettings.BIND);
+            if (!bind.equals("0.0.0.0") && !bind.equals("::")) {
+                System.setProperty(H2_BIND_ADDRESS, bind);
+            }
         }
         IntegrationDatabase database = IntegrationDatabase.open(url, user, password,
                 settings.get(IntegrationSettings.DB_POOL_SIZE),

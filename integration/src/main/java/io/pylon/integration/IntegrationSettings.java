@@ -16,7 +16,8 @@ public final class IntegrationSettings {
             "JDBC URL of the database the Integration pods share: flows, run history and the scheduler's table "
                     + "(jdbc:postgresql://host:5432/pylon in production, the Manager's database works: the tables are "
                     + "prefixed integration_ and migrated separately). Default: an embedded H2 file under the data "
-                    + "directory, for one pod.", null, SettingType.NON_EMPTY);
+                    + "directory, for one pod; ./pylon up gives its two pods one H2 file in automatic mixed mode "
+                    + "(AUTO_SERVER=TRUE).", null, SettingType.NON_EMPTY);
 
     public static final Setting<String> DB_USER = Setting.of("pylon.integration.db.user", "Database user.", null,
             SettingType.NON_EMPTY);
@@ -65,7 +66,8 @@ public final class IntegrationSettings {
             Duration.ofSeconds(5), SettingType.durationAtLeast(Duration.ofMillis(500)));
 
     public static final Setting<Integer> MISSED_HEARTBEATS = Setting.of("pylon.integration.missed-heartbeats",
-            "Heartbeats a pod may miss before its runs are taken over by another pod.", 4, SettingType.intRange(2, 100));
+            "Heartbeats a pod may miss before its runs are taken over by another pod (db-scheduler needs 4 at least).", 4,
+            SettingType.intRange(4, 100));
 
     public static final Setting<Integer> HTTP_MAX_BODY = Setting.of("pylon.integration.http.max-body",
             "Bytes of a response body an http or webhook step keeps (a step's maxBody may change it up to 16 MiB); "

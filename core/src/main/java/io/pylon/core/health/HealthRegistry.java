@@ -13,19 +13,28 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The pod's health checks. Checks run in parallel, each with the same timeout; a result is reused for a short
- * time-to-live so that probes and load never run a check on every request; a check that is still running from an
- * earlier call is not started again (a stuck dependency cannot pile up threads) and reports DOWN until it returns.
+ * The pod's health checks. Checks run in parallel on the async executor, each with the same timeout; a check that is
+ * still running from an earlier run is not started again (a stuck dependency cannot pile up threads).
+ *
+ * <p>Once {@link #refreshEvery} has started, every check runs in the background every time-to-live and callers get
+ * the latest results without waiting for a check: a probe's request thread never parks on a check's future, which
+ * under load would hand it back to a virtual-thread scheduler busy with the gateway's threads (hundreds of
+ * milliseconds on one core). A result is then at most the time-to-live plus its run's duration old; a check whose run
+ * has taken longer than the timeout reports DOWN (timed out) at once. A caller only waits for a run when there is no
+ * usable result: before the first run, when the background runs stopped, and with a time-to-live of zero (every call
+ * runs the checks, as tests want).
  *
  * <p>Threading: checks are registered while the pod starts (a copy-on-write list) and evaluated concurrently by
- * request threads. Each check's runner guards its running future and start time with its own monitor; its cached
- * result is a volatile immutable value read without the lock. Checks run on the async executor (or a virtual thread
- * when it refuses).
+ * request threads and the refresh task. Each check's runner starts runs under its own monitor; its latest run and
+ * its cached result are volatile immutable values read without the lock. Checks run on the async executor (or a
+ * virtual thread when it refuses). The last report per probe is a benign race: any thread may replace it with an
+ * equal one.
  */
 public final class HealthRegistry {
     private final List<Runner> runners = new CopyOnWriteArrayList<>();
@@ -35,6 +44,7 @@ public final class HealthRegistry {
     // The last report per probe (index 0: every check); handed out again while its results are the same objects,
     // so that callers can reuse what they derived from it (the endpoint reuses its serialized bytes).
     private final HealthReport[] lastReports = new HealthReport[HealthCheck.Probe.values().length + 1];
+    private volatile boolean refreshing;
 
     public HealthRegistry(ExecutorService executor, Duration timeout, Duration ttl) {
         this.executor = executor;
@@ -47,6 +57,32 @@ public final class HealthRegistry {
             throw new IllegalArgumentException("a health check named '" + check.name() + "' is registered already");
         }
         runners.add(new Runner(check));
+    }
+
+    /**
+     * Runs every check now and then every time-to-live on the scheduler, so that callers read results instead of
+     * waiting for runs. Does nothing with a time-to-live of zero. Call it once the pod's checks are registered (a
+     * check registered later joins the next run).
+     */
+    public void refreshEvery(ScheduledExecutorService scheduler) {
+        if (ttlNanos <= 0 || refreshing) {
+            return;
+        }
+        refreshing = true;
+        scheduler.scheduleWithFixedDelay(this::refresh, 0, ttlNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Starts a run of each check that has none in flight; a run past the timeout turns its check DOWN. */
+    void refresh() {
+        try {
+            for (Runner runner : runners) {
+                runner.start();
+            }
+        } catch (RuntimeException e) {
+            // a scheduled task that throws is never run again; the next call waits for runs instead
+            refreshing = false;
+            throw e;
+        }
     }
 
     /** Every check. */
@@ -72,8 +108,8 @@ public final class HealthRegistry {
         long now = System.nanoTime();
         List<CompletableFuture<CheckResult>> futures = new ArrayList<>(selected.size());
         for (Runner runner : selected) {
-            CheckResult fresh = runner.fresh(now);
-            futures.add(fresh != null ? CompletableFuture.completedFuture(fresh) : runner.current());
+            CheckResult usable = runner.usable(now);
+            futures.add(usable != null ? CompletableFuture.completedFuture(usable) : runner.current());
         }
         Map<String, CheckResult> results = new LinkedHashMap<>();
         HealthStatus overall = HealthStatus.UP;
@@ -109,34 +145,53 @@ public final class HealthRegistry {
 
     private final class Runner {
         private final HealthCheck check;
-        private @Nullable CompletableFuture<CheckResult> inFlight;
-        private long startedAt;
-        // Read without the lock: a fresh result is the common case, and 64 connections asking for health at once
+        // Read without the lock: a usable result is the common case, and 64 connections asking for health at once
         // would otherwise queue on this monitor once per check and request.
+        private volatile @Nullable Run run;
         private volatile @Nullable Cached cached;
 
         Runner(HealthCheck check) {
             this.check = check;
         }
 
-        /** The cached result while it is younger than the time-to-live, else null. */
-        @Nullable CheckResult fresh(long now) {
+        /**
+         * What a caller gets without waiting, or null when it must wait for a run: DOWN when the run in flight has
+         * overrun the timeout; else the cached result while it is younger than the time-to-live, or, while the
+         * background runs go on, younger than two time-to-lives plus the timeout (a late run, not a missing one).
+         */
+        @Nullable CheckResult usable(long now) {
+            Run r = run;
+            if (r != null && !r.future().isDone() && now - r.startedAt() > timeoutNanos) {
+                return r.timedOut();
+            }
             Cached c = cached;
-            return c != null && now - c.at() < ttlNanos ? c.result() : null;
+            if (c == null) {
+                return null;
+            }
+            long age = now - c.at();
+            return age < ttlNanos || (refreshing && age < 2 * ttlNanos + timeoutNanos) ? c.result() : null;
         }
 
+        /** The run in flight, or a new one unless the cached result is younger than the time-to-live. */
         synchronized CompletableFuture<CheckResult> current() {
             long now = System.nanoTime();
-            CheckResult fresh = fresh(now);
-            if (fresh != null) {
-                return CompletableFuture.completedFuture(fresh);
+            Cached c = cached;
+            if (c != null && now - c.at() < ttlNanos) {
+                return CompletableFuture.completedFuture(c.result());
             }
-            if (inFlight != null && !inFlight.isDone()) {
-                return inFlight;
+            return start().future();
+        }
+
+        /** The run in flight, or a new one. */
+        synchronized Run start() {
+            Run r = run;
+            if (r != null && !r.future().isDone()) {
+                return r;
             }
-            startedAt = now;
             CompletableFuture<CheckResult> future = new CompletableFuture<>();
-            inFlight = future;
+            Run started = new Run(future, System.nanoTime(), CheckResult.down(Map.of("error",
+                    "timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms")));
+            run = started;
             Runnable task = () -> {
                 long t0 = System.nanoTime();
                 CheckResult result;
@@ -146,7 +201,7 @@ public final class HealthRegistry {
                     result = CheckResult.down(Map.of("error", describe(e)));
                 }
                 result = withDuration(result, System.nanoTime() - t0);
-                remember(result);
+                cached = new Cached(result, System.nanoTime());
                 future.complete(result);
             };
             try {
@@ -154,21 +209,15 @@ public final class HealthRegistry {
             } catch (RejectedExecutionException e) {
                 Thread.ofVirtual().name("health-" + check.name()).start(task);
             }
-            return future;
-        }
-
-        private void remember(CheckResult result) {
-            cached = new Cached(result, System.nanoTime());
+            return started;
         }
 
         CheckResult await(CompletableFuture<CheckResult> future) {
             if (future.isDone() && !future.isCompletedExceptionally()) {
                 return future.join();
             }
-            long remaining;
-            synchronized (this) {
-                remaining = timeoutNanos - (System.nanoTime() - startedAt);
-            }
+            Run r = run;
+            long remaining = r == null ? timeoutNanos : timeoutNanos - (System.nanoTime() - r.startedAt());
             try {
                 if (future.isDone()) {
                     return future.get();
@@ -183,6 +232,10 @@ public final class HealthRegistry {
                 return CheckResult.down(Map.of("error", describe(e.getCause() != null ? e.getCause() : e)));
             }
         }
+    }
+
+    /** One run of a check: its result to come, when it started, and what it reports once it overran the timeout. */
+    private record Run(CompletableFuture<CheckResult> future, long startedAt, CheckResult timedOut) {
     }
 
     private record Cached(CheckResult result, long at) {

@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Health as meters, refreshed before each scrape from the registry (whose results are cached for the health TTL, so
- * a scrape never runs a check more often than probes do): {@code pylon_health_check_status{check}} (1 UP, 0 DOWN),
+ * Health as meters, refreshed before each scrape from the registry (which answers with the checks' latest background
+ * results, so a scrape never runs a check itself): {@code pylon_health_check_status{check}} (1 UP, 0 DOWN),
  * {@code pylon_health_check_duration_seconds{check}} and {@code pylon_health_probe_status{probe}} for liveness and
  * readiness. Label values are the names of the registered checks.
  *

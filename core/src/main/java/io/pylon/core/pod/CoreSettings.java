@@ -62,7 +62,8 @@ public final class CoreSettings {
             "How long one health check may take before it counts as DOWN.", Duration.ofSeconds(2), SettingType.DURATION_TYPE);
 
     public static final Setting<Duration> HEALTH_CACHE_TTL = Setting.of("pylon.health.cache-ttl",
-            "How long a health check result is reused, so probes and load do not run checks on every request.",
+            "How often every health check runs in the background; probes answer at once with the latest results, so "
+                    + "a check that turns DOWN shows within this plus its run time (0: every call runs the checks).",
             Duration.ofMillis(500), SettingType.DURATION_TYPE);
 
     public static final Setting<Double> HEAP_THRESHOLD = Setting.of("pylon.health.heap-threshold",

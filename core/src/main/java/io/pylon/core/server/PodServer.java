@@ -198,6 +198,7 @@ public final class PodServer {
                 protocols.probeSockets());
         listener.check(); // before any traffic: loads the classes of the connection path while descriptors are free
         health.register(new ListenerCheck(listener, timeouts, limits.maxConnections()));
+        health.refreshEvery(executors.maintenance());
         executors.maintenance().scheduleWithFixedDelay(listener::check, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
         Pod pod = new Pod(module, identity, listener, traffic, timeouts, health, shutdown, resources,
                 settings.get(CoreSettings.SHUTDOWN_DELAY));

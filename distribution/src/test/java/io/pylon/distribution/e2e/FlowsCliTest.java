@@ -34,7 +34,8 @@ class FlowsCliTest {
                 Map.of("pylon.integration.manager-url", "http://127.0.0.1:" + managerPort));
         manager = TestPods.start(new ManagerModule(), "manager-0", Map.of("pylon.manager.admin.password", PASSWORD,
                 "pylon.server.port", String.valueOf(managerPort),
-                "pylon.manager.integration-url", TestPods.baseUrl(integration)));
+                // a first Integration URL nobody listens on: the Manager goes on to the next, as on pylon up with a pod killed
+                "pylon.manager.integration-url", "http://127.0.55.240:9," + TestPods.baseUrl(integration)));
         cli = new CliRunner(home.resolve("pylon").resolve("config"));
         CliRunner.Result login = cli.runWithInput(PASSWORD + "\n", "login", TestPods.baseUrl(manager), "--username", "admin",
                 "--password-stdin");

@@ -13,7 +13,8 @@ import java.nio.file.Path;
  * The Integration pods' database: flows, run history and the scheduler's table, migrated by Flyway on start with a
  * history table of its own ({@code integration_schema_history}) and migrations from V100 on, so that it may live in
  * the same PostgreSQL database as the Manager's tables without the two modules' migrations meeting. Without a URL it
- * is an H2 file under the pod's data directory (one pod; replicas need a shared database).
+ * is an H2 file under the pod's data directory (one pod); {@code pylon up}'s pods share one H2 file in H2's automatic
+ * mixed mode ({@link #h2SharedUrl}, docs/integration.md), production pods a PostgreSQL database.
  */
 public final class IntegrationDatabase implements AutoCloseable {
     private final HikariDataSource dataSource;
@@ -28,6 +29,20 @@ public final class IntegrationDatabase implements AutoCloseable {
     public static String h2Url(Path dataDir) {
         return "jdbc:h2:file:" + dataDir.resolve("integration").toAbsolutePath()
                 + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;LOCK_TIMEOUT=10000";
+    }
+
+    /**
+     * One H2 file that the Integration pods of one machine share ({@code pylon up}): the first pod to open it serves it
+     * to the others over TCP ({@code AUTO_SERVER}); when that pod dies, the others reconnect and one of them serves it.
+     */
+    public static String h2SharedUrl(Path dir) {
+        // H2 refuses DB_CLOSE_ON_EXIT=FALSE in this mode: the serving pod's JVM closes the file at exit
+        return "jdbc:h2:file:" + dir.resolve("integration").toAbsolutePath() + ";AUTO_SERVER=TRUE;WRITE_DELAY=0;LOCK_TIMEOUT=10000";
+    }
+
+    /** Whether {@code url} is H2 in automatic mixed mode, whose pod may serve the database over TCP. */
+    public static boolean servesOverTcp(String url) {
+        return url.startsWith("jdbc:h2:") && url.toUpperCase(java.util.Locale.ROOT).contains(";AUTO_SERVER=TRUE");
     }
 
     /** @param meters where HikariCP registers its meters; null for none */

@@ -25,13 +25,18 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /**
  * {@code /apiops/flows}: the management API's face of integration flows. Flows live with the Integration pods, which
  * validate, schedule and run them (docs/integration.md); the Manager checks the caller's role, forwards the call with
  * the caller's own token to the Integration service ({@code pylon.manager.integration-url}), relays the answer, and
- * audits every change and every run it started. Stateless over a thread-safe HTTP client.
+ * audits every change and every run it started. With several Integration URLs ({@code pylon up}'s pods), a call that
+ * cannot connect to one (nothing was sent) goes to the next, and the one that answered is tried first from then on.
+ *
+ * <p>Threading: handlers run on many threads at once over a thread-safe HTTP client; the index of the URL tried first
+ * is a volatile int, a hint that a race may leave one call behind.
  */
 public final class FlowsEndpoints {
     /** Largest body forwarded: a flow document (256 KiB) or a run's input (1 MiB). */
@@ -39,13 +44,17 @@ public final class FlowsEndpoints {
     private static final Duration TIMEOUT = Duration.ofSeconds(75);
     private static final Set<String> QUERY = Set.of("limit", "after", "before", "wait");
 
-    private final URI integration;
+    private final List<URI> integrations;
+    private volatile int preferred;
     private final String segment;
     private final AuditLog audit;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    public FlowsEndpoints(URI integration, String segment, AuditLog audit) {
-        this.integration = integration;
+    public FlowsEndpoints(List<URI> integrations, String segment, AuditLog audit) {
+        if (integrations.isEmpty()) {
+            throw new IllegalArgumentException("no Integration URL");
+        }
+        this.integrations = List.copyOf(integrations);
         this.segment = segment;
         this.audit = audit;
     }
@@ -92,25 +101,41 @@ public final class FlowsEndpoints {
             req.query().first(name).ifPresent(v -> query.append(query.isEmpty() ? '?' : '&').append(name).append('=')
                     .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
         }
-        URI target = integration.resolve("/" + segment + "/integration" + path + query);
         byte[] body = body(req);
-        HttpRequest.Builder out = HttpRequest.newBuilder(target).timeout(TIMEOUT)
-                .header("Authorization", req.headers().first(HeaderNames.AUTHORIZATION).orElse(""))
-                .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
-        req.headers().first(HeaderNames.CONTENT_TYPE).ifPresent(v -> out.header("Content-Type", v));
-        HttpResponse<byte[]> answer;
-        try {
-            answer = client.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "temporarily_unavailable", "The Manager is stopping.");
-            return;
-        } catch (IOException e) {
+        HttpResponse<byte[]> received = null;
+        IOException failure = null;
+        URI integration = integrations.get(0);
+        int first = preferred;
+        for (int i = 0; i < integrations.size() && received == null; i++) {
+            int index = (first + i) % integrations.size();
+            integration = integrations.get(index);
+            HttpRequest.Builder out = HttpRequest.newBuilder(integration.resolve("/" + segment + "/integration" + path + query))
+                    .timeout(TIMEOUT)
+                    .header("Authorization", req.headers().first(HeaderNames.AUTHORIZATION).orElse(""))
+                    .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofByteArray(body));
+            req.headers().first(HeaderNames.CONTENT_TYPE).ifPresent(v -> out.header("Content-Type", v));
+            try {
+                received = client.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
+                preferred = index;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "temporarily_unavailable", "The Manager is stopping.");
+                return;
+            } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
+                failure = e; // nothing reached this pod: the next one may take the call, even a POST
+            } catch (IOException e) {
+                failure = e; // the call may have reached the pod: not sent twice
+                break;
+            }
+        }
+        if (received == null) {
             ErrorBody.send(res, Status.BAD_GATEWAY_502, "integration_unavailable",
-                    "The Integration service at " + integration + " did not answer (" + e.getClass().getSimpleName() + ").");
+                    "The Integration service at " + integration + " did not answer ("
+                            + (failure == null ? "no answer" : failure.getClass().getSimpleName()) + ").");
             return;
         }
+        HttpResponse<byte[]> answer = received;
         if (auditAction != null) {
             String target2 = auditTarget(req, answer);
             audit.record(principal.username(), auditAction, target2, SourceAddress.of(req),

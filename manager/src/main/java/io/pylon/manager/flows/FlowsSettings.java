@@ -11,10 +11,18 @@ public final class FlowsSettings {
     private FlowsSettings() {
     }
 
-    public static final Setting<URI> INTEGRATION_URL = Setting.of("pylon.manager.integration-url",
+    public static final Setting<List<URI>> INTEGRATION_URL = Setting.of("pylon.manager.integration-url",
             "The Integration service that /apiops/flows forwards to (in Kubernetes its Service, e.g. "
-                    + "http://pylon-integration:8092; ./pylon up sets the local pod's).",
-            URI.create("http://127.0.0.1:8092"), SettingType.HTTP_URL);
+                    + "http://pylon-integration:8092); with several URLs, comma-separated, a call that cannot connect "
+                    + "to one goes to the next (./pylon up sets its Integration pods').",
+            List.of(URI.create("http://127.0.0.1:8092")), new SettingType<>("comma-separated http:// or https:// URLs",
+                    s -> {
+                        List<URI> urls = SettingType.LIST.parse(s).stream().map(SettingType.HTTP_URL::parse).toList();
+                        if (urls.isEmpty()) {
+                            throw new IllegalArgumentException(s);
+                        }
+                        return urls;
+                    }));
 
     public static List<Setting<?>> all() {
         return List.of(INTEGRATION_URL);

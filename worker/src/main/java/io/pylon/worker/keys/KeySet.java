@@ -42,7 +42,21 @@ public final class KeySet {
         static final Check UNKNOWN = new Check(Verdict.UNKNOWN, null, null);
     }
 
-    private record Key(String application, Map<String, String> subscriptions, Map<String, Plan> plans) {
+    /**
+     * A live key: its application and the check for each proxy its application subscribed to, decided when the key set
+     * arrives so that a request allocates nothing to learn it.
+     */
+    private record Key(Map<String, Check> checks, Check notSubscribed) {
+        static Key of(String application, Map<String, String> subscriptions, Map<String, Plan> plans) {
+            Map<String, Check> checks = HashMap.newHashMap(subscriptions.size());
+            subscriptions.forEach((proxy, status) -> checks.put(proxy, switch (status) {
+                case "active" -> new Check(Verdict.ALLOWED, application, plans.get(proxy));
+                case "pending" -> new Check(Verdict.PENDING, application, null);
+                case "suspended" -> new Check(Verdict.SUSPENDED, application, null);
+                default -> new Check(Verdict.REVOKED, application, null);
+            }));
+            return new Key(Map.copyOf(checks), new Check(Verdict.NOT_SUBSCRIBED, application, null));
+        }
     }
 
     /** @param portalOrigin the origin of this environment's Portal, null when it names none */
@@ -100,8 +114,7 @@ public final class KeySet {
                 }
                 keyPlans.put(e.getKey(), plan);
             }
-            map.put(hash, new Key(key.path("application").asText(""), Map.copyOf(subscriptions),
-                    Map.copyOf(keyPlans)));
+            map.put(hash, Key.of(key.path("application").asText(""), subscriptions, keyPlans));
         }
         Set<String> published = new HashSet<>();
         document.path("portal").path("published").forEach(p -> published.add(p.asText()));
@@ -150,16 +163,8 @@ public final class KeySet {
             }
             s.recent().remember(presented, key);
         }
-        String status = key.subscriptions().get(proxy);
-        if (status == null) {
-            return new Check(Verdict.NOT_SUBSCRIBED, key.application(), null);
-        }
-        return switch (status) {
-            case "active" -> new Check(Verdict.ALLOWED, key.application(), key.plans().get(proxy));
-            case "pending" -> new Check(Verdict.PENDING, key.application(), null);
-            case "suspended" -> new Check(Verdict.SUSPENDED, key.application(), null);
-            default -> new Check(Verdict.REVOKED, key.application(), null);
-        };
+        Check check = key.checks().get(proxy);
+        return check == null ? key.notSubscribed() : check;
     }
 
     static String sha256(String text) {

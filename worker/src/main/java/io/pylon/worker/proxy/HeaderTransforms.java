@@ -21,26 +21,33 @@ final class HeaderTransforms {
     private HeaderTransforms() {
     }
 
-    /** Names the application whose key admitted the request; from a client it is never passed on. */
+    /**
+     * Names the application whose key admitted the request; from a client it is never passed on ({@link OutboundRequest}
+     * leaves it out).
+     */
     static final String APPLICATION = "X-Pylon-Application";
 
     /**
-     * The proxy's request rules, after the consumer's API key is taken out and replaced by the application it belongs
-     * to: under {@code keyAuth} the key is the gateway's business, not the upstream's (its logs are not where a
-     * consumer's credential should end up), and the upstream learns who called from {@link #APPLICATION}.
+     * The proxy's request rules, after the application the consumer's API key belongs to is named: under
+     * {@code keyAuth} the key is the gateway's business, not the upstream's (its logs are not where a consumer's
+     * credential should end up), and the upstream learns who called from {@link #APPLICATION}.
      *
+     * @param outbound    from {@link OutboundRequest#create} given {@link #keyHeader}: without the key header and
+     *                    without any {@link #APPLICATION} of the client's, so the application's is added, not set
+     *                    (a set would scan every header again)
      * @param application the application whose key admitted the request; null: none
      */
     static void request(Policies policies, @Nullable String application, ClassicHttpRequest outbound) {
-        KeyAuth keyAuth = policies.keyAuth();
-        if (keyAuth != null) {
-            outbound.removeHeaders(keyAuth.header());
-        }
-        outbound.removeHeaders(APPLICATION);
         if (application != null && !application.isEmpty()) {
-            outbound.setHeader(APPLICATION, application);
+            outbound.addHeader(APPLICATION, application);
         }
         request(policies.requestHeaders(), outbound);
+    }
+
+    /** The request header the proxy's {@code keyAuth} reads its key from, which is not passed on; null: none. */
+    static @Nullable String keyHeader(Policies policies) {
+        KeyAuth keyAuth = policies.keyAuth();
+        return keyAuth == null ? null : keyAuth.header();
     }
 
     private static void request(HeaderRules rules, ClassicHttpRequest outbound) {

@@ -17,7 +17,9 @@ import java.util.List;
  * the client's {@code Connection} names), {@code Host}, {@code Content-Length} and {@code Expect} are not copied (the
  * transport writes its own). The forwarding headers say what this hop saw: {@code X-Forwarded-For} gets the client's
  * address appended; {@code X-Forwarded-Proto}, {@code -Host}, {@code -Port}, {@code X-Real-IP} and an RFC 7239
- * {@code Forwarded} element are set, and {@code X-Forwarded-Prefix} names a prefix the route stripped. A client's own
+ * {@code Forwarded} element are set, and {@code X-Forwarded-Prefix} names a prefix the route stripped. The API key of a
+ * proxy with {@code keyAuth} and a client's {@code X-Pylon-Application} are left out in the same pass (the gateway
+ * consumes the one and alone names the other, see {@link HeaderTransforms}). A client's own
  * values of these are replaced, unless it is a {@link io.pylon.gateway.model.TrustedProxies trusted proxy}: then they are kept (its
  * {@code Forwarded} gets this hop's element appended). Pure functions of their arguments.
  */
@@ -57,6 +59,15 @@ final class OutboundRequest {
 
     /** @param incoming the client's headers */
     static ClassicHttpRequest create(String method, HttpHost upstream, String target, Headers incoming, Hop hop) {
+        return create(method, upstream, target, incoming, hop, null);
+    }
+
+    /**
+     * @param incoming  the client's headers
+     * @param keyHeader the header that carries the API key of {@code keyAuth} (any case), left out; null: none
+     */
+    static ClassicHttpRequest create(String method, HttpHost upstream, String target, Headers incoming, Hop hop,
+                                     @Nullable String keyHeader) {
         ClassicHttpRequest outbound = new BasicClassicHttpRequest(method, upstream, target);
         HopByHopHeaders hopByHop = incoming.contains(HeaderNames.CONNECTION)
                 ? HopByHopHeaders.of(incoming.all(HeaderNames.CONNECTION, List::of)) : HopByHopHeaders.FIXED_ONLY;
@@ -81,7 +92,12 @@ final class OutboundRequest {
                 case "x-forwarded-prefix" -> prefix = header.get();
                 case "x-real-ip" -> realIp = header.get();
                 case "forwarded" -> forwarded = header.allValues();
+                case "x-pylon-application" -> { // only the gateway names the application (HeaderTransforms)
+                }
                 default -> {
+                    if (keyHeader != null && name.equalsIgnoreCase(keyHeader)) {
+                        continue;
+                    }
                     if (header.valueCount() == 1) {
                         outbound.addHeader(header.name(), header.get());
                     } else {

@@ -218,7 +218,8 @@ public final class ProxyHandler implements Handler {
                 trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost());
         UpstreamDispatch.Result result = dispatch.open(entry, method, body, (upstream, pool, responseTimeout) -> {
             var outbound = OutboundRequest.create(method, pool.target(),
-                    OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop);
+                    OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop,
+                    HeaderTransforms.keyHeader(policies));
             HeaderTransforms.request(policies, application, outbound);
             if (body != null) {
                 outbound.setEntity(new UpstreamRequestBody(body, length, responseTimeout));

@@ -116,7 +116,8 @@ final class WebSocketHandshake {
         String target = OutboundRequest.target(route.upstreamPath(upstream, path), prologue.query().rawValue());
         HttpHost host = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
         ClassicHttpRequest outbound = OutboundRequest.create("GET", host, target, headers,
-                OutboundRequest.Hop.of(clientIp, secure)); // a client's forwarding headers are replaced
+                OutboundRequest.Hop.of(clientIp, secure), // a client's forwarding headers are replaced
+                HeaderTransforms.keyHeader(route.policies()));
         HeaderTransforms.request(route.policies(), application, outbound);
         StringBuilder request = new StringBuilder(512).append("GET ").append(target).append(" HTTP/1.1\r\nHost: ")
                 .append(host.toHostString()).append("\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n");

@@ -12,22 +12,48 @@ import java.util.concurrent.atomic.LongAdder;
  * them afresh. At most {@code maxEntries} cells are held, counting here and waiting in the reporter together; a
  * request that would need one more is not counted and adds to {@link #dropped()}.
  *
- * <p>Threading: request threads call {@link #record} concurrently, the reporter's thread calls {@link #drain}. Every
- * read and write of a cell happens inside {@link ConcurrentHashMap#compute} for its key, so a drained cell is never
- * written again and no count falls between a drain and the next cell. The count of cells held (here and in the reporter) is
- * an atomic the reporter lowers through {@link #released}.
+ * <p>Threading: request threads call {@link #record} concurrently, the reporter's thread calls {@link #drain}. A cell is
+ * read and written only under its own monitor; a drain marks it drained under that monitor while taking it out of the
+ * map (inside {@link ConcurrentHashMap#computeIfPresent} for its key), so a drained cell is never written again: a
+ * request that finds one counts into a new cell made inside {@link ConcurrentHashMap#compute}, and no count falls
+ * between a drain and the next cell. The common case, a cell already there, takes no map lock and allocates no
+ * lambda. The count of cells held (here and in the reporter) is an atomic the reporter lowers through
+ * {@link #released}.
  */
 public final class UsageRecorder {
     private record Key(String application, String proxy, long minute) {
     }
 
-    /** Mutable; only touched under its map entry's lock. */
+    /** Mutable; only touched under its own monitor. */
     private static final class Cell {
-        long requests;
-        long clientErrors;
-        long serverErrors;
-        long latencySum;
-        long latencyMax;
+        private long requests;
+        private long clientErrors;
+        private long serverErrors;
+        private long latencySum;
+        private long latencyMax;
+        private boolean drained;
+
+        /** False when the cell was drained: the request belongs in a new one. */
+        synchronized boolean add(int status, long micros) {
+            if (drained) {
+                return false;
+            }
+            requests++;
+            if (status >= 500) {
+                serverErrors++;
+            } else if (status >= 400) {
+                clientErrors++;
+            }
+            latencySum += micros;
+            latencyMax = Math.max(latencyMax, micros);
+            return true;
+        }
+
+        synchronized UsageEntry drain(Key key) {
+            drained = true;
+            return new UsageEntry(key.application(), key.proxy(), key.minute(), requests, clientErrors, serverErrors,
+                    latencySum, latencyMax);
+        }
     }
 
     private final ConcurrentHashMap<Key, Cell> cells = new ConcurrentHashMap<>();
@@ -44,8 +70,13 @@ public final class UsageRecorder {
     public void record(String application, String proxy, int status, long latencyNanos, long epochMillis) {
         Key key = new Key(application, proxy, Math.floorDiv(epochMillis, 60_000L));
         long micros = Math.max(0, latencyNanos / 1000);
-        cells.compute(key, (k, cell) -> {
-            Cell c = cell;
+        Cell cell = cells.get(key);
+        if (cell != null && cell.add(status, micros)) {
+            recorded.increment();
+            return;
+        }
+        cells.compute(key, (k, present) -> {
+            Cell c = present; // never a drained one: a drain takes its cell out under this key's lock
             if (c == null) {
                 if (held.get() >= maxEntries) {
                     dropped.increment();
@@ -54,14 +85,7 @@ public final class UsageRecorder {
                 held.incrementAndGet();
                 c = new Cell();
             }
-            c.requests++;
-            if (status >= 500) {
-                c.serverErrors++;
-            } else if (status >= 400) {
-                c.clientErrors++;
-            }
-            c.latencySum += micros;
-            c.latencyMax = Math.max(c.latencyMax, micros);
+            c.add(status, micros);
             recorded.increment();
             return c;
         });
@@ -75,8 +99,7 @@ public final class UsageRecorder {
         List<UsageEntry> out = new ArrayList<>();
         for (Key key : cells.keySet()) {
             cells.computeIfPresent(key, (k, c) -> {
-                out.add(new UsageEntry(k.application(), k.proxy(), k.minute(), c.requests, c.clientErrors,
-                        c.serverErrors, c.latencySum, c.latencyMax));
+                out.add(c.drain(k));
                 return null;
             });
         }

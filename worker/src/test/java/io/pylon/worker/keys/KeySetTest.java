@@ -37,6 +37,32 @@ class KeySetTest {
     }
 
     @Test
+    void eachSubscriptionStatusHasItsVerdictAndOnlyAnActiveOneItsPlan() throws Exception {
+        KeySet keys = new KeySet();
+        List<String> statuses = List.of("active", "pending", "suspended", "revoked");
+        List<String> entries = new ArrayList<>();
+        for (String status : statuses) {
+            entries.add(entry(status + "-" + KEY, status));
+        }
+        replace(keys, 1, entries);
+
+        for (String status : statuses) {
+            KeySet.Check check = keys.check("orders", status + "-" + KEY);
+            assertThat(check.verdict()).as(status).isEqualTo(switch (status) {
+                case "active" -> KeySet.Verdict.ALLOWED;
+                case "pending" -> KeySet.Verdict.PENDING;
+                case "suspended" -> KeySet.Verdict.SUSPENDED;
+                default -> KeySet.Verdict.REVOKED;
+            });
+            assertThat(check.application()).isEqualTo("app-" + (status + "-" + KEY).length());
+            assertThat(check.plan() != null).as(status).isEqualTo(status.equals("active"));
+            KeySet.Check elsewhere = keys.check("billing", status + "-" + KEY);
+            assertThat(elsewhere.verdict()).isEqualTo(KeySet.Verdict.NOT_SUBSCRIBED);
+            assertThat(elsewhere.plan()).isNull();
+        }
+    }
+
+    @Test
     void aKeyThatDiffersByOneCharacterFromAKeySeenIsUnknown() throws Exception {
         KeySet keys = new KeySet();
         replace(keys, 1, List.of(entry(KEY, "active")));

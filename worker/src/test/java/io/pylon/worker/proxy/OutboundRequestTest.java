@@ -118,6 +118,30 @@ class OutboundRequestTest {
     }
 
     @Test
+    void theApiKeyInAnySpellingAndAClientsApplicationHeaderStayBehind() {
+        WritableHeaders<?> in = WritableHeaders.create();
+        in.add(HeaderNames.create("x-consumer-KEY"), "pylon_key_secret");
+        in.add(HeaderNames.create("x-pylon-application"), "app-forged");
+        in.add(HeaderNames.create("X-API-Key"), "not the key header of this proxy");
+        in.add(HeaderNames.create("X-Request-Id"), "abc");
+
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in,
+                OutboundRequest.Hop.of("10.1.2.3", false), "X-Consumer-Key");
+        HeaderTransforms.request(io.pylon.gateway.model.Policies.NONE, "app-1", out);
+
+        assertThat(out.getHeaders("X-Consumer-Key")).isEmpty();
+        assertThat(out.getHeaders("X-Pylon-Application")).extracting(Header::getValue).containsExactly("app-1");
+        assertThat(out.getHeaders("X-API-Key")).extracting(Header::getValue)
+                .containsExactly("not the key header of this proxy");
+        assertThat(out.getFirstHeader("X-Request-Id").getValue()).isEqualTo("abc");
+
+        ClassicHttpRequest open = OutboundRequest.create("GET", UPSTREAM, "/", in,
+                OutboundRequest.Hop.of("10.1.2.3", false));
+        assertThat(open.getHeaders("X-Pylon-Application")).as("only the gateway names the application").isEmpty();
+        assertThat(open.getHeaders("X-Consumer-Key")).hasSize(1);
+    }
+
+    @Test
     void theQueryIsPassedOnAsItCame() {
         assertThat(OutboundRequest.target("/base/orders", "")).isEqualTo("/base/orders");
         assertThat(OutboundRequest.target("/base/orders", "q=a%20b&x")).isEqualTo("/base/orders?q=a%20b&x");

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Developer portal benchmark on loopback (127.0.49.1 by default, BENCH_ADDR): a Manager and two Workers (manager
 # mode; the second with usage counting off), each its own JVM, and nginx as the upstream. Measures (1) proxied
-# requests/s through a proxy with keyAuth and usage counting, the same proxy without keyAuth, and with keyAuth but
+# requests/s through a proxy with keyAuth and usage counting, the same proxy without keyAuth (called without and with the
+# key header, which the client's request carries either way: its parsing is not the key check's), and with keyAuth but
 # usage counting off, side by side in interleaved rounds (wrk -c32), each with its Worker's CPU time per request (user +
 # system from /proc over the requests wrk counted: the key check's own cost, less swayed by other load than requests/s),
 # with the usage the Manager then holds against the requests wrk counted, and (2) how long a revoked key keeps working: from the revoke call's answer to the Worker's
 # first 401, over 20 revocations (p50, p99, max).
 #   bench/portal/run.sh [seconds-per-run] [rounds]
-# Bounded: about 3 x rounds x seconds plus warm-up and 20 revocations (~2 minutes at the defaults). Needs wrk, nginx,
+# Bounded: about 4 x rounds x seconds plus warm-up and 20 revocations (~2.5 minutes at the defaults). Needs wrk, nginx,
 # curl, jq and a JDK >= 21 (JAVA_HOME).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -122,15 +123,16 @@ sleep 12 # the warm-up's usage reported
 ADMIN=$(token admin "$PASSWORD")
 BEFORE=$(usage_total)
 : > "$STATE/counted"
-OPEN=(); KEYED=(); NOUSAGE=(); OPEN_CPU=(); KEYED_CPU=(); NOUSAGE_CPU=()
+OPEN=(); OPENH=(); KEYED=(); NOUSAGE=(); OPEN_CPU=(); OPENH_CPU=(); KEYED_CPU=(); NOUSAGE_CPU=()
 for r in $(seq 1 "$ROUNDS"); do
   read -r v c <<<"$(rps - "$W_PID" "$W/open/x")"; OPEN+=("$v"); OPEN_CPU+=("$c")
+  read -r v c <<<"$(rps - "$W_PID" -H "X-API-Key: $KEY" "$W/open/x")"; OPENH+=("$v"); OPENH_CPU+=("$c")
   read -r v c <<<"$(rps count "$W_PID" -H "X-API-Key: $KEY" "$W/keyed/x")"; KEYED+=("$v"); KEYED_CPU+=("$c")
   read -r v c <<<"$(rps - "$W2_PID" -H "X-API-Key: $KEY" "$W2/keyed/x")"; NOUSAGE+=("$v"); NOUSAGE_CPU+=("$c")
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-MO=$(median "${OPEN[@]}"); MK=$(median "${KEYED[@]}"); MN=$(median "${NOUSAGE[@]}")
-CO=$(median "${OPEN_CPU[@]}"); CK=$(median "${KEYED_CPU[@]}"); CN=$(median "${NOUSAGE_CPU[@]}")
+MO=$(median "${OPEN[@]}"); MH=$(median "${OPENH[@]}"); MK=$(median "${KEYED[@]}"); MN=$(median "${NOUSAGE[@]}")
+CO=$(median "${OPEN_CPU[@]}"); CH=$(median "${OPENH_CPU[@]}"); CK=$(median "${KEYED_CPU[@]}"); CN=$(median "${NOUSAGE_CPU[@]}")
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 sleep 12 # one report interval (10 s) and then some: every count reached the Manager
 ADMIN=$(token admin "$PASSWORD")
@@ -157,11 +159,13 @@ P50=$(sed -n 10p <<<"$SORTED"); P99=$(tail -1 <<<"$SORTED")
 echo "| Case | Result |"
 echo "| --- | --- |"
 echo "| proxied req/s, no keyAuth (median of $ROUNDS x ${DURATION}s, wrk -c32) | $MO (rounds: ${OPEN[*]}) |"
+echo "| proxied req/s, no keyAuth, the key header sent all the same (same) | $MH (rounds: ${OPENH[*]}) |"
 echo "| proxied req/s, keyAuth + usage counting (same) | $MK (rounds: ${KEYED[*]}) |"
 echo "| proxied req/s, keyAuth, usage counting off (second Worker) | $MN (rounds: ${NOUSAGE[*]}) |"
 echo "| ratio keyAuth + usage / none | $(awk -v a="$MK" -v b="$MO" 'BEGIN {printf "%.3f", a/b}') |"
+echo "| ratio keyAuth + usage / none with the key header (the key check and counting alone) | $(awk -v a="$MK" -v b="$MH" 'BEGIN {printf "%.3f", a/b}') |"
 echo "| ratio keyAuth + usage / keyAuth alone | $(awk -v a="$MK" -v b="$MN" 'BEGIN {printf "%.3f", a/b}') |"
-echo "| Worker CPU us per request: none / keyAuth + usage / keyAuth alone (medians) | $CO / $CK / $CN |"
+echo "| Worker CPU us per request: none / none with the key header / keyAuth + usage / keyAuth alone (medians) | $CO / $CH / $CK / $CN |"
 echo "| CPU ratio none / keyAuth + usage (the key check's cost in requests/s on a busy core) | $(awk -v a="$CO" -v b="$CK" 'BEGIN {printf "%.3f", a/b}') |"
 echo "| usage stored by the Manager vs responses wrk counted (keyAuth + usage rounds) | $STORED vs $WRK_COUNTED |"
 echo "| revoke answered -> Worker 401, 20 revocations | p50 ${P50} ms, p99 (= max of 20) ${P99} ms |"

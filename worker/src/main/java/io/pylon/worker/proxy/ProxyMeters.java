@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 /**
  * The gateway's meters. Labels are the configured route name and the upstream's origin from the routes file, never
@@ -35,13 +36,13 @@ import java.util.concurrent.atomic.LongAdder;
  * <li>{@code pylon_worker_ratelimit_decisions_total{route,decision}}: allowed, limited, cache_unavailable;</li>
  * <li>{@code pylon_worker_upstream_pool_connections{upstream,state}}: leased, available, pending, max per pool.</li>
  * </ul>
- * The per-request path does no lookup and builds no key: each route table entry holds its route's slot numbers
+ * A proxied request's meters need no lookup and no key: each route table entry holds its route's slot numbers
  * (resolved by {@link #prepare} when a table is built), a request adds one to a slot of a flat {@link RouteCounts}
  * and records into its origin's timer by index; a count's meter is registered on the slot's first use.
  *
  * <p>Threading: called concurrently by request threads; slots and timers are given out under locks (table builds,
- * a route's first use), counted without; the rate-limit counters are created once per label set in a concurrent
- * map; the pool gauges are refreshed before each scrape. Disabled metrics make every method return at once.
+ * a route's first use), counted without; the rate-limit counters are created once per label set in concurrent
+ * maps; the pool gauges are refreshed before each scrape. Disabled metrics make every method return at once.
  */
 public final class ProxyMeters {
     private static final String[] STATUS_CLASSES = {"1xx", "2xx", "3xx", "4xx", "5xx"};
@@ -55,9 +56,11 @@ public final class ProxyMeters {
     // latency timers by origin, in a growing array that routes index (written under this object's monitor)
     private final Map<String, Integer> timerIds = new HashMap<>();
     private volatile Timer[] timers = new Timer[0];
-    private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Counter>> decisions = new ConcurrentHashMap<>();
     // written by the scrape hook, read by the pool gauges during the same scrape
     private volatile Map<String, long[]> poolSums = Map.of();
+    // one instance: a method reference made per request is an allocation the JIT does not always remove
+    private final Function<Route, int[]> slotsOf = this::slots;
 
     private ProxyMeters(MeterRegistry registry, boolean enabled) {
         this.registry = registry;
@@ -124,7 +127,7 @@ public final class ProxyMeters {
     /** Resolves the meters of every route of {@code table} before it serves, so that no request does. */
     public void prepare(RouteTable table) {
         if (enabled) {
-            table.entries().forEach(entry -> entry.attachment(int[].class, this::slots));
+            table.entries().forEach(entry -> entry.attachment(int[].class, slotsOf));
         }
     }
 
@@ -132,12 +135,13 @@ public final class ProxyMeters {
         if (!enabled) {
             return;
         }
-        int[] slots = entry.attachment(int[].class, this::slots);
+        int[] slots = entry.attachment(int[].class, slotsOf);
         String route = entry.route().name();
         int index = indexOf(entry.route().upstreams(), upstream);
         if (index < 0) { // not one of the route's own upstreams: resolved by name
             count(proxiedCounts.group(new Series(route, upstream.origin())), route, upstream.origin(), status);
-            timers[timerId(upstream.origin())].record(nanos, TimeUnit.NANOSECONDS);
+            int timer = timerId(upstream.origin()); // before reading the array, which it may grow
+            timers[timer].record(nanos, TimeUnit.NANOSECONDS);
             return;
         }
         count(slots[2 * index], route, upstream.origin(), status);
@@ -146,7 +150,7 @@ public final class ProxyMeters {
 
     void unanswered(RouteTable.Entry entry, int status) {
         if (enabled) {
-            int[] slots = entry.attachment(int[].class, this::slots);
+            int[] slots = entry.attachment(int[].class, slotsOf);
             count(slots[slots.length - 1], entry.route().name(), NONE, status);
         }
     }
@@ -212,12 +216,13 @@ public final class ProxyMeters {
         if (!enabled) {
             return;
         }
-        String key = route.name() + ' ' + decision;
-        Counter counter = decisions.get(key);
+        // by decision (a handful of constants), then by route name: no key built per request
+        Map<String, Counter> byRoute = decisions.computeIfAbsent(decision, d -> new ConcurrentHashMap<>());
+        Counter counter = byRoute.get(route.name());
         if (counter == null) {
-            counter = decisions.computeIfAbsent(key, k -> Counter.builder("pylon.worker.ratelimit.decisions")
+            counter = byRoute.computeIfAbsent(route.name(), name -> Counter.builder("pylon.worker.ratelimit.decisions")
                     .description("Rate-limit decisions, by route: allowed, limited, cache_unavailable")
-                    .tags("route", route.name(), "decision", decision).register(registry));
+                    .tags("route", name, "decision", decision).register(registry));
         }
         counter.increment();
     }

@@ -59,6 +59,8 @@ class ProxyMetersTest {
         RouteTable.Entry again = entry(next, "orders");
         meters.answered(again, again.route().upstreams().get(0), 204, 1_000_000);
         meters.answered(again, FIRST, 404, 1_000_000); // an upstream object of no route: found by its labels
+        Upstream elsewhere = new Upstream("http", "127.0.0.1", 3, "", null, 1); // an origin no route names
+        meters.answered(again, elsewhere, 200, 1_000_000);
 
         String scraped = scrape();
         assertThat(value(scraped, "pylon_worker_proxied_requests_total{route=\"orders\",status=\"2xx\",upstream=\""
@@ -71,6 +73,10 @@ class ProxyMetersTest {
                 .isEqualTo(1);
         assertThat(value(scraped, "pylon_worker_upstream_latency_seconds_count{upstream=\"" + FIRST.origin() + "\"}"))
                 .isEqualTo(5);
+        assertThat(value(scraped, "pylon_worker_proxied_requests_total{route=\"orders\",status=\"2xx\",upstream=\""
+                + elsewhere.origin() + "\"}")).isEqualTo(1);
+        assertThat(value(scraped, "pylon_worker_upstream_latency_seconds_count{upstream=\"" + elsewhere.origin() + "\"}"))
+                .isEqualTo(1);
         assertThat(scraped).contains("# TYPE pylon_worker_proxied_requests_total counter")
                 .doesNotContain("route=\"idle\"") // prepared, never counted: no series
                 .doesNotContain("status=\"3xx\"");

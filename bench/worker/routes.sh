@@ -28,7 +28,10 @@ for tool in wrk nginx taskset; do
   command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y wrk nginx-light util-linux)" >&2; exit 1; }
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (Workers on one, upstream and wrk on the other)" >&2; exit 1; }
-JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+# shellcheck source=scripts/jdk.sh
+. "$ROOT/scripts/jdk.sh"
+pylon_find_jdk || exit 1
+export JAVA_HOME   # the builds (./mvnw) need it too
 BASELINE_REF=${BASELINE_REF:-}
 UPSTREAM_PORT=18280
 ONE_PORT=18281

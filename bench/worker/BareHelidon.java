@@ -123,19 +123,23 @@ public class BareHelidon {
                     res.send();
                     return;
                 }
-                long length = entity.getContentLength();
                 try (InputStream body = entity.getContent()) {
-                    if (length >= 0 && length <= 16384) {
-                        res.send(body.readAllBytes());
-                    } else {
-                        if (length >= 0) {
-                            res.headers().contentLength(length);
-                        }
-                        try (OutputStream to = res.outputStream()) {
-                            body.transferTo(to);
-                        }
-                    }
+                    relay(body, entity.getContentLength(), res);
                 }
+            }
+        }
+
+        /** A small body with a known length in one write, anything else streamed. */
+        private static void relay(InputStream body, long length, ServerResponse res) throws Exception {
+            if (length >= 0 && length <= 16384) {
+                res.send(body.readAllBytes());
+                return;
+            }
+            if (length >= 0) {
+                res.headers().contentLength(length);
+            }
+            try (OutputStream to = res.outputStream()) {
+                body.transferTo(to);
             }
         }
 
@@ -155,18 +159,7 @@ public class BareHelidon {
                 if (entity == null) {
                     res.send();
                 } else {
-                    long length = entity.getContentLength();
-                    InputStream body = entity.getContent();
-                    if (length >= 0 && length <= 16384) {
-                        res.send(body.readAllBytes());
-                    } else {
-                        if (length >= 0) {
-                            res.headers().contentLength(length);
-                        }
-                        try (OutputStream to = res.outputStream()) {
-                            body.transferTo(to);
-                        }
-                    }
+                    relay(entity.getContent(), entity.getContentLength(), res);
                 }
                 reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(out, in, context);
             } finally {

@@ -7,20 +7,26 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The upstream of {@code pylon up}'s sample API: a tiny echo on loopback, run by the {@code pylon up} process itself,
  * answering {@code {"service": "sample", "method", "path", "query"}} so the README's first call through a Worker has
  * something to reach, and a {@link WebhookInbox} under {@code /hooks/} for flows to post to. Port {@link #PORT} when
- * free, another otherwise. Requests are answered on one thread; only the inbox keeps anything between them.
+ * free, another otherwise. Requests are answered on {@link #THREADS} virtual threads, so a client that sends slowly
+ * holds one of them, not the sample; only the inbox keeps anything between requests.
  */
 final class SampleUpstream implements AutoCloseable {
     static final int PORT = 8099;
+    static final int THREADS = 8;
 
     private final HttpServer server;
+    private final ExecutorService threads;
 
-    private SampleUpstream(HttpServer server) {
+    private SampleUpstream(HttpServer server, ExecutorService threads) {
         this.server = server;
+        this.threads = threads;
     }
 
     static SampleUpstream start(String host) throws IOException {
@@ -47,8 +53,10 @@ final class SampleUpstream implements AutoCloseable {
                 }
             }
         });
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS, Thread.ofVirtual().name("sample-", 0).factory());
+        server.setExecutor(threads);
         server.start();
-        return new SampleUpstream(server);
+        return new SampleUpstream(server, threads);
     }
 
     String url() {
@@ -73,5 +81,6 @@ final class SampleUpstream implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        threads.shutdownNow();
     }
 }

@@ -24,7 +24,13 @@ import java.util.function.Predicate;
  * a request, whose bytes it then parses as the next request (helidon-io/helidon#12324). So here: a body left unread
  * is drained up to {@link #DRAIN_LIMIT} bytes; a longer, unreadable or malformed one closes the connection, and
  * {@code Connection: close} from either side always closes. Closing is Helidon's own way: a
- * {@link CloseConnectionException} thrown once the response is written bubbles up to the connection loop.
+ * {@link CloseConnectionException} thrown once the response is written bubbles up to the connection loop, and the
+ * listener then closes lingering (the pod's connection guard reads and discards what the client still sends, within
+ * its bounds), so the client reads the answer instead of a reset.
+ *
+ * <p>An answer sent while more than {@link #DRAIN_LIMIT} declared body bytes are unread (a 413 by the declared
+ * length, a 401 before the body) says {@code Connection: close}: the connection will close after it, and a client
+ * told keep-alive would send its next request on a connection about to close.
  *
  * <p>Errors thrown by handlers are answered here (through {@link ErrorHandling#respond}) rather than by Helidon's error
  * handlers, so that the close decision also follows error responses. Also refused here, for every route: more than one
@@ -67,6 +73,11 @@ public final class ConnectionGuard implements Filter {
             ErrorBody.send(res, LENGTH_REQUIRED, "length_required",
                     "Send the request body with Content-Length; chunked request bodies are not accepted here.");
         } else {
+            res.beforeSend(() -> {
+                if (!req.content().consumed() && req.headers().contentLength().orElse(0) > DRAIN_LIMIT) {
+                    res.header(HeaderValues.CONNECTION_CLOSE);
+                }
+            });
             try {
                 chain.proceed();
             } catch (CloseConnectionException e) {
@@ -81,9 +92,8 @@ public final class ConnectionGuard implements Filter {
         if (!res.isSent()) {
             return; // Helidon answers what no route answered; its own rules apply
         }
-        // drained first even when closing: a close with unread bytes is a TCP reset, which may destroy the response
-        boolean drained = drained(req);
-        if (!drained || closeRequested(req, res)) {
+        // when closing, what is left unread is discarded by the listener's lingering close, after the answer's FIN
+        if (closeRequested(req, res) || !drained(req)) {
             throw new CloseConnectionException("Connection closed after the response (Connection: close or unread body)");
         }
     }

@@ -10,10 +10,13 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * The limits a pod's listener holds against clients that open many connections or send slowly. Defaults follow
- * nginx (client_header_timeout 60s, client_body_timeout 60s, keepalive_timeout 75s).
+ * The limits a pod's listener holds against clients that open many connections or send slowly, and the bounds of
+ * its lingering close (what it reads and discards after an answer that ends the connection). Defaults follow nginx
+ * (client_header_timeout 60s, client_body_timeout 60s, keepalive_timeout 75s, lingering_time 30s,
+ * lingering_timeout 5s); nginx has no byte bound on a lingering close, the pod adds one.
  */
-public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout) {
+public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout,
+                               Duration lingeringTime, Duration lingeringTimeout, long lingeringBytes) {
     /** Used when the descriptor limit cannot be read (not Linux/Unix). */
     static final int DEFAULT_MAX_CONNECTIONS = 10_000;
 
@@ -36,15 +39,33 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
             "How long the pod waits for the next bytes of a request body it is reading before the connection is closed.",
             Duration.ofSeconds(60), SettingType.DURATION_TYPE);
 
+    public static final Setting<Duration> LINGERING_TIME = Setting.of("pylon.server.lingering-time",
+            "After an answer that ends the connection while the client may still be sending (a 413 by the declared "
+                    + "length, a 401 before the body is read), the pod half-closes and reads and discards what comes "
+                    + "for at most this long before closing, so that the client's unread bytes do not reset the "
+                    + "connection and destroy the answer (nginx lingering_time).", Duration.ofSeconds(30),
+            SettingType.DURATION_TYPE);
+
+    public static final Setting<Duration> LINGERING_TIMEOUT = Setting.of("pylon.server.lingering-timeout",
+            "During a lingering close, how long the pod waits for more bytes from the client before closing "
+                    + "(nginx lingering_timeout).", Duration.ofSeconds(5), SettingType.DURATION_TYPE);
+
+    public static final Setting<Long> LINGERING_BYTES = Setting.of("pylon.server.lingering-bytes",
+            "During a lingering close, the most bytes the pod reads and discards before closing; 0 closes at once "
+                    + "(the client's unread bytes then reset the connection).", 64L << 20,
+            SettingType.byteSize(0, 1L << 40));
+
     public static List<Setting<?>> settings() {
-        return List.of(MAX_CONNECTIONS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT);
+        return List.of(MAX_CONNECTIONS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT, LINGERING_TIME, LINGERING_TIMEOUT,
+                LINGERING_BYTES);
     }
 
     public static ConnectionLimits from(Settings settings) {
         Integer configured = settings.find(MAX_CONNECTIONS);
         int max = configured != null ? configured : defaultMaxConnections(descriptorLimit());
         return new ConnectionLimits(max, positive(settings, IDLE_TIMEOUT), positive(settings, HEADER_TIMEOUT),
-                positive(settings, BODY_TIMEOUT));
+                positive(settings, BODY_TIMEOUT), positive(settings, LINGERING_TIME),
+                positive(settings, LINGERING_TIMEOUT), settings.get(LINGERING_BYTES));
     }
 
     static int defaultMaxConnections(OptionalLong descriptorLimit) {

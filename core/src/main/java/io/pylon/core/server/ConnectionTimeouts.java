@@ -7,7 +7,9 @@ import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.WritableHeaders;
 import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
@@ -55,6 +57,7 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final AtomicLong closedIdle = new AtomicLong();
     private final AtomicLong closedHeaders = new AtomicLong();
     private final AtomicLong closedBody = new AtomicLong();
+    private final AtomicLong lingeringCut = new AtomicLong();
     private final ScheduledFuture<?> sweeper;
     private volatile boolean draining;
     private volatile long lastOpened = System.nanoTime();
@@ -202,9 +205,23 @@ final class ConnectionTimeouts implements AutoCloseable {
         }
     }
 
-    /** Connections closed by each timeout since start: idle, headers, body. */
+    /**
+     * Connections closed by each timeout since start: idle, headers, body; then lingering closes cut by a bound
+     * (time, timeout or bytes).
+     */
     long[] closedByTimeout() {
-        return new long[]{closedIdle.get(), closedHeaders.get(), closedBody.get()};
+        return new long[]{closedIdle.get(), closedHeaders.get(), closedBody.get(), lingeringCut.get()};
+    }
+
+    /** Connections in a lingering close now. */
+    int lingering() {
+        int n = 0;
+        for (GuardedConnection c : connections) {
+            if (c.phase() == Phase.LINGERING) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private void sweep() {
@@ -236,6 +253,13 @@ final class ConnectionTimeouts implements AutoCloseable {
                         c.abort();
                     }
                 }
+                case LINGERING -> {
+                    if (inPhase > limits.lingeringTime().toNanos()
+                            || now - readStart > limits.lingeringTimeout().toNanos()) {
+                        lingeringCut.incrementAndGet();
+                        c.abort();
+                    }
+                }
             }
         }
     }
@@ -249,20 +273,38 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final class Tracked implements ServerConnection {
         private final GuardedConnection guarded;
         private final ServerConnection delegate;
+        private volatile boolean hardClosed;
 
         Tracked(GuardedConnection guarded, ServerConnection delegate) {
             this.guarded = guarded;
             this.delegate = delegate;
         }
 
+        /**
+         * Runs Helidon's connection, then its lingering close when it ended by the server's decision (an answer
+         * with Connection: close, or a close thrown for an unread body), still registered so that the sweeper bounds
+         * it. Not after a hard close (the server's stop ran out of grace), nor when the client's side ended.
+         */
         @Override
         public void handle(io.helidon.common.concurrency.limits.Limit limit) throws InterruptedException {
             lastOpened = System.nanoTime();
             connections.add(guarded);
+            boolean closedByServer = false;
             try {
                 delegate.handle(limit);
+            } catch (ServerConnectionException e) {
+                throw e; // the socket failed: a write to a client that went away
+            } catch (CloseConnectionException e) {
+                closedByServer = true;
+                throw e;
             } finally {
-                connections.remove(guarded);
+                try {
+                    if (!hardClosed && guarded.lingers(closedByServer) && guarded.linger(limits.lingeringBytes())) {
+                        lingeringCut.incrementAndGet();
+                    }
+                } finally {
+                    connections.remove(guarded);
+                }
             }
         }
 
@@ -274,6 +316,7 @@ final class ConnectionTimeouts implements AutoCloseable {
         @Override
         public void close(boolean interrupt) {
             if (interrupt) {
+                hardClosed = true;
                 delegate.close(true);
             } else {
                 awaitListenerClosed();

@@ -15,6 +15,8 @@ import io.pylon.core.http.Http10Connections;
 import io.pylon.core.http.Http10Exchanges;
 import org.jspecify.annotations.Nullable;
 
+import java.io.Closeable;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -23,12 +25,16 @@ import java.util.concurrent.ExecutorService;
  * One client connection as the {@link ConnectionTimeouts} sees it: the context Helidon's HTTP/1 connection runs with
  * (its reader notes when a read starts and ends) and the phase of the request on it.
  *
+ * <p>When Helidon's connection ends after an answer that closes it, the connection lingers ({@link #linger}): the
+ * client may still be sending the request the pod answered without reading (a 413 by the declared length), and
+ * closing a socket with unread bytes resets the connection, which destroys the answer the client has not read yet.
+ *
  * <p>Threading: the connection's own virtual thread reads and moves the phase; the guard's sweeper thread reads
  * both and may close the socket. Every shared field is volatile; a phase and its start are written together by the
  * connection thread only, and a sweeper reading a stale pair at worst closes one sweep later.
  */
 final class GuardedConnection implements ConnectionContext {
-    enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY }
+    enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY, LINGERING }
 
     private final ConnectionContext delegate;
     private final DataReader reader;
@@ -41,6 +47,10 @@ final class GuardedConnection implements ConnectionContext {
     private volatile @Nullable ServerConnection connection;
     private volatile boolean closeRequested;
     private volatile boolean closeAfterResponse;
+    // the client ended its side (EOF), a read failed, or the guard closed the socket: nothing to linger for
+    private volatile boolean ended;
+    // while lingering after a half-close: what really closes the connection (Helidon's close of it may not)
+    private volatile @Nullable Closeable halfClosed;
     // the status of the response being sent, noted before its headers are written (connection thread only)
     private int responseStatus;
 
@@ -77,12 +87,16 @@ final class GuardedConnection implements ConnectionContext {
             byte[] bytes = pending();
             if (bytes == null) {
                 bytes = socket.get();
+                if (bytes == null) {
+                    ended = true;
+                }
             }
             if (bytes != null && phase == Phase.AWAITING_REQUEST) {
                 enter(Phase.IN_HEADERS);
             }
             return bytes;
         } catch (UncheckedIOException e) {
+            ended = true;
             // what Helidon's own reader does: an I/O failure ends the connection quietly
             throw new ServerConnectionException("Socket read failed", e);
         } finally {
@@ -169,11 +183,68 @@ final class GuardedConnection implements ConnectionContext {
 
     /** Closes the socket under the connection's thread: its pending read fails and the connection ends. */
     void abort() {
+        ended = true;
+        Closeable raw = halfClosed;
         try {
-            delegate.serverSocket().close();
-        } catch (RuntimeException e) {
+            if (raw != null) {
+                raw.close();
+            } else {
+                delegate.serverSocket().close();
+            }
+        } catch (IOException | RuntimeException e) {
             // already closed by the client or the connection itself
         }
+    }
+
+    /**
+     * Whether the connection should linger now that Helidon's connection ended: it answered with
+     * {@code Connection: close} or was closed by the server (an unread body), and the client has not ended its side.
+     */
+    boolean lingers(boolean closedByServer) {
+        return (closeAfterResponse || closedByServer) && !ended;
+    }
+
+    /**
+     * The lingering close, on the connection's thread once Helidon is done with it (its answer is written: Helidon
+     * writes on the connection's thread): half-closes, then reads and discards until the client ends its side, until
+     * {@code maxBytes} were discarded, or until the guard's sweeper closes the socket (the lingering time or timeout).
+     * Then closes the connection.
+     *
+     * @return whether it was cut by the byte bound
+     */
+    boolean linger(long maxBytes) {
+        if (maxBytes == 0) {
+            return false;
+        }
+        enter(Phase.LINGERING);
+        HelidonSocket socket = delegate.serverSocket();
+        Closeable raw = HalfClose.shutdownOutput(socket);
+        halfClosed = raw;
+        long discarded = 0;
+        try {
+            while (discarded <= maxBytes && !ended) {
+                readStart = System.nanoTime();
+                byte[] bytes = socket.get();
+                readStart = 0;
+                if (bytes == null) {
+                    break;
+                }
+                discarded += bytes.length;
+            }
+        } catch (RuntimeException e) {
+            // the guard closed the socket (a bound), or the client reset the connection
+        } finally {
+            readStart = 0;
+            ended = true;
+            if (raw != null) {
+                try {
+                    raw.close();
+                } catch (IOException e) {
+                    // closed by the guard meanwhile
+                }
+            }
+        }
+        return discarded > maxBytes;
     }
 
     @Override

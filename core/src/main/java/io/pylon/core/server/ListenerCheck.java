@@ -37,6 +37,8 @@ final class ListenerCheck implements HealthCheck {
                 "restarts", listener.restarts(),
                 "closedIdle", closed[0],
                 "closedSlowHeaders", closed[1],
-                "closedStalledBody", closed[2]));
+                "closedStalledBody", closed[2],
+                "lingering", timeouts.lingering(),
+                "lingeringCut", closed[3]));
     }
 }

@@ -131,7 +131,35 @@ class LingeringCloseTest {
         }
     }
 
+    @Test
+    void theAnswerIsFollowedByAHalfCloseAndTheClientsCloseEndsTheLingeringClose() throws Exception {
+        Pod patient = TestPods.start(new FakeModule("patient").onStart(ctx -> ctx.routes()
+                        .post("/refuse", (req, res) -> res.status(401).send("{\"error\":\"unauthorized\"}"))),
+                "patient-test", Map.of("pylon.server.lingering-time", "60s", "pylon.server.lingering-timeout", "60s"));
+        try (LingeringClients.Silent silent = LingeringClients.sendThenWait("127.0.0.1", patient.port(), "/refuse",
+                500_000)) {
+            assertThat(silent.response()).startsWith("HTTP/1.1 401");
+            // EOF long before a bound: the pod half-closed and still reads
+            assertThat(silent.halfClosed()).as("EOF after the answer").isTrue();
+            assertThat(lingering(patient)).isEqualTo(1);
+            silent.socket().getOutputStream().write(new byte[100_000]); // still read and discarded, no reset
+            silent.close();
+            long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (lingering(patient) > 0 && System.nanoTime() < end) {
+                Thread.sleep(50);
+            }
+            assertThat(lingering(patient)).as("the client's close ends it").isZero();
+            assertThat(TestPods.get(patient, "/platform/management/health").body()).contains("\"lingeringCut\":0");
+        } finally {
+            patient.close();
+        }
+    }
+
     private static int lingering() {
+        return lingering(pod);
+    }
+
+    private static int lingering(Pod pod) {
         String health = TestPods.get(pod, "/platform/management/health").body();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"lingering\":(\\d+)").matcher(health);
         assertThat(m.find()).as(health).isTrue();

@@ -74,7 +74,7 @@ public final class ConnectionGuard implements Filter {
                     "Send the request body with Content-Length; chunked request bodies are not accepted here.");
         } else {
             res.beforeSend(() -> {
-                if (!req.content().consumed() && req.headers().contentLength().orElse(0) > DRAIN_LIMIT) {
+                if (!http2(req) && !req.content().consumed() && req.headers().contentLength().orElse(0) > DRAIN_LIMIT) {
                     res.header(HeaderValues.CONNECTION_CLOSE);
                 }
             });
@@ -96,6 +96,10 @@ public final class ConnectionGuard implements Filter {
         if (closeRequested(req, res) || !drained(req)) {
             throw new CloseConnectionException("Connection closed after the response (Connection: close or unread body)");
         }
+    }
+
+    private static boolean http2(RoutingRequest req) {
+        return "2.0".equals(req.prologue().protocolVersion());
     }
 
     private static boolean closeRequested(RoutingRequest req, RoutingResponse res) {

@@ -34,6 +34,21 @@ public final class LingeringClients {
     }
 
     /**
+     * A POST of {@code size} bytes with Java's HttpClient over HTTP/1.1, which writes the body while it waits for the
+     * answer.
+     */
+    public static java.net.http.HttpResponse<String> javaPost(java.net.URI uri, int size, String... headers) {
+        java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(uri)
+                .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .timeout(Duration.ofSeconds(60))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(new byte[size]));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return TestPods.send(request.build());
+    }
+
+    /**
      * What a client that never stopped sending saw: what it read (the answer), how long it could write before the
      * pod cut the connection, and how many body bytes it wrote.
      */

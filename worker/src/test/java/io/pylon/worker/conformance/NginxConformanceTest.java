@@ -1,5 +1,7 @@
 package io.pylon.worker.conformance;
 
+import io.pylon.core.testing.LingeringClients;
+import io.pylon.core.testing.RawWire;
 import io.pylon.worker.testing.Gateway;
 import io.pylon.worker.testing.LogCapture;
 import io.pylon.worker.testing.Nginx;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +35,8 @@ class NginxConformanceTest {
     static final long KIB = 1024;
     static final long MIB = 1024 * KIB;
     static final String HOST = "api.example.test";
+    /** nginx's lingering_time on the limited location and the Worker's, shorter than the default 30 s for the test. */
+    static final String LINGERING_TIME = "3s";
 
     static ScriptedUpstream upstream;
     static Nginx nginx;
@@ -51,6 +56,11 @@ class NginxConformanceTest {
                     }
                 """.formatted(upstream.port()), """
                         client_max_body_size 128m;
+                        location /limited/ {
+                            client_max_body_size 64k;
+                            lingering_time %1$s;
+                            proxy_pass http://api;
+                        }
                         location / {
                             proxy_pass http://api;
                             proxy_http_version 1.1;
@@ -58,11 +68,12 @@ class NginxConformanceTest {
                             proxy_buffering off;
                             proxy_request_buffering off;
                         }
-                """);
+                """.formatted(LINGERING_TIME));
         gateway = Gateway.start("conformance-test", """
                 routes:
-                  - {name: api, pathPrefix: /, upstreams: [%s]}
-                """.formatted(upstream.url()), Map.of());
+                  - {name: limited, pathPrefix: /limited/, maxRequestBody: 64k, upstreams: [%1$s]}
+                  - {name: api, pathPrefix: /, upstreams: [%1$s]}
+                """.formatted(upstream.url()), Map.of("pylon.server.lingering-time", LINGERING_TIME));
         workerPort = URI.create(gateway.url("/")).getPort();
     }
 
@@ -339,5 +350,41 @@ class NginxConformanceTest {
             assertThat(m.start()).contains("\"error\"");
             assertThat(c.send(get("/after")).read().start()).isEqualTo("target /after");
         }
+    }
+
+    @Test
+    void anOversizedBodyWrittenWholeBeforeReadingStillGetsThe413() throws Exception {
+        // both answer 413 by the declared length without reading the body, then close lingering: each time, the
+        // client that wrote everything first reads the answer and the close, never a reset
+        agree("413 to a client that writes its whole body before reading", port -> {
+            List<String> seen = new ArrayList<>();
+            for (int size : List.of(300_000, 5_000_000)) {
+                byte[] request = LingeringClients.post("/limited/echo", size);
+                Map<String, Integer> outcomes = new java.util.TreeMap<>();
+                for (int i = 0; i < 30; i++) {
+                    RawWire.Exchange exchange = RawWire.send("127.0.0.1", port, request, 10_000);
+                    String outcome = exchange.responses().size() != 1 ? exchange.responses().size() + " responses"
+                            : exchange.only().status() + " connection=" + exchange.only().header("connection")
+                            + " closed=" + exchange.closed();
+                    outcomes.merge(outcome, 1, Integer::sum);
+                }
+                seen.add(size + ": " + outcomes);
+            }
+            return String.join("\n", seen);
+        });
+        assertThat(upstream.seen()).noneMatch(seen -> seen.requestLine().contains("/limited/"));
+    }
+
+    @Test
+    void aClientThatNeverStopsSendingAfterThe413IsCutAfterTheLingeringTime() throws Exception {
+        // 8 KiB every 100 ms: never silent for lingering_timeout (5 s), so the lingering time (3 s) cuts it
+        agree("a client that sends forever after the 413", port -> {
+            LingeringClients.Endless endless = LingeringClients.sendForever("127.0.0.1", port, "/limited/echo", 100,
+                    Duration.ofSeconds(60));
+            boolean withinBound = endless.cutAfter().compareTo(Duration.ofSeconds(2)) >= 0
+                    && endless.cutAfter().compareTo(Duration.ofSeconds(20)) < 0;
+            return endless.response().lines().findFirst().orElse("nothing") + " cut=" + endless.cut()
+                    + " after the lingering time=" + withinBound;
+        });
     }
 }

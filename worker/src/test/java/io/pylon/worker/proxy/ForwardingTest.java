@@ -1,5 +1,8 @@
 package io.pylon.worker.proxy;
 
+import io.pylon.core.testing.LingeringClients;
+import io.pylon.core.testing.RawWire;
+import io.pylon.core.testing.TestPods;
 import io.pylon.worker.testing.Gateway;
 import io.pylon.worker.testing.ScriptedUpstream;
 import io.pylon.worker.testing.WireConnection;
@@ -8,8 +11,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.URI;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -114,6 +121,47 @@ class ForwardingTest {
             assertThat(m.status()).isEqualTo(413);
             assertThat(m.start()).contains("payload_too_large");
         }
+    }
+
+    /** An early 413 reaches a client still writing its body: the pod's lingering close discards the rest. */
+    @ParameterizedTest
+    @ValueSource(ints = {300_000, 5_000_000})
+    void aClientThatWritesTheWholeOversizedBodyBeforeReadingGetsThe413(int size) throws Exception {
+        byte[] request = LingeringClients.post("/small/echo", size);
+        for (int i = 0; i < 30; i++) {
+            RawWire.Exchange exchange = RawWire.send(host, port, request, 10_000);
+
+            assertThat(exchange.only().status()).as("attempt %d", i).isEqualTo(413);
+            assertThat(exchange.only().header("content-type")).startsWith("application/json");
+            assertThat(exchange.only().body()).contains("payload_too_large");
+            assertThat(exchange.only().header("connection")).isEqualTo("close");
+            assertThat(exchange.closed()).isTrue();
+        }
+        assertThat(upstream.seen()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {300_000, 5_000_000})
+    void javasHttpClientGetsThe413AndItsNextRequestSucceeds(int size) {
+        for (int i = 0; i < 30; i++) {
+            HttpResponse<String> refused = LingeringClients.javaPost(URI.create(gateway.url("/small/echo")), size);
+
+            assertThat(refused.statusCode()).as("attempt %d", i).isEqualTo(413);
+            assertThat(refused.body()).contains("payload_too_large");
+            assertThat(TestPods.get(gateway.pod, "/platform/management/health").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aClientThatNeverStopsSendingIsCutByTheLingeringBound() throws Exception {
+        LingeringClients.Endless endless = LingeringClients.sendForever(host, port, "/small/echo", 0,
+                Duration.ofSeconds(120));
+
+        assertThat(endless.response()).startsWith("HTTP/1.1 413");
+        assertThat(endless.cut()).as("cut after %s, %d bytes", endless.cutAfter(), endless.bytesSent()).isTrue();
+        // the default 64 MiB bound, plus what the two sockets' buffers hold
+        assertThat(endless.bytesSent()).isGreaterThan(64L << 20).isLessThan(192L << 20);
+        assertThat(upstream.seen()).isEmpty();
     }
 
     @Test

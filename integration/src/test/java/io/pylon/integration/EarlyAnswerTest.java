@@ -1,0 +1,105 @@
+package io.pylon.integration;
+
+import io.pylon.core.server.Pod;
+import io.pylon.core.testing.LingeringClients;
+import io.pylon.core.testing.RawWire;
+import io.pylon.core.testing.TestPods;
+import io.pylon.integration.web.IntegrationApi;
+import io.pylon.manager.ManagerModule;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Answers the Integration pod gives before it reads a flow document (413 by the declared length, 401 before the
+ * body) reach the client whatever it does with the body it is still sending, on a real pod (with a real Manager for
+ * the token) and real sockets: the pod's lingering close reads and discards the rest, within its bounds.
+ */
+class EarlyAnswerTest {
+    private static final String FLOWS = "/platform/integration/flows";
+    static Pod manager;
+    static Pod integration;
+    static String token;
+
+    @BeforeAll
+    static void start() throws Exception {
+        int managerPort = TestPods.freePort();
+        integration = TestPods.start(new IntegrationModule(), "integration-early", Map.of(
+                "pylon.integration.manager-url", "http://127.0.0.1:" + managerPort));
+        manager = TestPods.start(new ManagerModule(), "manager-early", Map.of(
+                "pylon.manager.admin.password", IntegrationPodTest.PASSWORD,
+                "pylon.server.port", String.valueOf(managerPort),
+                "pylon.manager.integration-url", TestPods.baseUrl(integration)));
+        token = Api.token(TestPods.baseUrl(manager), IntegrationPodTest.PASSWORD);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (integration != null) {
+            integration.close();
+        }
+        if (manager != null) {
+            manager.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {300_000, 5_000_000})
+    void aClientThatWritesTheWholeOversizedDocumentBeforeReadingGetsThe413(int size) throws Exception {
+        byte[] request = LingeringClients.post(FLOWS, size, "Authorization: Bearer " + token);
+        for (int i = 0; i < 30; i++) {
+            RawWire.Exchange exchange = RawWire.send("127.0.0.1", integration.port(), request, 10_000);
+
+            assertThat(exchange.only().status()).as("attempt %d", i).isEqualTo(413);
+            assertThat(exchange.only().header("content-type")).startsWith("application/json");
+            assertThat(exchange.only().body()).contains("exceeds " + IntegrationApi.MAX_DOCUMENT + " bytes");
+            assertThat(exchange.only().header("connection")).isEqualTo("close");
+            assertThat(exchange.closed()).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {300_000, 5_000_000})
+    void javasHttpClientGetsThe413AndItsNextRequestSucceeds(int size) {
+        URI uri = URI.create(TestPods.baseUrl(integration) + FLOWS);
+        for (int i = 0; i < 30; i++) {
+            HttpResponse<String> refused = LingeringClients.javaPost(uri, size,
+                    "Authorization", "Bearer " + token, "Content-Type", "application/yaml");
+
+            assertThat(refused.statusCode()).as("attempt %d", i).isEqualTo(413);
+            assertThat(refused.body()).contains("exceeds " + IntegrationApi.MAX_DOCUMENT + " bytes");
+            assertThat(TestPods.get(integration, "/platform/management/health").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aRefusalBeforeTheBodyIsReadReachesTheClient() throws Exception {
+        byte[] request = LingeringClients.post(FLOWS, 2_000_000);
+        for (int i = 0; i < 10; i++) {
+            RawWire.Exchange exchange = RawWire.send("127.0.0.1", integration.port(), request, 10_000);
+
+            assertThat(exchange.only().status()).as("attempt %d", i).isEqualTo(401);
+            assertThat(exchange.only().body()).startsWith("{");
+        }
+    }
+
+    @Test
+    void aClientThatNeverStopsSendingIsCutByTheLingeringBound() throws Exception {
+        LingeringClients.Endless endless = LingeringClients.sendForever("127.0.0.1", integration.port(), FLOWS, 0,
+                Duration.ofSeconds(120), "Authorization: Bearer " + token);
+
+        assertThat(endless.response()).startsWith("HTTP/1.1 413");
+        assertThat(endless.cut()).as("cut after %s, %d bytes", endless.cutAfter(), endless.bytesSent()).isTrue();
+        // the default 64 MiB bound, plus what the two sockets' buffers hold
+        assertThat(endless.bytesSent()).isGreaterThan(64L << 20).isLessThan(192L << 20);
+    }
+}

@@ -30,7 +30,8 @@ import java.util.function.Predicate;
  *
  * <p>An answer sent while more than {@link #DRAIN_LIMIT} declared body bytes are unread (a 413 by the declared
  * length, a 401 before the body) says {@code Connection: close}: the connection will close after it, and a client
- * told keep-alive would send its next request on a connection about to close.
+ * told keep-alive would send its next request on a connection about to close. An HTTP/2 answer never carries a
+ * {@code Connection} header, whoever set it.
  *
  * <p>Errors thrown by handlers are answered here (through {@link ErrorHandling#respond}) rather than by Helidon's error
  * handlers, so that the close decision also follows error responses. Also refused here, for every route: more than one
@@ -61,6 +62,15 @@ public final class ConnectionGuard implements Filter {
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        res.beforeSend(() -> {
+            if (http2(req)) {
+                // RFC 9113 section 8.2.2: a connection-specific field makes an HTTP/2 response malformed (Helidon
+                // 4.5 then resets the stream with PROTOCOL_ERROR instead of sending the answer)
+                res.headers().remove(HeaderNames.CONNECTION);
+            } else if (!req.content().consumed() && req.headers().contentLength().orElse(0) > DRAIN_LIMIT) {
+                res.header(HeaderValues.CONNECTION_CLOSE);
+            }
+        });
         List<String> authorization = req.headers().all(HeaderNames.AUTHORIZATION, List::of);
         if (authorization.size() > 1) {
             res.header(HeaderValues.CONNECTION_CLOSE);
@@ -73,11 +83,6 @@ public final class ConnectionGuard implements Filter {
             ErrorBody.send(res, LENGTH_REQUIRED, "length_required",
                     "Send the request body with Content-Length; chunked request bodies are not accepted here.");
         } else {
-            res.beforeSend(() -> {
-                if (!http2(req) && !req.content().consumed() && req.headers().contentLength().orElse(0) > DRAIN_LIMIT) {
-                    res.header(HeaderValues.CONNECTION_CLOSE);
-                }
-            });
             try {
                 chain.proceed();
             } catch (CloseConnectionException e) {

@@ -152,6 +152,34 @@ class ForwardingTest {
         }
     }
 
+    /**
+     * Over HTTP/2 too: the answer carries no Connection header (a malformed HTTP/2 response, which Helidon resets).
+     * One oversized request per connection: a few on one HTTP/2 connection stall it (docs/worker.md, known limits).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {300_000, 5_000_000})
+    void javasHttpClientOverHttp2GetsThe413(int size) throws Exception {
+        for (int i = 0; i < 10; i++) {
+            try (java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient()) {
+                // the client upgrades its connection on a request without a body (h2c), then POSTs over HTTP/2
+                HttpResponse<String> health = client.send(java.net.http.HttpRequest.newBuilder(
+                        URI.create(gateway.url("/platform/management/health"))).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(health.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
+
+                HttpResponse<String> refused = client.send(java.net.http.HttpRequest.newBuilder(
+                                URI.create(gateway.url("/small/echo"))).timeout(Duration.ofSeconds(60))
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(new byte[size])).build(),
+                        HttpResponse.BodyHandlers.ofString());
+
+                assertThat(refused.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
+                assertThat(refused.statusCode()).as("attempt %d", i).isEqualTo(413);
+                assertThat(refused.headers().firstValue("connection")).isEmpty();
+                assertThat(refused.body()).contains("payload_too_large");
+            }
+        }
+    }
+
     @Test
     void aClientThatNeverStopsSendingIsCutByTheLingeringBound() throws Exception {
         LingeringClients.Endless endless = LingeringClients.sendForever(host, port, "/small/echo", 0,

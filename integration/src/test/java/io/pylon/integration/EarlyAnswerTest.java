@@ -34,7 +34,8 @@ class EarlyAnswerTest {
     static void start() throws Exception {
         int managerPort = TestPods.freePort();
         integration = TestPods.start(new IntegrationModule(), "integration-early", Map.of(
-                "pylon.integration.manager-url", "http://127.0.0.1:" + managerPort));
+                "pylon.integration.manager-url", "http://127.0.0.1:" + managerPort,
+                "pylon.server.lingering-bytes", "16Mi"));
         manager = TestPods.start(new ManagerModule(), "manager-early", Map.of(
                 "pylon.manager.admin.password", IntegrationPodTest.PASSWORD,
                 "pylon.server.port", String.valueOf(managerPort),
@@ -99,7 +100,7 @@ class EarlyAnswerTest {
 
         assertThat(endless.response()).startsWith("HTTP/1.1 413");
         assertThat(endless.cut()).as("cut after %s, %d bytes", endless.cutAfter(), endless.bytesSent()).isTrue();
-        // the default 64 MiB bound, plus what the two sockets' buffers hold
-        assertThat(endless.bytesSent()).isGreaterThan(64L << 20).isLessThan(192L << 20);
+        // the pod's 16 MiB bound, plus what the two sockets' buffers hold
+        assertThat(endless.bytesSent()).isGreaterThan(16L << 20).isLessThan(96L << 20);
     }
 }

@@ -52,7 +52,7 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
 
     public static final Setting<Long> LINGERING_BYTES = Setting.of("pylon.server.lingering-bytes",
             "During a lingering close, the most bytes the pod reads and discards before closing; 0 closes at once "
-                    + "(the client's unread bytes then reset the connection).", 64L << 20,
+                    + "(the client's unread bytes then reset the connection).", 1L << 30,
             SettingType.byteSize(0, 1L << 40));
 
     public static List<Setting<?>> settings() {

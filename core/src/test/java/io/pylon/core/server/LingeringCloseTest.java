@@ -86,6 +86,23 @@ class LingeringCloseTest {
     }
 
     @Test
+    void helidonsOwnErrorAnswerToALongRequestLineReachesAClientStillSendingItsBody() throws Exception {
+        // the request line is refused before the headers are read: the body cannot be drained, only lingered over
+        byte[] request = LingeringClients.post("/bounded?q=" + "a".repeat(PodServer.MAX_REQUEST_LINE), 2_000_000);
+        for (int i = 0; i < 10; i++) {
+            RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(), request, 10_000);
+
+            assertThat(exchange.only().status()).as("attempt %d", i).isEqualTo(414);
+            assertThat(exchange.only().body()).startsWith("{");
+            assertThat(exchange.closed()).isTrue();
+
+            HttpResponse<String> refused = LingeringClients.javaPost(URI.create(TestPods.baseUrl(pod) + "/bounded?q="
+                    + "a".repeat(PodServer.MAX_REQUEST_LINE)), 2_000_000);
+            assertThat(refused.statusCode()).as("attempt %d", i).isEqualTo(414);
+        }
+    }
+
+    @Test
     void aClientThatNeverStopsSendingIsCutWithinTheLingeringTime() throws Exception {
         // 8 KiB every 100 ms: never silent for the lingering timeout, far below the byte bound
         LingeringClients.Endless endless = LingeringClients.sendForever("127.0.0.1", pod.port(), "/bounded", 100,

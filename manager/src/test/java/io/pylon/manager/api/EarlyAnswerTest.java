@@ -29,7 +29,7 @@ class EarlyAnswerTest {
 
     @BeforeAll
     static void start() {
-        pod = ManagerClient.start("manager-early", Map.of());
+        pod = ManagerClient.start("manager-early", Map.of("pylon.server.lingering-bytes", "16Mi"));
         token = new ManagerClient(pod).adminToken();
     }
 
@@ -86,7 +86,7 @@ class EarlyAnswerTest {
 
         assertThat(endless.response()).startsWith("HTTP/1.1 413");
         assertThat(endless.cut()).as("cut after %s, %d bytes", endless.cutAfter(), endless.bytesSent()).isTrue();
-        // the default 64 MiB bound, plus what the two sockets' buffers hold
-        assertThat(endless.bytesSent()).isGreaterThan(64L << 20).isLessThan(192L << 20);
+        // the pod's 16 MiB bound, plus what the two sockets' buffers hold
+        assertThat(endless.bytesSent()).isGreaterThan(16L << 20).isLessThan(96L << 20);
     }
 }

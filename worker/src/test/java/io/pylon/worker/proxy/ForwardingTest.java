@@ -49,7 +49,7 @@ class ForwardingTest {
                      upstreams: [%1$s]}
                   - {name: default, pathPrefix: /, upstreams: [%1$s]}
                 """.formatted(upstream.url()), Map.of("pylon.worker.max-request-body", "64k",
-                "pylon.worker.trusted-proxies", "10.0.0.0/8"));
+                "pylon.worker.trusted-proxies", "10.0.0.0/8", "pylon.server.lingering-bytes", "16Mi"));
         URI uri = URI.create(gateway.url("/"));
         host = uri.getHost();
         port = uri.getPort();
@@ -187,8 +187,8 @@ class ForwardingTest {
 
         assertThat(endless.response()).startsWith("HTTP/1.1 413");
         assertThat(endless.cut()).as("cut after %s, %d bytes", endless.cutAfter(), endless.bytesSent()).isTrue();
-        // the default 64 MiB bound, plus what the two sockets' buffers hold
-        assertThat(endless.bytesSent()).isGreaterThan(64L << 20).isLessThan(192L << 20);
+        // the pod's 16 MiB bound, plus what the two sockets' buffers hold
+        assertThat(endless.bytesSent()).isGreaterThan(16L << 20).isLessThan(96L << 20);
         assertThat(upstream.seen()).isEmpty();
     }
 

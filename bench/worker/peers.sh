@@ -3,13 +3,15 @@
 # side: each proxy pinned to CPU 0 (taskset), the upstream (nginx) and wrk pinned to CPU 1, rounds interleaved (every
 # proxy once per round and case), medians of the rounds. The floor of the Worker's stack beside them, same core, same
 # JVM options: a bare Helidon SE server proxying with HttpClient 5 classic and no Pylon code (helidon-hc5), and the same
-# server answering on its own (helidon: no proxy at all, what Helidon alone costs per request; BareHelidon.java).
+# server answering on its own (helidon: no proxy at all, what Helidon alone costs per request; BareHelidon.java); and
+# the floor of an event-loop data plane in Java: a bare Netty proxy with one epoll loop for both sides (netty;
+# bench/worker/netty, built with ./mvnw).
 # helidon-client (not in the default PEERS): the same proxy through HttpClient's CloseableHttpClient.executeOpen. Two cases: 100-byte responses (wrk -c64) and 1 MiB responses
 # (wrk -c16). Per proxy and case: requests/s, p99, CPU per request (utime + stime of its processes over the run, from
 # /proc/<pid>/stat), errors, and the lines its logs gained during the measured runs.
 #   bench/worker/peers.sh [seconds-per-run] [rounds]
 # BENCH_ADDR: the loopback address every process binds (default 127.0.40.1). PEERS: the proxies to measure (default
-# "nginx haproxy caddy scg worker helidon-hc5 helidon"; nginx is the reference and always measured). Bounded: it stops after its rounds
+# "nginx haproxy caddy scg worker helidon-hc5 helidon netty"; nginx is the reference and always measured). Bounded: it stops after its rounds
 # (about 2 x rounds x proxies x seconds, plus the warm-up of each JVM until its JIT compilers are idle, 30-180 s)
 # and only ever calls BENCH_ADDR. The JVMs (the Worker and Spring Cloud Gateway) get the JVM options of a Worker pod
 # (WORKER_JAVA_OPTS replaces them for both). Needs wrk, nginx, haproxy, caddy, taskset, a JDK >= 21 (bench/bench-env.sh) and,
@@ -32,11 +34,11 @@ case "$ADDR" in
   *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
 esac
 PROXIES="nginx"
-for p in ${PEERS:-haproxy caddy scg worker helidon-hc5 helidon}; do
+for p in ${PEERS:-haproxy caddy scg worker helidon-hc5 helidon netty}; do
   case "$p" in
     nginx) ;;
-    haproxy | caddy | scg | worker | helidon-hc5 | helidon | helidon-client) PROXIES="$PROXIES $p" ;;
-    *) echo "PEERS names nginx, haproxy, caddy, scg, worker, helidon-hc5, helidon and helidon-client, not '$p'" >&2; exit 1 ;;
+    haproxy | caddy | scg | worker | helidon-hc5 | helidon | helidon-client | netty) PROXIES="$PROXIES $p" ;;
+    *) echo "PEERS names nginx, haproxy, caddy, scg, worker, helidon-hc5, helidon, helidon-client and netty, not '$p'" >&2; exit 1 ;;
   esac
 done
 wants() { case " $PROXIES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -54,6 +56,7 @@ WORKER_PORT=18191
 BARE_PROXY_PORT=18192
 BARE_PORT=18193
 BARE_CLIENT_PORT=18194
+NETTY_PORT=18195
 WORK=$(mktemp -d /tmp/pylon-bench-peers.XXXXXX)
 chmod 755 "$WORK"
 PIDS=()
@@ -80,6 +83,14 @@ if wants scg; then
     exit 1
   fi
   [ -s "$SCG_JAR" ] || { echo "the Spring Cloud Gateway build wrote no $SCG_JAR" >&2; exit 1; }
+fi
+NETTY_DIR=$ROOT/bench/worker/netty
+if wants netty; then
+  if ! nice -n 10 "$ROOT/mvnw" -B -q -f "$NETTY_DIR/pom.xml" package -DskipTests > "$WORK/netty-build.log" 2>&1; then
+    echo "cannot build the bare Netty proxy (./mvnw -f bench/worker/netty/pom.xml package); Maven said:" >&2
+    grep -v '^WARNING' "$WORK/netty-build.log" >&2 || true
+    exit 1
+  fi
 fi
 
 # the upstream: nginx on CPU 1, a 100-byte answer and a 1 MiB file
@@ -219,6 +230,17 @@ if wants helidon; then
   PIDS+=($BARE_PID)
 fi
 
+# the floor of an event-loop data plane: a bare Netty proxy on CPU 0 with the same JVM options
+NETTY_PID=
+if wants netty; then
+  # shellcheck disable=SC2086
+  taskset -c 0 "$JAVA_HOME/bin/java" $JVM_OPTS --enable-native-access=ALL-UNNAMED \
+    -cp "$NETTY_DIR/target/classes:$(cat "$NETTY_DIR/target/classpath.txt")" BareNetty "$ADDR" $NETTY_PORT \
+    "http://$ADDR:$UPSTREAM_PORT" > "$WORK/netty.log" 2>&1 &
+  NETTY_PID=$!
+  PIDS+=($NETTY_PID)
+fi
+
 proxy_pids() { # name
   case "$1" in
     nginx) echo "$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')" ;;
@@ -229,13 +251,14 @@ proxy_pids() { # name
     helidon-hc5) echo "$BARE_PROXY_PID" ;;
     helidon) echo "$BARE_PID" ;;
     helidon-client) echo "$BARE_CLIENT_PID" ;;
+    netty) echo "$NETTY_PID" ;;
   esac
 }
 proxy_port() {
   case "$1" in
     nginx) echo $NGINX_PORT ;; haproxy) echo $HAPROXY_PORT ;; caddy) echo $CADDY_PORT ;; scg) echo $SCG_PORT ;;
     worker) echo $WORKER_PORT ;; helidon-hc5) echo $BARE_PROXY_PORT ;; helidon) echo $BARE_PORT ;;
-    helidon-client) echo $BARE_CLIENT_PORT ;;
+    helidon-client) echo $BARE_CLIENT_PORT ;; netty) echo $NETTY_PORT ;;
   esac
 }
 proxy_logs() { # the files a proxy writes its log to
@@ -291,7 +314,7 @@ warm_jvm() { # name
   done
   run "warm-$1" "$1" /1m 16 10
 }
-for p in scg worker helidon-hc5 helidon-client helidon; do wants "$p" && warm_jvm "$p"; done
+for p in scg worker helidon-hc5 helidon-client helidon netty; do wants "$p" && warm_jvm "$p"; done
 for p in $PROXIES; do run "warm-$p" "$p" /100b 64 3; done
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -319,6 +342,7 @@ name() {
     helidon-hc5) echo "floor: bare Helidon SE + HttpClient 5 exchange" ;;
     helidon-client) echo "bare Helidon SE + HttpClient 5 client" ;;
     helidon) echo "floor: bare Helidon SE answering (no proxy)" ;;
+    netty) echo "floor: bare Netty $(grep -o 'netty-common-[0-9.]*[0-9]' "$NETTY_DIR/target/classpath.txt" | head -1 | sed 's/netty-common-//') proxy, one event loop" ;;
   esac
 }
 echo

@@ -177,9 +177,6 @@ class LingeringCloseTest {
     }
 
     private static int lingering(Pod pod) {
-        String health = TestPods.get(pod, "/platform/management/health").body();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"lingering\":(\\d+)").matcher(health);
-        assertThat(m.find()).as(health).isTrue();
-        return Integer.parseInt(m.group(1));
+        return LingeringClients.lingering(TestPods.get(pod, "/platform/management/health").body());
     }
 }

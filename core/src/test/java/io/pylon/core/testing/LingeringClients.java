@@ -123,6 +123,15 @@ public final class LingeringClients {
         return new Silent(received.toString(StandardCharsets.ISO_8859_1), eof, socket);
     }
 
+    /** Connections in a lingering close now, from the body of a pod's health answer (its listener check). */
+    public static int lingering(String health) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"lingering\":(\\d+)").matcher(health);
+        if (!m.find()) {
+            throw new AssertionError("no lingering count in " + health);
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
     /** Reads until EOF (true) or a failure (false). */
     private static boolean readAll(Socket socket, ByteArrayOutputStream received) {
         byte[] buffer = new byte[8192];

@@ -181,6 +181,19 @@ class ForwardingTest {
     }
 
     @Test
+    void theGatewayHalfClosesAfterAnEarlyAnswerAndTheClientsCloseEndsTheLingeringClose() throws Exception {
+        try (LingeringClients.Silent silent = LingeringClients.sendThenWait(host, port, "/small/echo", 500_000)) {
+            assertThat(silent.response()).startsWith("HTTP/1.1 413");
+            assertThat(silent.halfClosed()).as("EOF after the answer").isTrue();
+            // EOF while the pod still lingers (5 s of silence would end it): it came from the half-close
+            assertThat(LingeringClients.lingering(TestPods.get(gateway.pod, "/platform/management/health").body()))
+                    .isGreaterThanOrEqualTo(1);
+        }
+        Gateway.await("the lingering close ends with the client's close", 20_000, () -> LingeringClients.lingering(
+                TestPods.get(gateway.pod, "/platform/management/health").body()) == 0);
+    }
+
+    @Test
     void aClientThatNeverStopsSendingIsCutByTheLingeringBound() throws Exception {
         LingeringClients.Endless endless = LingeringClients.sendForever(host, port, "/small/echo", 0,
                 Duration.ofSeconds(120));

@@ -33,15 +33,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * Closes the connections of clients that hold the pod without using it: idle between requests longer than the idle
  * timeout, taking longer than the header timeout from a request's first byte to the end of its headers, or leaving a
  * body read waiting longer than the body timeout. On stop it lets requests already on their way finish instead of
- * cutting connections that wait for them.
+ * cutting connections that wait for them. It also bounds the lingering close that follows an answer ending the
+ * connection ({@link GuardedConnection#linger}): the lingering time in all, the lingering timeout between reads.
  *
  * <p>Helidon's own idle timeout only interrupts a connection while it reads a request line, and its socket reads have
  * no timeout, so the guard wraps Helidon's HTTP/1 connection: it is the only connection selector of the listener
  * (another would make Helidon read from a connection before registering it), sees every read through
  * {@link GuardedConnection}, and learns the request phases from Helidon's HTTP/1 listeners.
  *
- * <p>Threading: connections add and remove themselves in concurrent sets from their virtual threads; one sweep runs
- * at a time on the given scheduler (fixed delay) and only reads connection state or closes sockets. The wait before
+ * <p>Threading: connections add and remove themselves in concurrent sets from their virtual threads (a lingering
+ * connection stays registered until its lingering close ends, on its own thread); one sweep runs at a time on the
+ * given scheduler (fixed delay) and only reads connection state or closes sockets; the counters are atomic. The wait before
  * the first close of a stop runs under {@code closeLock}, so every close Helidon asks for comes after it.
  */
 final class ConnectionTimeouts implements AutoCloseable {

@@ -31,7 +31,9 @@ import java.util.concurrent.ExecutorService;
  *
  * <p>Threading: the connection's own virtual thread reads and moves the phase; the guard's sweeper thread reads
  * both and may close the socket. Every shared field is volatile; a phase and its start are written together by the
- * connection thread only, and a sweeper reading a stale pair at worst closes one sweep later.
+ * connection thread only, and a sweeper reading a stale pair at worst closes one sweep later. The lingering close
+ * runs on the connection's thread too; the sweeper ends it by closing what it half-closed (published before the first
+ * lingering read starts, which is what the sweeper waits for).
  */
 final class GuardedConnection implements ConnectionContext {
     enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY, LINGERING }

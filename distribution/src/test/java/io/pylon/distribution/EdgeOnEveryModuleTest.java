@@ -1,5 +1,6 @@
 package io.pylon.distribution;
 
+import io.pylon.core.testing.LingeringClients;
 import io.pylon.core.testing.RawWire;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The HTTP edge on a real pod of every module found by ServiceLoader (the five of the platform): no smuggled second
- * request, HTTP/1.0 answered, 431 and one Authorization header, whatever routes the module adds.
+ * request, HTTP/1.0 answered, 431 and one Authorization header, an answer given before the body is read reaching a
+ * client still sending it, whatever routes the module adds.
  */
 class EdgeOnEveryModuleTest extends OnePodPerModule {
     private static final String SMUGGLED = "GET /platform/management/version HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -61,6 +63,21 @@ class EdgeOnEveryModuleTest extends OnePodPerModule {
         assertThat(big.only().status()).isEqualTo(431);
         assertThat(twice.only().status()).isEqualTo(400);
         assertThat(twice.only().body()).contains("Authorization headers");
+    }
+
+    /** Lingering close on every pod: Java's HttpClient, still writing 2 MB, reads the refusal and not a reset. */
+    @ParameterizedTest
+    @MethodSource("modules")
+    void anAnswerBeforeTheBodyIsReadReachesAClientStillSendingIt(String module) {
+        for (String path : List.of("/nothing-here", "/platform/management/health", "/platform/diagnostics/jvm")) {
+            for (int i = 0; i < 5; i++) {
+                java.net.http.HttpResponse<String> answer = LingeringClients.javaPost(
+                        java.net.URI.create(TestPods.baseUrl(pods.get(module)) + path), 2_000_000);
+
+                assertThat(answer.statusCode()).as(module + " " + path).isBetween(400, 499);
+                assertThat(answer.body()).as(module + " " + path).startsWith("{");
+            }
+        }
     }
 
     private RawWire.Exchange send(String module, String request) throws IOException {

@@ -25,8 +25,8 @@ import java.util.function.Predicate;
  * is drained up to {@link #DRAIN_LIMIT} bytes; a longer, unreadable or malformed one closes the connection, and
  * {@code Connection: close} from either side always closes. Closing is Helidon's own way: a
  * {@link CloseConnectionException} thrown once the response is written bubbles up to the connection loop, and the
- * listener then closes lingering (the pod's connection guard reads and discards what the client still sends, within
- * its bounds), so the client reads the answer instead of a reset.
+ * listener then closes lingering (it reads and discards what the client still sends, within its bounds: see
+ * {@code ConnectionTimeouts}), so the client reads the answer instead of a reset.
  *
  * <p>An answer sent while more than {@link #DRAIN_LIMIT} declared body bytes are unread (a 413 by the declared
  * length, a 401 before the body) says {@code Connection: close}: the connection will close after it, and a client

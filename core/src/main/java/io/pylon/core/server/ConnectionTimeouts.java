@@ -43,8 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Threading: connections add and remove themselves in concurrent sets from their virtual threads (a lingering
  * connection stays registered until its lingering close ends, on its own thread); one sweep runs at a time on the
- * given scheduler (fixed delay) and only reads connection state or closes sockets; the counters are atomic. The wait before
- * the first close of a stop runs under {@code closeLock}, so every close Helidon asks for comes after it.
+ * given scheduler (fixed delay) and only reads connection state or closes sockets; the counters are atomic. The wait
+ * before the first close of a stop runs under {@code closeLock}, so every close Helidon asks for comes after it.
  */
 final class ConnectionTimeouts implements AutoCloseable {
     /** How often connections are checked: the precision of every timeout. */

@@ -33,6 +33,12 @@ import java.util.function.Predicate;
  * told keep-alive would send its next request on a connection about to close. An HTTP/2 answer never carries a
  * {@code Connection} header, whoever set it.
  *
+ * <p>An HTTP/2 stream's body left unread by its handler is read to its end here, after the answer, up to the given
+ * byte bound. Helidon 4.5.0 loses the flow-control credit of a body its handler did not read: after a few early answers
+ * (a 413 by the declared length) to large bodies, the connection's window is spent and every later request on the
+ * connection stalls. A body a handler read only in part cannot be reached here (Helidon hands out a body's stream
+ * once), so that case still spends the connection's window.
+ *
  * <p>Errors thrown by handlers are answered here (through {@link ErrorHandling#respond}) rather than by Helidon's error
  * handlers, so that the close decision also follows error responses. Also refused here, for every route: more than one
  * {@code Authorization} header (400), which one a component honours would otherwise depend on its header library.
@@ -45,9 +51,11 @@ public final class ConnectionGuard implements Filter {
     private static final Status LENGTH_REQUIRED = Status.create(411, "Length Required");
 
     private final Predicate<String> chunkedAccepted;
+    private final long http2DrainBytes;
 
-    private ConnectionGuard(Predicate<String> chunkedAccepted) {
+    private ConnectionGuard(Predicate<String> chunkedAccepted, long http2DrainBytes) {
         this.chunkedAccepted = chunkedAccepted;
+        this.http2DrainBytes = http2DrainBytes;
     }
 
     /**
@@ -55,9 +63,11 @@ public final class ConnectionGuard implements Filter {
      * every route ({@code PodServer} registers it right after the request counter).
      *
      * @param chunkedAccepted the request paths whose routes take chunked bodies; elsewhere such a request gets 411
+     * @param http2DrainBytes the most bytes of an HTTP/2 body its handler left unread that are read and discarded
+     *                        after the answer (the lingering close's byte bound); 0 reads none
      */
-    public static void install(HttpRouting.Builder routing, Predicate<String> chunkedAccepted) {
-        routing.addFilter(new ConnectionGuard(chunkedAccepted));
+    public static void install(HttpRouting.Builder routing, Predicate<String> chunkedAccepted, long http2DrainBytes) {
+        routing.addFilter(new ConnectionGuard(chunkedAccepted, http2DrainBytes));
     }
 
     @Override
@@ -97,6 +107,10 @@ public final class ConnectionGuard implements Filter {
         if (!res.isSent()) {
             return; // Helidon answers what no route answered; its own rules apply
         }
+        if (http2(req)) {
+            drainStream(req);
+            return; // a stream is framed: nothing left unread can run as another request
+        }
         // when closing, what is left unread is discarded by the listener's lingering close, after the answer's FIN
         if (closeRequested(req, res) || !drained(req)) {
             throw new CloseConnectionException("Connection closed after the response (Connection: close or unread body)");
@@ -109,6 +123,23 @@ public final class ConnectionGuard implements Filter {
 
     private static boolean closeRequested(RoutingRequest req, RoutingResponse res) {
         return ConnectionClose.in(req.headers()) || ConnectionClose.in(res.headers());
+    }
+
+    /** Reads an HTTP/2 body its handler did not read to its end, so that Helidon returns its flow-control credit. */
+    private void drainStream(RoutingRequest req) {
+        if (req.content().consumed() || !req.content().hasEntity() || http2DrainBytes == 0) {
+            return;
+        }
+        try {
+            InputStream body = req.content().inputStream();
+            long skipped = 0;
+            byte[] buffer = new byte[16 * 1024];
+            for (int n; skipped <= http2DrainBytes && (n = body.read(buffer)) >= 0; ) {
+                skipped += n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // read in part by its handler (its stream was handed out), reset by the client, or the connection failed
+        }
     }
 
     /** Whether the request body is now fully read: it was, or the rest fitted in {@link #DRAIN_LIMIT}. */

@@ -126,7 +126,8 @@ public final class PodServer {
         HttpRouting.Builder routing = HttpRouting.builder();
         PodTraffic traffic = new PodTraffic();
         traffic.install(routing);
-        ConnectionGuard.install(routing, chunkedPaths(module, segment));
+        ConnectionLimits limits = ConnectionLimits.from(settings);
+        ConnectionGuard.install(routing, chunkedPaths(module, segment), limits.lingeringBytes());
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
         Routes routes = new Routes(routing, new HttpServerMetrics(metrics, listeningPort::get, executors.maintenance()));
@@ -154,7 +155,6 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
-        ConnectionLimits limits = ConnectionLimits.from(settings);
         ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance());
         resources.push(timeouts);
         Http1Config http1 = timeouts.listenTo(Http1Config.builder()

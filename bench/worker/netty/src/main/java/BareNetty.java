@@ -258,6 +258,7 @@ public final class BareNetty {
         }
 
         void fromUpstream(Object msg) {
+            // HttpClientCodec hands a response over as its head, then its contents (nothing here aggregates them)
             if (msg instanceof HttpResponse response) {
                 responseStarted = true;
                 HttpResponse out = new DefaultHttpResponse(HttpVersion.HTTP_1_1, response.status());
@@ -269,16 +270,12 @@ public final class BareNetty {
                 if (!HttpUtil.isKeepAlive(response)) {
                     backend.pipeline().get(Backend.class).reusable = false;
                 }
-            }
-            if (msg instanceof HttpContent content) {
-                ctx.write(msg instanceof HttpResponse ? content.retain() : msg);
+            } else if (msg instanceof HttpContent) {
+                ctx.write(msg);
                 if (msg instanceof LastHttpContent) {
                     end();
                 }
-            } else if (!(msg instanceof HttpResponse)) {
-                ReferenceCountUtil.release(msg);
-            }
-            if (msg instanceof HttpResponse && msg instanceof HttpContent) {
+            } else {
                 ReferenceCountUtil.release(msg);
             }
         }

@@ -108,11 +108,15 @@ public final class ConnectionGuard implements Filter {
             return; // Helidon answers what no route answered; its own rules apply
         }
         if (http2(req)) {
-            drainStream(req);
-            return; // a stream is framed: nothing left unread can run as another request
+            // Helidon returns the flow-control credit of what is read; a stream is framed, so nothing left unread can
+            // run as another request and the connection stays
+            if (http2DrainBytes > 0) {
+                readToEnd(req, http2DrainBytes);
+            }
+            return;
         }
         // when closing, what is left unread is discarded by the listener's lingering close, after the answer's FIN
-        if (closeRequested(req, res) || !drained(req)) {
+        if (closeRequested(req, res) || !readToEnd(req, DRAIN_LIMIT)) {
             throw new CloseConnectionException("Connection closed after the response (Connection: close or unread body)");
         }
     }
@@ -125,25 +129,12 @@ public final class ConnectionGuard implements Filter {
         return ConnectionClose.in(req.headers()) || ConnectionClose.in(res.headers());
     }
 
-    /** Reads an HTTP/2 body its handler did not read to its end, so that Helidon returns its flow-control credit. */
-    private void drainStream(RoutingRequest req) {
-        if (req.content().consumed() || !req.content().hasEntity() || http2DrainBytes == 0) {
-            return;
-        }
-        try {
-            InputStream body = req.content().inputStream();
-            long skipped = 0;
-            byte[] buffer = new byte[16 * 1024];
-            for (int n; skipped <= http2DrainBytes && (n = body.read(buffer)) >= 0; ) {
-                skipped += n;
-            }
-        } catch (IOException | RuntimeException e) {
-            // read in part by its handler (its stream was handed out), reset by the client, or the connection failed
-        }
-    }
-
-    /** Whether the request body is now fully read: it was, or the rest fitted in {@link #DRAIN_LIMIT}. */
-    private static boolean drained(RoutingRequest req) {
+    /**
+     * Whether the request body is now fully read: it was, or its rest, read and discarded here, fitted in
+     * {@code maxBytes}. False for a body its handler read in part (Helidon hands out its stream once), or one that is
+     * unreadable or malformed (a bad chunk size: the next request's start is unknown).
+     */
+    private static boolean readToEnd(RoutingRequest req, long maxBytes) {
         if (req.content().consumed()) {
             return true;
         }
@@ -151,16 +142,16 @@ public final class ConnectionGuard implements Filter {
         try {
             InputStream body = req.content().inputStream();
             long skipped = 0;
-            byte[] buffer = new byte[8192];
+            byte[] buffer = new byte[16 * 1024];
             for (int n; (n = body.read(buffer)) >= 0; ) {
                 skipped += n;
-                if (skipped > DRAIN_LIMIT) {
+                if (skipped > maxBytes) {
                     return false;
                 }
             }
             return true;
         } catch (IOException | RuntimeException e) {
-            return false; // unreadable or malformed (a bad chunk size): the next request's start is unknown
+            return false;
         }
     }
 }

@@ -37,6 +37,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * equal one.
  */
 public final class HealthRegistry {
+    /** What a run that failed after its check reports; built ahead, as building it may be what failed. */
+    private static final CheckResult RUN_FAILED = CheckResult.down(Map.of("error", "check run failed"));
     private final List<Runner> runners = new CopyOnWriteArrayList<>();
     private final ExecutorService executor;
     private final long timeoutNanos;
@@ -60,8 +62,8 @@ public final class HealthRegistry {
     }
 
     /**
-     * Runs every check now and then every time-to-live on the scheduler, so that callers read results instead of
-     * waiting for runs. Does nothing with a time-to-live of zero. Call it once the pod's checks are registered (a
+     * Runs every check now, waiting for the results (each at most the timeout), and then every time-to-live on the
+     * scheduler, so that callers read results instead of waiting for runs. Does nothing with a time-to-live of zero. Call it once the pod's checks are registered (a
      * check registered later joins the next run).
      */
     public void refreshEvery(ScheduledExecutorService scheduler) {
@@ -69,7 +71,10 @@ public final class HealthRegistry {
             return;
         }
         refreshing = true;
-        scheduler.scheduleWithFixedDelay(this::refresh, 0, ttlNanos, TimeUnit.NANOSECONDS);
+        // The first run is awaited here, before the pod takes traffic: it loads the classes of a run and its result
+        // while descriptors are free (a class that fails to load, e.g. under "Too many open files", fails for good).
+        all();
+        scheduler.scheduleWithFixedDelay(this::refresh, ttlNanos, ttlNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Starts a run of each check that has none in flight; a run past the timeout turns its check DOWN. */
@@ -193,16 +198,21 @@ public final class HealthRegistry {
                     "timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms")));
             run = started;
             Runnable task = () -> {
-                long t0 = System.nanoTime();
-                CheckResult result;
+                CheckResult result = RUN_FAILED;
                 try {
-                    result = check.check();
-                } catch (Exception | Error e) {
-                    result = CheckResult.down(Map.of("error", describe(e)));
+                    long t0 = System.nanoTime();
+                    try {
+                        result = check.check();
+                    } catch (Exception | Error e) {
+                        result = CheckResult.down(Map.of("error", describe(e)));
+                    }
+                    result = withDuration(result, System.nanoTime() - t0);
+                    cached = new Cached(result, System.nanoTime());
+                } finally {
+                    // whatever failed after the check (an error of the JVM), the run ends: a run that never ends
+                    // would keep its check DOWN ("timed out") for good, as no new run starts while it is in flight
+                    future.complete(result);
                 }
-                result = withDuration(result, System.nanoTime() - t0);
-                cached = new Cached(result, System.nanoTime());
-                future.complete(result);
             };
             try {
                 executor.execute(task);

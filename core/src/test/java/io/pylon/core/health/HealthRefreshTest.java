@@ -144,6 +144,44 @@ class HealthRefreshTest {
     }
 
     @Test
+    void thePodListensOnlyOnceTheFirstRunEnded() {
+        AtomicInteger ended = new AtomicInteger();
+        pod = start(check("slow-first", () -> {
+            if (ended.get() == 0) {
+                Thread.sleep(300);
+            }
+            ended.incrementAndGet();
+            return CheckResult.up(Map.of());
+        }), "10s", "2s");
+        // the first run loads the classes of a run while descriptors are free (DescriptorExhaustionTest)
+        assertThat(ended.get()).as("runs ended when the pod started listening").isGreaterThanOrEqualTo(1);
+    }
+
+    /** A run that fails after its check (here a check answering nothing) still ends: the next run happens. */
+    @Test
+    void aRunThatFailsAfterItsCheckStillEnds() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        pod = start(check("broken-twice", () -> {
+            int run = runs.incrementAndGet();
+            return run == 2 || run == 3 ? nothing() : CheckResult.up(Map.of());
+        }), "100ms", "1s");
+        long t0 = System.nanoTime();
+        HttpResponse<String> response = probe(Duration.ofSeconds(5));
+        while ((runs.get() < 5 || response.statusCode() != 200) && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(30)) {
+            Thread.sleep(20);
+            response = probe(Duration.ofSeconds(5));
+        }
+        // a run that never ended would stop the runs at two, the check DOWN ("timed out") for good
+        assertThat(runs.get()).as("runs of the check").isGreaterThanOrEqualTo(5);
+        assertThat(response.statusCode()).isEqualTo(200);
+    }
+
+    @SuppressWarnings("NullAway") // a broken check, as a third-party check could be
+    private static CheckResult nothing() {
+        return null;
+    }
+
+    @Test
     void withoutATimeToLiveEveryCallRunsTheChecks() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         pod = start(check("counted", () -> {

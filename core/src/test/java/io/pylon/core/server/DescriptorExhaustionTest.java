@@ -105,7 +105,8 @@ class DescriptorExhaustionTest {
             }
             Thread.sleep(50);
         }
-        throw new AssertionError("no answer within 30 s; last: " + last + "; log:\n" + pod.log());
+        // the last answer on the message's first line, which is what a build's summary shows
+        throw new AssertionError("no answer within 30 s; last: " + last.replace("\r\n", " | ") + "; log:\n" + pod.log());
     }
 
     private static String get(PodProcessRunner pod) throws IOException {

@@ -33,8 +33,9 @@ import java.util.function.Predicate;
  * told keep-alive would send its next request on a connection about to close. An HTTP/2 answer never carries a
  * {@code Connection} header, whoever set it.
  *
- * <p>An HTTP/2 stream's body left unread by its handler is read to its end here, after the answer, up to the given
- * byte bound. Helidon 4.5.0 loses the flow-control credit of a body its handler did not read: after a few early answers
+ * <p>On HTTP/2 every read of a stream's body, the handler's and the guard's, waits at most the body timeout for the
+ * client's next bytes ({@link BodyReadWatch}; a handler's read that gives up is answered 408). An HTTP/2 stream's body
+ * left unread by its handler is read to its end here, after the answer, up to the given byte bound. Helidon 4.5.0 loses the flow-control credit of a body its handler did not read: after a few early answers
  * (a 413 by the declared length) to large bodies, the connection's window is spent and every later request on the
  * connection stalls. A body a handler read only in part cannot be reached here (Helidon hands out a body's stream
  * once), so that case still spends the connection's window.
@@ -52,10 +53,12 @@ public final class ConnectionGuard implements Filter {
 
     private final Predicate<String> chunkedAccepted;
     private final long http2DrainBytes;
+    private final BodyReadWatch http2BodyReads;
 
-    private ConnectionGuard(Predicate<String> chunkedAccepted, long http2DrainBytes) {
+    private ConnectionGuard(Predicate<String> chunkedAccepted, long http2DrainBytes, BodyReadWatch http2BodyReads) {
         this.chunkedAccepted = chunkedAccepted;
         this.http2DrainBytes = http2DrainBytes;
+        this.http2BodyReads = http2BodyReads;
     }
 
     /**
@@ -65,13 +68,19 @@ public final class ConnectionGuard implements Filter {
      * @param chunkedAccepted the request paths whose routes take chunked bodies; elsewhere such a request gets 411
      * @param http2DrainBytes the most bytes of an HTTP/2 body its handler left unread that are read and discarded
      *                        after the answer (the lingering close's byte bound); 0 reads none
+     * @param http2BodyReads  what bounds the wait for an HTTP/2 stream's next body bytes (its handler's reads and the
+     *                        guard's own); an HTTP/1 connection's body timeout is its socket's
      */
-    public static void install(HttpRouting.Builder routing, Predicate<String> chunkedAccepted, long http2DrainBytes) {
-        routing.addFilter(new ConnectionGuard(chunkedAccepted, http2DrainBytes));
+    public static void install(HttpRouting.Builder routing, Predicate<String> chunkedAccepted, long http2DrainBytes,
+                               BodyReadWatch http2BodyReads) {
+        routing.addFilter(new ConnectionGuard(chunkedAccepted, http2DrainBytes, http2BodyReads));
     }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        if (http2(req)) {
+            req.streamFilter(http2BodyReads::guard); // before anything reads the body: Helidon applies it then
+        }
         res.beforeSend(() -> {
             if (http2(req)) {
                 // RFC 9113 section 8.2.2: a connection-specific field makes an HTTP/2 response malformed (Helidon

@@ -54,8 +54,8 @@ public final class ErrorHandling {
     }
 
     /**
-     * Answers a failure of a filter or route: the status of an HTTP exception, 400 for a request body Helidon could not
-     * parse (its chunk parser throws plain runtime exceptions), 500 with a generic body for everything else, which is
+     * Answers a failure of a filter or route: the status of an HTTP exception, 408 for a request body that stopped
+     * arriving, 400 for a request body Helidon could not parse (its chunk parser throws plain runtime exceptions), 500 with a generic body for everything else, which is
      * the only case logged above FINE.
      */
     public static void respond(ServerRequest req, ServerResponse res, Throwable t) {
@@ -63,6 +63,11 @@ public final class ErrorHandling {
             ErrorBody.send(res, e.status(), errorCode(e.status()), e.status().reasonPhrase());
         } else if (t instanceof HttpException e && e.status().code() < 500) {
             ErrorBody.send(res, e.status(), errorCode(e.status()), e.status().reasonPhrase());
+        } else if (RequestBodyTimeoutException.in(t)) {
+            LOG.log(Level.DEBUG, () -> "Request body timed out on " + req.prologue().method().text() + " "
+                    + req.path().path());
+            ErrorBody.send(res, Status.REQUEST_TIMEOUT_408, "request_timeout",
+                    "The request body stopped arriving: no bytes within the body timeout.");
         } else if (isMalformedBody(t)) {
             LOG.log(Level.DEBUG, () -> "Malformed request body on " + req.prologue().method().text() + " "
                     + req.path().path() + ": " + t);
@@ -167,6 +172,7 @@ public final class ErrorHandling {
             case 403 -> "forbidden";
             case 404 -> "not_found";
             case 405 -> "method_not_allowed";
+            case 408 -> "request_timeout";
             case 413 -> "payload_too_large";
             case 411 -> "length_required";
             case 414 -> "uri_too_long";

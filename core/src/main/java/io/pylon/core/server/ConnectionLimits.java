@@ -36,7 +36,8 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
                     + "connection is closed.", Duration.ofSeconds(60), SettingType.DURATION_TYPE);
 
     public static final Setting<Duration> BODY_TIMEOUT = Setting.of("pylon.server.body-timeout",
-            "How long the pod waits for the next bytes of a request body it is reading before the connection is closed.",
+            "How long the pod waits for the next bytes of a request body it is reading before the connection is closed "
+                    + "(HTTP/1.1) or the request is answered 408 (an HTTP/2 stream; the connection serves on).",
             Duration.ofSeconds(60), SettingType.DURATION_TYPE);
 
     public static final Setting<Duration> LINGERING_TIME = Setting.of("pylon.server.lingering-time",

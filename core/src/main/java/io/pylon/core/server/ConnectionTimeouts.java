@@ -15,6 +15,7 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.helidon.webserver.http1.Http1ConnectionSelector;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
+import io.pylon.core.http.BodyReadWatch;
 import io.pylon.core.http.ConnectionClose;
 import io.pylon.core.http.Http10Connections;
 import io.pylon.core.server.GuardedConnection.Phase;
@@ -53,6 +54,7 @@ final class ConnectionTimeouts implements AutoCloseable {
     static final Duration DRAIN_IDLE = Duration.ofSeconds(2);
 
     private final ConnectionLimits limits;
+    private final BodyReadWatch bodyReads;
     private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
     // connections of the listener's other protocols (HTTP/2): counted and asked to close on stop, no HTTP/1 phases
     private final Set<ServerConnection> others = ConcurrentHashMap.newKeySet();
@@ -66,8 +68,10 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final Object closeLock = new Object();
     private @Nullable Runnable untilListenerClosed; // guarded by closeLock
 
-    ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler) {
+    /** @param bodyReads the body reads bounded per request (HTTP/2 streams), swept with the connections */
+    ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler, BodyReadWatch bodyReads) {
         this.limits = limits;
+        this.bodyReads = bodyReads;
         long period = SWEEP_PERIOD.toMillis();
         this.sweeper = scheduler.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
     }
@@ -85,7 +89,9 @@ final class ConnectionTimeouts implements AutoCloseable {
      */
     io.helidon.webserver.spi.ServerConnectionSelector selector(Http1Config http1,
                                                                java.util.Map<String, Http1Upgrader> upgraders) {
-        var plain = Http1ConnectionSelector.builder().config(http1).upgraders(upgraders).build();
+        java.util.Map<String, Http1Upgrader> marking = new java.util.LinkedHashMap<>();
+        upgraders.forEach((protocol, upgrader) -> marking.put(protocol, new MarkingUpgrader(upgrader)));
+        var plain = Http1ConnectionSelector.builder().config(http1).upgraders(marking).build();
         return new io.helidon.webserver.spi.ServerConnectionSelector() {
             @Override
             public int bytesToIdentifyConnection() {
@@ -228,6 +234,7 @@ final class ConnectionTimeouts implements AutoCloseable {
 
     private void sweep() {
         long now = System.nanoTime();
+        bodyReads.sweep(now);
         for (GuardedConnection c : connections) {
             long readStart = c.readStart();
             if (readStart == 0) {
@@ -254,6 +261,10 @@ final class ConnectionTimeouts implements AutoCloseable {
                         closedBody.incrementAndGet();
                         c.abort();
                     }
+                }
+                case UPGRADED -> {
+                    // an HTTP/2 connection reads frames for every stream: a silent client may be waiting for an
+                    // answer. Its streams' body reads are bounded one by one (BodyReadWatch)
                 }
                 case LINGERING -> {
                     if (inPhase > limits.lingeringTime().toNanos()
@@ -357,6 +368,24 @@ final class ConnectionTimeouts implements AutoCloseable {
                 awaitListenerClosed();
             }
             delegate.close(interrupt);
+        }
+    }
+
+    /** An upgrade that, once it took the connection over, moves it out of the HTTP/1 request phases. */
+    private record MarkingUpgrader(Http1Upgrader upgrader) implements Http1Upgrader {
+        @Override
+        public String supportedProtocol() {
+            return upgrader.supportedProtocol();
+        }
+
+        @Override
+        public @Nullable ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue,
+                                                  WritableHeaders<?> headers) {
+            ServerConnection upgraded = upgrader.upgrade(ctx, prologue, headers);
+            if (upgraded != null && ctx instanceof GuardedConnection c) {
+                c.enter(Phase.UPGRADED);
+            }
+            return upgraded;
         }
     }
 

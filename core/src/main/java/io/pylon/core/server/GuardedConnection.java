@@ -36,7 +36,11 @@ import java.util.concurrent.ExecutorService;
  * lingering read starts, which is what the sweeper waits for).
  */
 final class GuardedConnection implements ConnectionContext {
-    enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY, LINGERING }
+    /**
+     * Where the connection is. {@code UPGRADED}: another protocol took it over (HTTP/2 by {@code Upgrade: h2c}); its
+     * reads are no HTTP/1 request phases, and it is bounded as a connection of that protocol opened directly is.
+     */
+    enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY, LINGERING, UPGRADED }
 
     private final ConnectionContext delegate;
     private final DataReader reader;

@@ -27,6 +27,7 @@ import io.pylon.core.health.HealthEndpoint;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.MemoryCheck;
 import io.pylon.core.health.ShutdownCheck;
+import io.pylon.core.http.BodyReadWatch;
 import io.pylon.core.http.ConnectionGuard;
 import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.PodPaths;
@@ -127,7 +128,8 @@ public final class PodServer {
         PodTraffic traffic = new PodTraffic();
         traffic.install(routing);
         ConnectionLimits limits = ConnectionLimits.from(settings);
-        ConnectionGuard.install(routing, chunkedPaths(module, segment), limits.lingeringBytes());
+        BodyReadWatch bodyReads = new BodyReadWatch(limits.bodyTimeout());
+        ConnectionGuard.install(routing, chunkedPaths(module, segment), limits.lingeringBytes(), bodyReads);
         ErrorHandling.install(routing);
         ErrorHandling.limitHeaders(routing, MAX_HEADERS);
         Routes routes = new Routes(routing, new HttpServerMetrics(metrics, listeningPort::get, executors.maintenance()));
@@ -155,7 +157,7 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
-        ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance());
+        ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance(), bodyReads);
         resources.push(timeouts);
         Http1Config http1 = timeouts.listenTo(Http1Config.builder()
                         .maxPrologueLength(MAX_REQUEST_LINE)

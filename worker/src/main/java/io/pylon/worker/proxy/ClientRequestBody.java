@@ -1,13 +1,15 @@
 package io.pylon.worker.proxy;
 
+import io.pylon.core.http.RequestBodyTimeoutException;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 
 /**
  * The client's request body on its way upstream, remembering whether reading started (after that, trying another
- * upstream would send a partial body) and whether it was the client's side that failed (then nobody is left to
- * answer).
+ * upstream would send a partial body), whether it was the client's side that failed (then nobody is left to answer)
+ * and whether the client stopped sending (then it is answered 408).
  *
  * <p>Threading: read by the one thread writing the request upstream; the flags are volatile for the request thread that
  * reads them after a failure.
@@ -19,6 +21,7 @@ final class ClientRequestBody extends InputStream {
     private volatile boolean started;
     private volatile boolean clientFailed;
     private volatile boolean tooLarge;
+    private volatile boolean timedOut;
 
     /** The body grew past its limit while it streamed (a chunked body, whose length nobody announced). */
     static final class TooLargeException extends IOException {
@@ -42,6 +45,11 @@ final class ClientRequestBody extends InputStream {
         return tooLarge;
     }
 
+    /** Whether the client stopped sending within the body timeout (an HTTP/2 stream: it is still there for a 408). */
+    boolean timedOut() {
+        return timedOut;
+    }
+
     boolean started() {
         return started;
     }
@@ -63,6 +71,9 @@ final class ClientRequestBody extends InputStream {
         int n;
         try {
             n = in.read(b, off, len);
+        } catch (RequestBodyTimeoutException e) {
+            timedOut = true;
+            throw e;
         } catch (IOException e) {
             clientFailed = true;
             throw e;

@@ -30,6 +30,8 @@ record GatewayError(Status status, String error, String message, long retryAfter
             "The upstream service did not answer in time.", 0);
     static final GatewayError BODY_TOO_LARGE = new GatewayError(Status.REQUEST_ENTITY_TOO_LARGE_413,
             "payload_too_large", "The request body is larger than this route accepts.", 0);
+    static final GatewayError BODY_TIMEOUT = new GatewayError(Status.REQUEST_TIMEOUT_408, "request_timeout",
+            "The request body stopped arriving: no bytes within the body timeout.", 0);
     static final GatewayError POOL_EXHAUSTED = new GatewayError(Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
             "The upstream service has too many requests in progress; try again later.", 1);
 

@@ -107,6 +107,9 @@ final class UpstreamDispatch {
                 if (body != null && body.tooLarge()) {
                     return new Failed(UpstreamFailure.BODY_TOO_LARGE);
                 }
+                if (body != null && body.timedOut()) {
+                    return new Failed(UpstreamFailure.BODY_TIMEOUT);
+                }
                 if (body != null && body.clientFailed()) {
                     stats.clientAborted.increment();
                     throw new CloseConnectionException("client went away while sending the request body", e);
@@ -130,6 +133,9 @@ final class UpstreamDispatch {
                 if (body != null && body.tooLarge()) {
                     return new Failed(UpstreamFailure.BODY_TOO_LARGE);
                 }
+                if (body != null && body.timedOut()) {
+                    return new Failed(UpstreamFailure.BODY_TIMEOUT);
+                }
                 if (body != null && body.clientFailed()) {
                     stats.clientAborted.increment();
                     throw new CloseConnectionException("client went away while sending the request body", e);
@@ -146,6 +152,9 @@ final class UpstreamDispatch {
             } catch (IOException e) {
                 if (body != null && body.tooLarge()) {
                     return new Failed(UpstreamFailure.BODY_TOO_LARGE);
+                }
+                if (body != null && body.timedOut()) {
+                    return new Failed(UpstreamFailure.BODY_TIMEOUT);
                 }
                 if (body != null && body.clientFailed()) {
                     stats.clientAborted.increment();

@@ -13,6 +13,8 @@ import java.security.cert.CertificateException;
 /** Why no upstream answered, and what the client is told then; each answer is counted in {@link ProxyStats}. */
 enum UpstreamFailure {
     UNREACHABLE, TIMEOUT, POOL_EXHAUSTED, BODY_TOO_LARGE,
+    /** The client stopped sending the request body (an HTTP/2 stream past the body timeout). */
+    BODY_TIMEOUT,
     /** The upstream's certificate does not chain to a trusted authority. */
     TLS_UNTRUSTED,
     /** The upstream's certificate is not for the name checked. */
@@ -71,7 +73,7 @@ enum UpstreamFailure {
         switch (this) {
             case TIMEOUT -> stats.gatewayTimeout.increment();
             case POOL_EXHAUSTED -> stats.poolExhausted.increment();
-            case BODY_TOO_LARGE -> stats.badRequest.increment();
+            case BODY_TOO_LARGE, BODY_TIMEOUT -> stats.badRequest.increment();
             default -> stats.badGateway.increment();
         }
         return error();
@@ -83,6 +85,7 @@ enum UpstreamFailure {
             case TIMEOUT -> GatewayError.GATEWAY_TIMEOUT;
             case POOL_EXHAUSTED -> GatewayError.POOL_EXHAUSTED;
             case BODY_TOO_LARGE -> GatewayError.BODY_TOO_LARGE;
+            case BODY_TIMEOUT -> GatewayError.BODY_TIMEOUT;
             case UNREACHABLE -> GatewayError.BAD_GATEWAY;
             case TLS_UNTRUSTED -> GatewayError.TLS_UNTRUSTED;
             case TLS_NAME_MISMATCH -> GatewayError.TLS_NAME_MISMATCH;

@@ -1,0 +1,129 @@
+package io.pylon.worker.listener;
+
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.TestUpstream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A client that stops sending a request body over HTTP/2: the pod's body timeout bounds the wait on every stream as it
+ * bounds it on an HTTP/1.1 connection (nginx's {@code client_body_timeout} applies to HTTP/2 streams too): the client
+ * sends the body's first kilobyte and then nothing ({@link RawHttp2}). A client silent while it waits for its answer
+ * (the JDK client on a connection it upgraded) is not cut.
+ */
+class Http2SlowClientsTest {
+    static TestUpstream echo;
+    static TestUpstream slow;
+    static Gateway gateway;
+
+    @BeforeAll
+    static void start() {
+        echo = TestUpstream.start(exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            TestUpstream.send(exchange, 200, ("read " + body.length).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        });
+        slow = TestUpstream.start(exchange -> {
+            try {
+                Thread.sleep(3_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            TestUpstream.send(exchange, 200, "slow".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        });
+        gateway = Gateway.start("worker-h2-slow", """
+                routes:
+                  - {name: echo, pathPrefix: /echo, upstreams: [%s]}
+                  - {name: slow, pathPrefix: /slow, upstreams: [%s]}
+                """.formatted(echo.url(), slow.url()), Map.of("pylon.server.body-timeout", "2s",
+                "pylon.server.idle-timeout", "2s"));
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        echo.close();
+        slow.close();
+    }
+
+    @Test
+    void aStalledBodyToTheGatewayIsAnswered408AndFreesItsUpstreamConnection() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            long t0 = System.nanoTime();
+            client.headers(1, "POST", "/echo/upload", false, "content-length", "100000");
+            client.data(1, new byte[1024], false);
+            Gateway.await("the upstream connection leased", 30_000, () -> gateway.leased() == 1);
+            String answer = client.answer(1);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(answer).contains("\"error\":\"request_timeout\"");
+            assertThat(ms).as("ms until the answer (body timeout 2 s)").isBetween(1_500L, 20_000L);
+            Gateway.await("the upstream lease returned", 30_000, () -> gateway.leased() == 0);
+            // the connection serves on: one stream timed out, not the connection
+            client.headers(3, "GET", "/echo/next", true);
+            assertThat(client.answer(3)).isEqualTo("read 0");
+        }
+    }
+
+    @Test
+    void aStalledBodyToARouteThatAnsweredEarlyIsNotWaitedForBeyondTheTimeout() throws Exception {
+        long finished = gateway.pod.finishedRequests();
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            // no route: the 404 goes out at once, then the connection guard reads the unread body to keep the
+            // connection's flow-control credit; the client never ends it
+            client.headers(1, "PUT", "/nowhere", false);
+            client.data(1, new byte[1024], false);
+            assertThat(client.answer(1)).contains("\"error\":\"not_found\"");
+            // the request counter sits outside the guard: the request finishes once the guard gave up on the body
+            Gateway.await("the request finished", 30_000, () -> gateway.pod.finishedRequests() == finished + 1);
+            client.headers(3, "GET", "/echo/next", true);
+            assertThat(client.answer(3)).isEqualTo("read 0");
+        }
+    }
+
+    /**
+     * The client is silent while its request waits for a slow upstream, longer than the body and idle timeouts: those
+     * are for a client that holds the pod, not for one waiting for its answer.
+     */
+    @Test
+    void aClientWaitingForASlowAnswerIsNotCut() throws Exception {
+        HttpClient client = upgraded();
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/slow/x")))
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(response.body()).isEqualTo("slow");
+        assertThat(next(client)).isEqualTo("read 5");
+    }
+
+    /** A JDK client whose connection to the gateway is HTTP/2 (upgraded by a GET, the client's way). */
+    private static HttpClient upgraded() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> warm = null;
+        for (int attempt = 0; attempt < 20 && (attempt < 2 || warm.version() != HttpClient.Version.HTTP_2); attempt++) {
+            if (attempt > 0) {
+                Thread.sleep(50);
+            }
+            warm = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/echo/warm"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+        assertThat(warm.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        return client;
+    }
+
+    private static String next(HttpClient client) throws Exception {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/echo/next")))
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString("hello")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        return response.body();
+    }
+}

@@ -1,0 +1,119 @@
+package io.pylon.worker.listener;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An HTTP/2 client by prior knowledge written frame by frame, for what real clients will not do: send part of a body
+ * and then nothing while the stream stays open (curl 7.88 and the JDK client also show no answer before their upload
+ * ends). Header blocks use HPACK literals without Huffman coding; answers are read as their DATA bytes.
+ */
+final class RawHttp2 implements AutoCloseable {
+    private static final int DATA = 0;
+    private static final int HEADERS = 1;
+    private static final int SETTINGS = 4;
+    private static final int PING = 6;
+    private static final int GOAWAY = 7;
+    private static final int END_STREAM = 1;
+    private static final int END_HEADERS = 4;
+    private final Socket socket;
+    private final OutputStream out;
+    private final DataInputStream in;
+
+    private RawHttp2(Socket socket) throws IOException {
+        this.socket = socket;
+        this.out = socket.getOutputStream();
+        this.in = new DataInputStream(socket.getInputStream());
+    }
+
+    static RawHttp2 connect(int port) throws IOException {
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+        socket.setSoTimeout(30_000);
+        RawHttp2 client = new RawHttp2(socket);
+        client.out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        client.frame(SETTINGS, 0, 0, new byte[0]);
+        return client;
+    }
+
+    /** A request's header block; {@code end} when it has no body. */
+    void headers(int stream, String method, String path, boolean end, String... nameValues) throws IOException {
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        // Helidon 4.5 wants pseudo-header names from the static table (2 :method, 4 :path, 6 :scheme, 1 :authority)
+        indexedName(block, 2, method);
+        indexedName(block, 4, path);
+        indexedName(block, 6, "http");
+        indexedName(block, 1, "pod");
+        for (int i = 0; i < nameValues.length; i += 2) {
+            block.write(0); // a literal without indexing, its name a literal too
+            string(block, nameValues[i]);
+            string(block, nameValues[i + 1]);
+        }
+        frame(HEADERS, END_HEADERS | (end ? END_STREAM : 0), stream, block.toByteArray());
+    }
+
+    void data(int stream, byte[] bytes, boolean end) throws IOException {
+        frame(DATA, end ? END_STREAM : 0, stream, bytes);
+    }
+
+    /** The DATA bytes of the stream's answer, read until its end (other streams' frames are skipped). */
+    String answer(int stream) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        while (true) {
+            byte[] head = new byte[9];
+            in.readFully(head);
+            int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
+            int type = head[3];
+            int flags = head[4];
+            int id = ((head[5] & 0x7f) << 24) | ((head[6] & 0xff) << 16) | ((head[7] & 0xff) << 8) | (head[8] & 0xff);
+            byte[] payload = new byte[length];
+            in.readFully(payload);
+            if (type == SETTINGS && (flags & 1) == 0) {
+                frame(SETTINGS, 1, 0, new byte[0]);
+            } else if (type == PING && (flags & 1) == 0) {
+                frame(PING, 1, 0, payload);
+            } else if (type == GOAWAY) {
+                throw new IOException("GOAWAY, error code " + payload[7]);
+            } else if (id == stream && (type == DATA || type == HEADERS)) {
+                if (type == DATA) {
+                    body.write(payload);
+                }
+                if ((flags & END_STREAM) != 0) {
+                    return body.toString(StandardCharsets.UTF_8);
+                }
+            }
+        }
+    }
+
+    private static void indexedName(ByteArrayOutputStream block, int index, String value) {
+        block.write(index); // a literal without indexing, its name from the static table (index < 15)
+        string(block, value);
+    }
+
+    private static void string(ByteArrayOutputStream block, String s) {
+        byte[] bytes = s.getBytes(StandardCharsets.US_ASCII);
+        if (bytes.length > 126) {
+            throw new IllegalArgumentException("a longer string than this client encodes");
+        }
+        block.write(bytes.length);
+        block.writeBytes(bytes);
+    }
+
+    private synchronized void frame(int type, int flags, int stream, byte[] payload) throws IOException {
+        out.write(new byte[]{(byte) (payload.length >> 16), (byte) (payload.length >> 8), (byte) payload.length,
+                (byte) type, (byte) flags, (byte) (stream >> 24), (byte) (stream >> 16), (byte) (stream >> 8),
+                (byte) stream});
+        out.write(payload);
+        out.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

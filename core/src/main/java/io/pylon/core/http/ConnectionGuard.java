@@ -13,6 +13,7 @@ import io.helidon.webserver.http.RoutingResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
@@ -34,11 +35,12 @@ import java.util.function.Predicate;
  * {@code Connection} header, whoever set it.
  *
  * <p>On HTTP/2 every read of a stream's body, the handler's and the guard's, waits at most the body timeout for the
- * client's next bytes ({@link BodyReadWatch}; a handler's read that gives up is answered 408). An HTTP/2 stream's body
- * left unread by its handler is read to its end here, after the answer, up to the given byte bound. Helidon 4.5.0 loses the flow-control credit of a body its handler did not read: after a few early answers
- * (a 413 by the declared length) to large bodies, the connection's window is spent and every later request on the
- * connection stalls. A body a handler read only in part cannot be reached here (Helidon hands out a body's stream
- * once), so that case still spends the connection's window.
+ * client's next bytes ({@link BodyReadWatch}; a handler's read that gives up is answered 408). What an HTTP/2 stream's
+ * handler left of its body, all of it or the rest of a body it read in part, is read to its end here, after the
+ * answer, up to the given byte bound: Helidon 4.5.0 loses the flow-control credit of body bytes nobody reads, and after
+ * a few early answers (a 413 by the declared length, or once an unsized body grew past a limit) to large bodies the
+ * connection's window was spent and every later request on it stalled. Helidon hands out a body's stream once, so the
+ * guard keeps the stream it handed out (through the stream filter) to read the rest.
  *
  * <p>Errors thrown by handlers are answered here (through {@link ErrorHandling#respond}) rather than by Helidon's error
  * handlers, so that the close decision also follows error responses. Also refused here, for every route: more than one
@@ -78,8 +80,17 @@ public final class ConnectionGuard implements Filter {
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        // the body's stream as handed out, so that what a handler left of it can be read after the answer
+        AtomicReference<InputStream> http2Body = null;
         if (http2(req)) {
-            req.streamFilter(http2BodyReads::guard); // before anything reads the body: Helidon applies it then
+            AtomicReference<InputStream> handedOut = new AtomicReference<>();
+            http2Body = handedOut;
+            // before anything reads the body: Helidon applies it when the body's stream is first asked for
+            req.streamFilter(in -> {
+                InputStream guarded = http2BodyReads.guard(in);
+                handedOut.set(guarded);
+                return guarded;
+            });
         }
         res.beforeSend(() -> {
             if (http2(req)) {
@@ -120,7 +131,12 @@ public final class ConnectionGuard implements Filter {
             // Helidon returns the flow-control credit of what is read; a stream is framed, so nothing left unread can
             // run as another request and the connection stays
             if (http2DrainBytes > 0) {
-                readToEnd(req, http2DrainBytes);
+                InputStream handedOut = http2Body == null ? null : http2Body.get();
+                if (handedOut == null) {
+                    readToEnd(req, http2DrainBytes);
+                } else if (!req.content().consumed()) {
+                    skip(handedOut, http2DrainBytes); // what the handler left of the body it read in part
+                }
             }
             return;
         }
@@ -149,7 +165,15 @@ public final class ConnectionGuard implements Filter {
         }
         // never closed: on a malformed chunk or past the limit, closing the stream would read on for the body's end
         try {
-            InputStream body = req.content().inputStream();
+            return skip(req.content().inputStream(), maxBytes);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Reads {@code body} to its end and discards it; false past {@code maxBytes}, or when the body failed. */
+    private static boolean skip(InputStream body, long maxBytes) {
+        try {
             long skipped = 0;
             byte[] buffer = new byte[16 * 1024];
             for (int n; (n = body.read(buffer)) >= 0; ) {

@@ -48,6 +48,11 @@ public final class BodyReadWatch {
         return waiting.size();
     }
 
+    @FunctionalInterface
+    private interface Wait {
+        int call() throws IOException;
+    }
+
     private final class GuardedBody extends InputStream {
         private final InputStream in;
         private @Nullable Thread reader; // guarded by this
@@ -70,32 +75,27 @@ public final class BodyReadWatch {
             if (timedOut) {
                 throw new RequestBodyTimeoutException(timeout);
             }
-            begin();
-            int n;
-            try {
-                n = in.read(b, off, len);
-            } catch (IOException | RuntimeException e) {
-                if (end()) {
-                    throw new RequestBodyTimeoutException(timeout);
-                }
-                throw e;
-            }
             // an interrupted read of Helidon's HTTP/2 stream ends as if the body were complete: never pass that on
-            if (end()) {
-                throw new RequestBodyTimeoutException(timeout);
-            }
-            return n;
+            return bounded(() -> in.read(b, off, len));
         }
 
         /** Helidon's close reads on to the body's end: bounded like a read, and skipped once one timed out. */
         @Override
         public void close() throws IOException {
-            if (timedOut) {
-                return;
+            if (!timedOut) {
+                bounded(() -> {
+                    in.close();
+                    return 0;
+                });
             }
+        }
+
+        /** Runs a call that waits for the client, registered while it waits; fails if the sweep ended the wait. */
+        private int bounded(Wait wait) throws IOException {
             begin();
+            int n;
             try {
-                in.close();
+                n = wait.call();
             } catch (IOException | RuntimeException e) {
                 if (end()) {
                     throw new RequestBodyTimeoutException(timeout);
@@ -105,6 +105,7 @@ public final class BodyReadWatch {
             if (end()) {
                 throw new RequestBodyTimeoutException(timeout);
             }
+            return n;
         }
 
         private void begin() {

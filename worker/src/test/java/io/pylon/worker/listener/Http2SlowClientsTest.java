@@ -95,28 +95,12 @@ class Http2SlowClientsTest {
      */
     @Test
     void aClientWaitingForASlowAnswerIsNotCut() throws Exception {
-        HttpClient client = upgraded();
+        HttpClient client = Http2Test.upgraded(gateway, "/echo/warm");
         HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/slow/x")))
                 .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.version()).isEqualTo(HttpClient.Version.HTTP_2);
         assertThat(response.body()).isEqualTo("slow");
         assertThat(next(client)).isEqualTo("read 5");
-    }
-
-    /** A JDK client whose connection to the gateway is HTTP/2 (upgraded by a GET, the client's way). */
-    private static HttpClient upgraded() throws Exception {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
-                .connectTimeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> warm = null;
-        for (int attempt = 0; attempt < 20 && (attempt < 2 || warm.version() != HttpClient.Version.HTTP_2); attempt++) {
-            if (attempt > 0) {
-                Thread.sleep(50);
-            }
-            warm = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/echo/warm"))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        }
-        assertThat(warm.version()).isEqualTo(HttpClient.Version.HTTP_2);
-        return client;
     }
 
     private static String next(HttpClient client) throws Exception {

@@ -101,19 +101,7 @@ class Http2Test {
         assertThat(down.exit()).isZero();
         assertThat(down.out()).endsWith("\n2 " + LARGE);
 
-        HttpClient client = http2Client();
-        // the JDK client upgrades with a request without body; the upload then goes over the HTTP/2 connection. The
-        // client files the upgraded connection in its pool after handing out the response: a request sent at once
-        // can miss it and go out as HTTP/1.1 with a body (which it never upgrades), so wait until a second GET rides on it
-        HttpResponse<String> warm = null;
-        for (int attempt = 0; attempt < 20 && (attempt < 2 || warm.version() != HttpClient.Version.HTTP_2); attempt++) {
-            if (attempt > 0) {
-                Thread.sleep(50);
-            }
-            warm = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/echo/warm"))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        }
-        assertThat(warm.version()).as("the h2c upgrade of a GET").isEqualTo(HttpClient.Version.HTTP_2);
+        HttpClient client = upgraded(gateway, "/echo/warm");
         byte[] upload = pattern(LARGE);
         HttpResponse<String> up = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/large")))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(upload)).timeout(Duration.ofSeconds(60)).build(),
@@ -187,6 +175,25 @@ class Http2Test {
     void http11ClientsAreServedAsBefore() {
         Curl.Result result = Curl.run("--http1.1", "-w", "\n%{http_version}", gateway.url("/echo/one"));
         assertThat(result.out()).isEqualTo("e GET /echo/one\n1.1");
+    }
+
+    /**
+     * A JDK client whose connection to the gateway is HTTP/2. The client upgrades with a request without body (h2c)
+     * and files the upgraded connection in its pool after handing out the response: a request with a body sent at
+     * once can miss it and go out as HTTP/1.1 (which it never upgrades), so this waits until a second GET rides on it.
+     */
+    static HttpClient upgraded(Gateway gateway, String path) throws Exception {
+        HttpClient client = http2Client();
+        HttpResponse<String> warm = null;
+        for (int attempt = 0; attempt < 20 && (attempt < 2 || warm.version() != HttpClient.Version.HTTP_2); attempt++) {
+            if (attempt > 0) {
+                Thread.sleep(50);
+            }
+            warm = client.send(HttpRequest.newBuilder(URI.create(gateway.url(path))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+        assertThat(warm.version()).as("the h2c upgrade of a GET").isEqualTo(HttpClient.Version.HTTP_2);
+        return client;
     }
 
     static HttpClient http2Client() {

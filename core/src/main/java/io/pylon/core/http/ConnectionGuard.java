@@ -46,7 +46,9 @@ import java.util.function.Predicate;
  * handlers, so that the close decision also follows error responses. Also refused here, for every route: more than one
  * {@code Authorization} header (400), which one a component honours would otherwise depend on its header library.
  *
- * <p>Immutable: one instance serves all requests concurrently.
+ * <p>Threading: immutable; one instance serves all requests concurrently. Per request, the body stream Helidon handed
+ * out is kept in an atomic reference: set by whichever thread first asks for the body, read by the request's thread
+ * after the answer.
  */
 public final class ConnectionGuard implements Filter {
     /** Most bytes of an unread request body read and discarded to keep the connection; beyond it, it closes. */

@@ -28,7 +28,8 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
             null, SettingType.intRange(1, 1_000_000));
 
     public static final Setting<Duration> IDLE_TIMEOUT = Setting.of("pylon.server.idle-timeout",
-            "How long a connection may wait for the first byte of its next request (keep-alive) before it is closed.",
+            "How long a connection may wait for the first byte of its next request (keep-alive) before it is closed "
+                    + "(an HTTP/2 connection: with no request in flight, told GOAWAY).",
             Duration.ofSeconds(75), SettingType.DURATION_TYPE);
 
     public static final Setting<Duration> HEADER_TIMEOUT = Setting.of("pylon.server.header-timeout",

@@ -55,6 +55,7 @@ final class ConnectionTimeouts implements AutoCloseable {
 
     private final ConnectionLimits limits;
     private final BodyReadWatch bodyReads;
+    private final Http2Connections http2;
     private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
     // connections of the listener's other protocols (HTTP/2): counted and asked to close on stop, no HTTP/1 phases
     private final Set<ServerConnection> others = ConcurrentHashMap.newKeySet();
@@ -68,10 +69,15 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final Object closeLock = new Object();
     private @Nullable Runnable untilListenerClosed; // guarded by closeLock
 
-    /** @param bodyReads the body reads bounded per request (HTTP/2 streams), swept with the connections */
-    ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler, BodyReadWatch bodyReads) {
+    /**
+     * @param bodyReads the body reads bounded per request (HTTP/2 streams), swept with the connections
+     * @param http2     where HTTP/2 connections are registered, for their requests to count themselves in and out
+     */
+    ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler, BodyReadWatch bodyReads,
+                       Http2Connections http2) {
         this.limits = limits;
         this.bodyReads = bodyReads;
+        this.http2 = http2;
         long period = SWEEP_PERIOD.toMillis();
         this.sweeper = scheduler.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
     }
@@ -90,7 +96,8 @@ final class ConnectionTimeouts implements AutoCloseable {
     io.helidon.webserver.spi.ServerConnectionSelector selector(Http1Config http1,
                                                                java.util.Map<String, Http1Upgrader> upgraders) {
         java.util.Map<String, Http1Upgrader> marking = new java.util.LinkedHashMap<>();
-        upgraders.forEach((protocol, upgrader) -> marking.put(protocol, new MarkingUpgrader(upgrader)));
+        upgraders.forEach((protocol, upgrader) -> marking.put(protocol,
+                protocol.equals("h2c") ? new Http2Upgrade(upgrader) : upgrader));
         var plain = Http1ConnectionSelector.builder().config(http1).upgraders(marking).build();
         return new io.helidon.webserver.spi.ServerConnectionSelector() {
             @Override
@@ -138,10 +145,11 @@ final class ConnectionTimeouts implements AutoCloseable {
     }
 
     /**
-     * Another protocol's selector (HTTP/2 with prior knowledge or by ALPN), its connections counted with the HTTP/1
-     * ones: in {@link #open()}, in the pod's stop, and asked to close gracefully when the server stops (an HTTP/2
-     * connection then says GOAWAY). The idle, header and body timeouts stay HTTP/1's: Helidon's HTTP/2 connection
-     * reads frames, not request phases, and a stream may rightly stay quiet (a server-sent event stream).
+     * The HTTP/2 selector (prior knowledge or ALPN), its connections counted with the HTTP/1 ones: in {@link #open()},
+     * in the pod's stop, and asked to close gracefully when the server stops (GOAWAY). The header timeout and the
+     * connection-wide body timeout stay HTTP/1's: Helidon's HTTP/2 connection reads frames, not request phases, and a
+     * stream may rightly stay quiet (a server-sent event stream). The idle timeout applies once no request of the
+     * connection is in flight ({@link Http2Connections}); each stream's body reads are bounded on their own.
      */
     io.helidon.webserver.spi.ServerConnectionSelector tracked(io.helidon.webserver.spi.ServerConnectionSelector other) {
         return new io.helidon.webserver.spi.ServerConnectionSelector() {
@@ -162,7 +170,12 @@ final class ConnectionTimeouts implements AutoCloseable {
 
             @Override
             public ServerConnection connection(ConnectionContext ctx) {
-                return new TrackedOther(other.connection(ctx));
+                // its reads timed as an HTTP/1 connection's are; the HTTP/1.0 rewrite does not apply
+                GuardedConnection guarded = new GuardedConnection(ctx, (reader, onHttp10, exchanges) -> reader);
+                guarded.enter(Phase.HTTP2);
+                ServerConnection connection = other.connection(guarded);
+                guarded.attach(connection);
+                return new TrackedOther(connection, guarded);
             }
         };
     }
@@ -235,6 +248,24 @@ final class ConnectionTimeouts implements AutoCloseable {
     private void sweep() {
         long now = System.nanoTime();
         bodyReads.sweep(now);
+        for (GuardedConnection c : http2.all()) {
+            // an HTTP/2 connection reads frames for every stream, and a silent client may be waiting for an answer:
+            // idle is no request in flight and nothing from the client since the last one ended. Its streams'
+            // body reads are bounded one by one (BodyReadWatch)
+            long readStart = c.readStart();
+            if (readStart == 0 || c.requestsInFlight() > 0) {
+                continue;
+            }
+            long quiet = now - Math.max(readStart, c.lastRequestEnd());
+            if (quiet > limits.idleTimeout().toNanos()) {
+                closedIdle.incrementAndGet();
+                c.goAway();
+                c.abort();
+            } else if ((draining || c.closeRequested()) && quiet > DRAIN_IDLE.toNanos()) {
+                c.goAway();
+                c.abort();
+            }
+        }
         for (GuardedConnection c : connections) {
             long readStart = c.readStart();
             if (readStart == 0) {
@@ -262,9 +293,8 @@ final class ConnectionTimeouts implements AutoCloseable {
                         c.abort();
                     }
                 }
-                case UPGRADED -> {
-                    // an HTTP/2 connection reads frames for every stream: a silent client may be waiting for an
-                    // answer. Its streams' body reads are bounded one by one (BodyReadWatch)
+                case HTTP2 -> {
+                    // below, with the connections opened as HTTP/2
                 }
                 case LINGERING -> {
                     if (inPhase > limits.lingeringTime().toNanos()
@@ -317,6 +347,7 @@ final class ConnectionTimeouts implements AutoCloseable {
                     }
                 } finally {
                     connections.remove(guarded);
+                    http2.remove(guarded);
                 }
             }
         }
@@ -333,7 +364,7 @@ final class ConnectionTimeouts implements AutoCloseable {
                 delegate.close(true);
             } else {
                 awaitListenerClosed();
-                guarded.requestClose();
+                guarded.requestClose(); // an HTTP/2 one: the sweep ends it with GOAWAY once no request is in flight
             }
         }
     }
@@ -341,18 +372,22 @@ final class ConnectionTimeouts implements AutoCloseable {
     /** A connection of another protocol, registered while it runs. */
     private final class TrackedOther implements ServerConnection {
         private final ServerConnection delegate;
+        private final GuardedConnection guarded;
 
-        TrackedOther(ServerConnection delegate) {
+        TrackedOther(ServerConnection delegate, GuardedConnection guarded) {
             this.delegate = delegate;
+            this.guarded = guarded;
         }
 
         @Override
         public void handle(io.helidon.common.concurrency.limits.Limit limit) throws InterruptedException {
             lastOpened = System.nanoTime();
             others.add(this);
+            http2.add(guarded);
             try {
                 delegate.handle(limit);
             } finally {
+                http2.remove(guarded);
                 others.remove(this);
             }
         }
@@ -362,17 +397,29 @@ final class ConnectionTimeouts implements AutoCloseable {
             return delegate.idleTime();
         }
 
+        /**
+         * A graceful close is the sweep's: GOAWAY once no request of the connection is in flight. Helidon's own would
+         * interrupt an idle connection's read, which closes the socket without a GOAWAY.
+         */
         @Override
         public void close(boolean interrupt) {
-            if (!interrupt) {
+            if (interrupt) {
+                delegate.close(true);
+            } else {
                 awaitListenerClosed();
+                guarded.requestClose();
             }
-            delegate.close(interrupt);
         }
     }
 
-    /** An upgrade that, once it took the connection over, moves it out of the HTTP/1 request phases. */
-    private record MarkingUpgrader(Http1Upgrader upgrader) implements Http1Upgrader {
+    /** The h2c upgrade: once it took the connection over, the connection is an HTTP/2 one, out of the HTTP/1 phases. */
+    private final class Http2Upgrade implements Http1Upgrader {
+        private final Http1Upgrader upgrader;
+
+        Http2Upgrade(Http1Upgrader upgrader) {
+            this.upgrader = upgrader;
+        }
+
         @Override
         public String supportedProtocol() {
             return upgrader.supportedProtocol();
@@ -383,7 +430,8 @@ final class ConnectionTimeouts implements AutoCloseable {
                                                   WritableHeaders<?> headers) {
             ServerConnection upgraded = upgrader.upgrade(ctx, prologue, headers);
             if (upgraded != null && ctx instanceof GuardedConnection c) {
-                c.enter(Phase.UPGRADED);
+                c.enter(Phase.HTTP2);
+                http2.add(c); // removed when its Tracked connection ends
             }
             return upgraded;
         }

@@ -1,5 +1,6 @@
 package io.pylon.core.server;
 
+import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
@@ -20,6 +21,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One client connection as the {@link ConnectionTimeouts} sees it: the context Helidon's HTTP/1 connection runs with
@@ -33,14 +36,18 @@ import java.util.concurrent.ExecutorService;
  * both and may close the socket. Every shared field is volatile; a phase and its start are written together by the
  * connection thread only, and a sweeper reading a stale pair at worst closes one sweep later. The lingering close
  * runs on the connection's thread too; the sweeper ends it by closing what it half-closed (published before the first
- * lingering read starts, which is what the sweeper waits for).
+ * lingering read starts, which is what the sweeper waits for). On an HTTP/2 connection, requests count themselves in
+ * and out from their own threads (an atomic count, a volatile time of the last end).
  */
 final class GuardedConnection implements ConnectionContext {
     /**
-     * Where the connection is. {@code UPGRADED}: another protocol took it over (HTTP/2 by {@code Upgrade: h2c}); its
-     * reads are no HTTP/1 request phases, and it is bounded as a connection of that protocol opened directly is.
+     * Where the connection is. {@code HTTP2}: an HTTP/2 connection, opened with the preface or upgraded by
+     * {@code Upgrade: h2c}; it reads frames for all its streams, so its reads are no request phases, and it is idle
+     * while no request of it is in flight and the client sent nothing.
      */
-    enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY, LINGERING, UPGRADED }
+    enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY, LINGERING, HTTP2 }
+
+    private static final AtomicLong IDS = new AtomicLong();
 
     private final ConnectionContext delegate;
     private final DataReader reader;
@@ -48,6 +55,10 @@ final class GuardedConnection implements ConnectionContext {
     // set by the connection thread when the first request is HTTP/1.0, read by the same thread's writes
     private boolean http10;
     private volatile Phase phase = Phase.AWAITING_REQUEST;
+    // unique, unlike Helidon's (an identity hash): HTTP/2 requests find their connection by it
+    private final String id;
+    private final AtomicInteger requestsInFlight = new AtomicInteger();
+    private volatile long lastRequestEnd;
     private volatile long phaseStart = System.nanoTime();
     private volatile long readStart;
     private volatile @Nullable ServerConnection connection;
@@ -66,6 +77,7 @@ final class GuardedConnection implements ConnectionContext {
      */
     GuardedConnection(ConnectionContext delegate, ReadThrough readThrough) {
         this.delegate = delegate;
+        this.id = delegate.childSocketId() + "." + Long.toHexString(IDS.incrementAndGet());
         HelidonSocket socket = delegate.serverSocket();
         Http10Exchanges exchanges = Http10Connections.exchanges();
         this.reader = readThrough.reader(DataReader.create(() -> read(socket)), () -> http10 = true, exchanges);
@@ -178,6 +190,24 @@ final class GuardedConnection implements ConnectionContext {
      */
     void requestClose() {
         closeRequested = true;
+    }
+
+    // GOAWAY, NO_ERROR, last stream 2^31-1: streams the client opened may have been acted on (RFC 9113 section 6.8)
+    private static final byte[] GOAWAY = {0, 0, 8, 7, 0, 0, 0, 0, 0, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff,
+            0, 0, 0, 0};
+
+    /**
+     * Tells an HTTP/2 client that the connection ends, before {@link #abort}: Helidon 4.5.0 sends GOAWAY only once its
+     * connection reads a next frame, and a client that sends none would just see the connection drop. Called by the
+     * sweeper when no request of the connection is in flight and the client has sent nothing for a while, so that no
+     * stream of the connection writes at the same time.
+     */
+    void goAway() {
+        try {
+            delegate.dataWriter().writeNow(BufferData.create(GOAWAY));
+        } catch (RuntimeException e) {
+            // the connection is gone already: the abort that follows is all there is to do
+        }
     }
 
     void forwardClose() {
@@ -310,6 +340,25 @@ final class GuardedConnection implements ConnectionContext {
 
     @Override
     public String childSocketId() {
-        return delegate.childSocketId();
+        return id;
+    }
+
+    void requestStarted() {
+        requestsInFlight.incrementAndGet();
+    }
+
+    void requestEnded() {
+        lastRequestEnd = System.nanoTime();
+        requestsInFlight.decrementAndGet();
+    }
+
+    /** Requests of this connection being handled now (counted on HTTP/2 connections only). */
+    int requestsInFlight() {
+        return requestsInFlight.get();
+    }
+
+    /** When the last request of this connection ended (System.nanoTime), 0 before any. */
+    long lastRequestEnd() {
+        return lastRequestEnd;
     }
 }

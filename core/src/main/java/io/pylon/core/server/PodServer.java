@@ -125,7 +125,8 @@ public final class PodServer {
         AtomicInteger listeningPort = new AtomicInteger(port);
 
         HttpRouting.Builder routing = HttpRouting.builder();
-        PodTraffic traffic = new PodTraffic();
+        Http2Connections http2 = new Http2Connections();
+        PodTraffic traffic = new PodTraffic(http2);
         traffic.install(routing);
         ConnectionLimits limits = ConnectionLimits.from(settings);
         BodyReadWatch bodyReads = new BodyReadWatch(limits.bodyTimeout());
@@ -157,7 +158,7 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
-        ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance(), bodyReads);
+        ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance(), bodyReads, http2);
         resources.push(timeouts);
         Http1Config http1 = timeouts.listenTo(Http1Config.builder()
                         .maxPrologueLength(MAX_REQUEST_LINE)

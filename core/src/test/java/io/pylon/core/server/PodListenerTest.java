@@ -50,7 +50,7 @@ class PodListenerTest {
 
     @Test
     void theWatchsOwnRequestsAreNotCountedAsFinished() throws Exception {
-        PodTraffic traffic = new PodTraffic();
+        PodTraffic traffic = new PodTraffic(new Http2Connections());
         HttpRouting.Builder routing = HttpRouting.builder();
         traffic.install(routing);
         routing.get("/answers", (req, res) -> res.send("ok"));

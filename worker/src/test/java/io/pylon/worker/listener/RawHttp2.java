@@ -41,6 +41,34 @@ final class RawHttp2 implements AutoCloseable {
         return client;
     }
 
+    /**
+     * An HTTP/1.1 connection upgraded to HTTP/2 by {@code Upgrade: h2c} on a GET of {@code path}, whose answer then
+     * comes on stream 1.
+     */
+    static RawHttp2 upgrade(int port, String path) throws IOException {
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+        socket.setSoTimeout(30_000);
+        RawHttp2 client = new RawHttp2(socket);
+        client.out.write(("GET " + path + " HTTP/1.1\r\nHost: pod\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        client.out.flush();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = client.in.read();
+            if (b < 0) {
+                throw new IOException("no answer to the upgrade: " + head);
+            }
+            head.append((char) b);
+        }
+        if (!head.toString().startsWith("HTTP/1.1 101")) {
+            throw new IOException("not upgraded: " + head);
+        }
+        client.out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        client.frame(SETTINGS, 0, 0, new byte[0]);
+        return client;
+    }
+
     /** A request's header block; {@code end} when it has no body. */
     void headers(int stream, String method, String path, boolean end, String... nameValues) throws IOException {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
@@ -87,6 +115,41 @@ final class RawHttp2 implements AutoCloseable {
                     return body.toString(StandardCharsets.UTF_8);
                 }
             }
+        }
+    }
+
+    /** Whether a GOAWAY came within {@code millis} (frames before it skipped). */
+    boolean goAwayWithin(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            while (true) {
+                byte[] head = new byte[9];
+                in.readFully(head);
+                int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
+                in.readFully(new byte[length]);
+                if (head[3] == GOAWAY) {
+                    return true;
+                }
+            }
+        } catch (java.io.EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
+            return false;
+        }
+    }
+
+    /** Whether the server closed the connection within {@code millis}, reading (and skipping) frames until then. */
+    boolean closedWithin(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            while (true) {
+                byte[] head = new byte[9];
+                in.readFully(head);
+                int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
+                in.readFully(new byte[length]);
+            }
+        } catch (java.io.EOFException | java.net.SocketException e) {
+            return true; // the end of the stream, or a reset
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
         }
     }
 

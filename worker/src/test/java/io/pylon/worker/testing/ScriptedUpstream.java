@@ -48,6 +48,7 @@ public final class ScriptedUpstream implements AutoCloseable {
     private final ServerSocket server;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger reading = new java.util.concurrent.atomic.AtomicInteger();
     private final ConcurrentLinkedQueue<Socket> open = new ConcurrentLinkedQueue<>();
     private final java.util.Set<String> failed = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile int healthStatus = 200;
@@ -80,7 +81,20 @@ public final class ScriptedUpstream implements AutoCloseable {
         healthStatus = status;
     }
 
+    /**
+     * Forgets the requests seen so far, once none is half-read: a request whose body the gateway cut is recorded when
+     * its connection ends, which may come after the test that sent it (waits at most 5 s).
+     */
     public void clearSeen() {
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (reading.get() > 0 && System.nanoTime() < end) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
         seen.clear();
     }
 
@@ -149,8 +163,14 @@ public final class ScriptedUpstream implements AutoCloseable {
                 String framing = request0.header("transfer-encoding") != null ? "chunked"
                         : request0.header("content-length") != null ? "length" : "none";
                 CRC32 crc = new CRC32();
-                long bodyLength = readBody(in, request0, crc);
-                seen.add(new Seen(lines[0], headers, bodyLength));
+                long bodyLength;
+                reading.incrementAndGet();
+                try {
+                    bodyLength = readBody(in, request0, crc);
+                    seen.add(new Seen(lines[0], headers, bodyLength));
+                } finally {
+                    reading.decrementAndGet();
+                }
                 boolean head0 = request[0].equals("HEAD");
                 String target = request[1];
                 String path = target.contains("?") ? target.substring(0, target.indexOf('?')) : target;

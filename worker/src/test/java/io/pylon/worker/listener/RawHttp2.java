@@ -93,25 +93,18 @@ final class RawHttp2 implements AutoCloseable {
     String answer(int stream) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         while (true) {
-            byte[] head = new byte[9];
-            in.readFully(head);
-            int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
-            int type = head[3];
-            int flags = head[4];
-            int id = ((head[5] & 0x7f) << 24) | ((head[6] & 0xff) << 16) | ((head[7] & 0xff) << 8) | (head[8] & 0xff);
-            byte[] payload = new byte[length];
-            in.readFully(payload);
-            if (type == SETTINGS && (flags & 1) == 0) {
+            Frame frame = readFrame();
+            if (frame.type == SETTINGS && (frame.flags & 1) == 0) {
                 frame(SETTINGS, 1, 0, new byte[0]);
-            } else if (type == PING && (flags & 1) == 0) {
-                frame(PING, 1, 0, payload);
-            } else if (type == GOAWAY) {
-                throw new IOException("GOAWAY, error code " + payload[7]);
-            } else if (id == stream && (type == DATA || type == HEADERS)) {
-                if (type == DATA) {
-                    body.write(payload);
+            } else if (frame.type == PING && (frame.flags & 1) == 0) {
+                frame(PING, 1, 0, frame.payload);
+            } else if (frame.type == GOAWAY) {
+                throw new IOException("GOAWAY, error code " + frame.payload[7]);
+            } else if (frame.stream == stream && (frame.type == DATA || frame.type == HEADERS)) {
+                if (frame.type == DATA) {
+                    body.write(frame.payload);
                 }
-                if ((flags & END_STREAM) != 0) {
+                if ((frame.flags & END_STREAM) != 0) {
                     return body.toString(StandardCharsets.UTF_8);
                 }
             }
@@ -122,15 +115,10 @@ final class RawHttp2 implements AutoCloseable {
     boolean goAwayWithin(int millis) throws IOException {
         socket.setSoTimeout(millis);
         try {
-            while (true) {
-                byte[] head = new byte[9];
-                in.readFully(head);
-                int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
-                in.readFully(new byte[length]);
-                if (head[3] == GOAWAY) {
-                    return true;
-                }
+            while (readFrame().type != GOAWAY) {
+                continue;
             }
+            return true;
         } catch (java.io.EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
             return false;
         }
@@ -141,16 +129,26 @@ final class RawHttp2 implements AutoCloseable {
         socket.setSoTimeout(millis);
         try {
             while (true) {
-                byte[] head = new byte[9];
-                in.readFully(head);
-                int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
-                in.readFully(new byte[length]);
+                readFrame();
             }
         } catch (java.io.EOFException | java.net.SocketException e) {
             return true; // the end of the stream, or a reset
         } catch (java.net.SocketTimeoutException e) {
             return false;
         }
+    }
+
+    private record Frame(int type, int flags, int stream, byte[] payload) {
+    }
+
+    private Frame readFrame() throws IOException {
+        byte[] head = new byte[9];
+        in.readFully(head);
+        int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);
+        int stream = ((head[5] & 0x7f) << 24) | ((head[6] & 0xff) << 16) | ((head[7] & 0xff) << 8) | (head[8] & 0xff);
+        byte[] payload = new byte[length];
+        in.readFully(payload);
+        return new Frame(head[3], head[4], stream, payload);
     }
 
     private static void indexedName(ByteArrayOutputStream block, int index, String value) {

@@ -24,25 +24,39 @@ class BodyReadWatchTest {
     /** Frames to come: a byte array each; an empty one ends the body. */
     private static final class FrameStream extends InputStream {
         final BlockingQueue<byte[]> frames = new ArrayBlockingQueue<>(8);
+        private byte[] current = new byte[0];
+        private int position;
+        private boolean ended;
 
         @Override
         public int read() {
-            throw new UnsupportedOperationException();
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
         }
 
         @Override
         public int read(byte[] b, int off, int len) {
-            byte[] frame;
-            try {
-                frame = frames.take();
-            } catch (InterruptedException e) {
-                return -1; // what Helidon does: the interrupted stream reads as ended
-            }
-            if (frame.length == 0) {
+            if (ended) {
                 return -1;
             }
-            System.arraycopy(frame, 0, b, off, frame.length);
-            return frame.length;
+            if (position == current.length) {
+                try {
+                    current = frames.take();
+                } catch (InterruptedException e) {
+                    ended = true;
+                    return -1; // what Helidon does: the interrupted stream reads as ended
+                }
+                position = 0;
+                if (current.length == 0) {
+                    ended = true;
+                    return -1;
+                }
+            }
+            int n = Math.min(len, current.length - position);
+            System.arraycopy(current, position, b, off, n);
+            position += n;
+            return n;
         }
     }
 

@@ -7,10 +7,12 @@ import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The few platform threads that compute Argon2id hashes, with a short queue in front of them. Argon2id is CPU- and
@@ -20,17 +22,24 @@ import java.util.concurrent.TimeUnit;
  * {@code Retry-After}, so that a flood of sign-ins costs the pod a bounded share of its cores.
  *
  * <p>Threading: {@link #run} is called concurrently by request virtual threads, which block (unmounted) until their
- * task is done; the executor is the only shared state and is thread-safe.
+ * task is done. Admission is a semaphore of {@code threads + queue} permits, taken on submission and given back when
+ * the task ends (also when it is cancelled); the executor is thread-safe.
  */
 public final class HashingPool implements AutoCloseable {
     /** What a refused caller is told to wait: about the time the queue needs to drain. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
     private final ThreadPoolExecutor executor;
+    // Admission: a task holds a permit from submission until it ends. The executor's own queue cannot decide it: a
+    // task handed to an idle thread sits in the queue until the thread takes it, and a task arriving in between found
+    // the queue full and was refused with only one task in the pool.
+    private final Semaphore admitted;
 
     public HashingPool(int threads, int queue) {
+        this.admitted = new Semaphore(threads + queue);
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(queue), Thread.ofPlatform().name("manager-argon2-", 1).daemon(true).factory(),
+                new ArrayBlockingQueue<>(threads + queue),
+                Thread.ofPlatform().name("manager-argon2-", 1).daemon(true).factory(),
                 new ThreadPoolExecutor.AbortPolicy());
     }
 
@@ -52,13 +61,34 @@ public final class HashingPool implements AutoCloseable {
 
     /** Runs the task on the pool and waits for it; 429 at once when the threads are busy and the queue is full. */
     public <T> T run(Callable<T> task) {
-        Future<T> future;
+        // the permit goes back once: on the pool's thread before the result is published (a caller that got its
+        // answer and sends again finds it free), or when the task is cancelled before it ran
+        AtomicBoolean released = new AtomicBoolean();
+        Runnable release = () -> {
+            if (released.compareAndSet(false, true)) {
+                admitted.release();
+            }
+        };
+        FutureTask<T> future = new FutureTask<>(() -> {
+            try {
+                return task.call();
+            } finally {
+                release.run();
+            }
+        }) {
+            @Override
+            protected void done() {
+                release.run();
+            }
+        };
+        if (!admitted.tryAcquire()) {
+            throw refused(future);
+        }
         try {
-            future = executor.submit(task);
+            executor.execute(future);
         } catch (RejectedExecutionException e) {
-            throw ApiException.retryLater(Status.TOO_MANY_REQUESTS_429, "temporarily_unavailable",
-                    "Too many passwords are being checked right now; retry in " + RETRY_AFTER.toSeconds() + " s.",
-                    RETRY_AFTER);
+            release.run(); // not run, so never done (the pool is closing)
+            throw tooManyRequests();
         }
         try {
             return future.get();
@@ -72,6 +102,22 @@ public final class HashingPool implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for password hashing", e);
         }
+    }
+
+    /** A refusal, counted as the executor's rejection (its metrics count the sign-ins refused). */
+    private RuntimeException refused(Runnable task) {
+        try {
+            executor.getRejectedExecutionHandler().rejectedExecution(task, executor);
+        } catch (RejectedExecutionException e) {
+            // the abort policy's way of refusing: the 429 below is the answer
+        }
+        return tooManyRequests();
+    }
+
+    private static ApiException tooManyRequests() {
+        return ApiException.retryLater(Status.TOO_MANY_REQUESTS_429, "temporarily_unavailable",
+                "Too many passwords are being checked right now; retry in " + RETRY_AFTER.toSeconds() + " s.",
+                RETRY_AFTER);
     }
 
     /** Makes the pool's threads, queue and rejections visible in diagnostics and metrics ({@code manager-argon2}). */

@@ -172,7 +172,7 @@ final class ConnectionTimeouts implements AutoCloseable {
             public ServerConnection connection(ConnectionContext ctx) {
                 // its reads timed as an HTTP/1 connection's are; the HTTP/1.0 rewrite does not apply
                 GuardedConnection guarded = new GuardedConnection(ctx, (reader, onHttp10, exchanges) -> reader);
-                guarded.enter(Phase.HTTP2);
+                guarded.enterHttp2();
                 ServerConnection connection = other.connection(guarded);
                 guarded.attach(connection);
                 return new TrackedOther(connection, guarded);
@@ -430,7 +430,7 @@ final class ConnectionTimeouts implements AutoCloseable {
                                                   WritableHeaders<?> headers) {
             ServerConnection upgraded = upgrader.upgrade(ctx, prologue, headers);
             if (upgraded != null && ctx instanceof GuardedConnection c) {
-                c.enter(Phase.HTTP2);
+                c.enterHttp2();
                 http2.add(c); // removed when its Tracked connection ends
             }
             return upgraded;

@@ -5,6 +5,8 @@ import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
 import io.helidon.common.socket.PeerInfo;
+import io.helidon.http.http2.Http2ErrorCode;
+import io.helidon.http.http2.Http2Exception;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.ListenerContext;
@@ -55,6 +57,8 @@ final class GuardedConnection implements ConnectionContext {
     // set by the connection thread when the first request is HTTP/1.0, read by the same thread's writes
     private boolean http10;
     private volatile Phase phase = Phase.AWAITING_REQUEST;
+    // set once the connection is an HTTP/2 one; connection thread only
+    private @Nullable Http2FrameScan frames;
     // unique, unlike Helidon's (an identity hash): HTTP/2 requests find their connection by it
     private final String id;
     private final AtomicInteger requestsInFlight = new AtomicInteger();
@@ -112,6 +116,11 @@ final class GuardedConnection implements ConnectionContext {
             if (bytes != null && phase == Phase.AWAITING_REQUEST) {
                 enter(Phase.IN_HEADERS);
             }
+            Http2FrameScan scan = frames;
+            if (scan != null && bytes != null && !scan.scan(bytes)) {
+                // Helidon answers this with GOAWAY (this code) and ends the connection
+                throw new Http2Exception(Http2ErrorCode.ENHANCE_YOUR_CALM, "Too many CONTINUATION frames");
+            }
             return bytes;
         } catch (UncheckedIOException e) {
             ended = true;
@@ -132,6 +141,23 @@ final class GuardedConnection implements ConnectionContext {
     void enter(Phase next) {
         phaseStart = System.nanoTime();
         phase = next;
+    }
+
+    /**
+     * The connection is an HTTP/2 one from here on (opened with the preface, or upgraded by the request just read):
+     * its frames are followed from the preface on ({@link Http2FrameScan}), including what Helidon's reader holds
+     * already. Connection thread only.
+     */
+    void enterHttp2() {
+        Http2FrameScan scan = new Http2FrameScan();
+        int buffered = reader.available();
+        if (buffered > 0) {
+            byte[] ahead = new byte[buffered];
+            reader.getBuffer(buffered).read(ahead);
+            scan.scan(ahead);
+        }
+        frames = scan;
+        enter(Phase.HTTP2);
     }
 
     /**

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * An HTTP/2 client by prior knowledge written frame by frame, for what real clients will not do: send part of a body
  * and then nothing while the stream stays open (curl 7.88 and the JDK client also show no answer before their upload
- * ends). Header blocks use HPACK literals without Huffman coding; answers are read as their DATA bytes.
+ * ends), or continue a header block without end. Header blocks use HPACK literals without Huffman coding; answers are read as their DATA bytes.
  */
 final class RawHttp2 implements AutoCloseable {
     private static final int DATA = 0;
@@ -19,6 +19,7 @@ final class RawHttp2 implements AutoCloseable {
     private static final int SETTINGS = 4;
     private static final int PING = 6;
     private static final int GOAWAY = 7;
+    private static final int CONTINUATION = 9;
     private static final int END_STREAM = 1;
     private static final int END_HEADERS = 4;
     private final Socket socket;
@@ -71,6 +72,43 @@ final class RawHttp2 implements AutoCloseable {
 
     /** A request's header block; {@code end} when it has no body. */
     void headers(int stream, String method, String path, boolean end, String... nameValues) throws IOException {
+        frame(HEADERS, END_HEADERS | (end ? END_STREAM : 0), stream, headerBlock(method, path, nameValues));
+    }
+
+    /**
+     * A request without body whose header block is split into a HEADERS frame and {@code continuations}
+     * CONTINUATION frames (the last of them possibly empty).
+     */
+    void headersContinued(int stream, String method, String path, int continuations, String... nameValues)
+            throws IOException {
+        byte[] block = headerBlock(method, path, nameValues);
+        int piece = Math.max(1, block.length / (continuations + 1));
+        int at = Math.min(piece, block.length);
+        frame(HEADERS, END_STREAM, stream, java.util.Arrays.copyOfRange(block, 0, at));
+        for (int i = 1; i <= continuations; i++) {
+            int next = i == continuations ? block.length : Math.min(at + piece, block.length);
+            frame(CONTINUATION, i == continuations ? END_HEADERS : 0, stream,
+                    java.util.Arrays.copyOfRange(block, at, next));
+            at = next;
+        }
+    }
+
+    /** A request's HEADERS frame whose block never ends: then {@code count} empty CONTINUATION frames. */
+    void endlessHeaders(int stream, long count) throws IOException {
+        frame(HEADERS, END_STREAM, stream, headerBlock("GET", "/", new String[0]));
+        byte[] empty = {0, 0, 0, CONTINUATION, 0, (byte) (stream >> 24), (byte) (stream >> 16), (byte) (stream >> 8),
+                (byte) stream};
+        byte[] batch = new byte[empty.length * 1_000];
+        for (int i = 0; i < 1_000; i++) {
+            System.arraycopy(empty, 0, batch, i * empty.length, empty.length);
+        }
+        for (long sent = 0; sent < count; sent += 1_000) {
+            out.write(batch, 0, (int) Math.min(1_000, count - sent) * empty.length);
+        }
+        out.flush();
+    }
+
+    private static byte[] headerBlock(String method, String path, String[] nameValues) {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
         // Helidon 4.5 wants pseudo-header names from the static table (2 :method, 4 :path, 6 :scheme, 1 :authority)
         indexedName(block, 2, method);
@@ -82,7 +120,7 @@ final class RawHttp2 implements AutoCloseable {
             string(block, nameValues[i]);
             string(block, nameValues[i + 1]);
         }
-        frame(HEADERS, END_HEADERS | (end ? END_STREAM : 0), stream, block.toByteArray());
+        return block.toByteArray();
     }
 
     void data(int stream, byte[] bytes, boolean end) throws IOException {
@@ -108,6 +146,20 @@ final class RawHttp2 implements AutoCloseable {
                     return body.toString(StandardCharsets.UTF_8);
                 }
             }
+        }
+    }
+
+    /** The error code of a GOAWAY that came within {@code millis} (frames before it skipped), or -1. */
+    int goAwayCodeWithin(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            Frame frame;
+            do {
+                frame = readFrame();
+            } while (frame.type != GOAWAY);
+            return java.nio.ByteBuffer.wrap(frame.payload, 4, 4).getInt();
+        } catch (java.io.EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
+            return -1;
         }
     }
 

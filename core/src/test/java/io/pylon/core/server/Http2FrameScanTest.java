@@ -1,0 +1,98 @@
+package io.pylon.core.server;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class Http2FrameScanTest {
+    private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final int DATA = 0;
+    private static final int HEADERS = 1;
+    private static final int CONTINUATION = 9;
+    private static final int END_HEADERS = 4;
+
+    @Test
+    void eightContinuationsPerBlockAreTakenBlockAfterBlock() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.writeBytes(PREFACE);
+        for (int block = 0; block < 3; block++) {
+            continued(bytes, 1 + 2 * block, Http2FrameScan.MAX_CONTINUATIONS);
+        }
+        assertThat(new Http2FrameScan().scan(bytes.toByteArray())).isTrue();
+    }
+
+    @Test
+    void aNinthContinuationIsRefusedAndStaysRefused() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.writeBytes(PREFACE);
+        continued(bytes, 1, Http2FrameScan.MAX_CONTINUATIONS + 1);
+        Http2FrameScan scan = new Http2FrameScan();
+        assertThat(scan.scan(bytes.toByteArray())).isFalse();
+        assertThat(scan.scan(frame(HEADERS, END_HEADERS, 3, new byte[3]))).isFalse();
+    }
+
+    @Test
+    void framesAreFollowedWhateverTheReadSizes() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.writeBytes(PREFACE);
+        continued(bytes, 1, Http2FrameScan.MAX_CONTINUATIONS);
+        bytes.writeBytes(frame(HEADERS, 0, 3, new byte[10]));
+        for (int i = 0; i <= Http2FrameScan.MAX_CONTINUATIONS; i++) {
+            bytes.writeBytes(frame(CONTINUATION, 0, 3, new byte[0]));
+        }
+        byte[] all = bytes.toByteArray();
+        Http2FrameScan scan = new Http2FrameScan();
+        int refusedAt = -1;
+        for (int i = 0; i < all.length && refusedAt < 0; i++) {
+            if (!scan.scan(all, i, 1)) {
+                refusedAt = i;
+            }
+        }
+        assertThat(refusedAt).isEqualTo(all.length - 1); // the last byte of the ninth frame's head
+    }
+
+    @Test
+    void payloadBytesThatLookLikeFramesAreSkipped() {
+        ByteArrayOutputStream payload = new ByteArrayOutputStream();
+        for (int i = 0; i < 20; i++) {
+            payload.writeBytes(frame(CONTINUATION, 0, 1, new byte[0]));
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.writeBytes(PREFACE);
+        bytes.writeBytes(frame(HEADERS, 0, 1, new byte[4]));
+        bytes.writeBytes(frame(CONTINUATION, END_HEADERS, 1, new byte[0]));
+        bytes.writeBytes(frame(DATA, 0, 1, payload.toByteArray()));
+        bytes.writeBytes(frame(DATA, 1, 1, payload.toByteArray()));
+        assertThat(new Http2FrameScan().scan(bytes.toByteArray())).isTrue();
+    }
+
+    @Test
+    void continuationsOutsideAHeaderBlockAreHelidonsToRefuse() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.writeBytes(PREFACE);
+        for (int i = 0; i < 20; i++) {
+            bytes.writeBytes(frame(CONTINUATION, 0, 1, new byte[0]));
+        }
+        // Helidon ends such a connection itself (a protocol error); the scan only bounds a block's length
+        assertThat(new Http2FrameScan().scan(bytes.toByteArray())).isTrue();
+    }
+
+    private static void continued(ByteArrayOutputStream out, int stream, int continuations) {
+        out.writeBytes(frame(HEADERS, 0, stream, new byte[5]));
+        for (int i = 1; i <= continuations; i++) {
+            out.writeBytes(frame(CONTINUATION, i == continuations ? END_HEADERS : 0, stream, new byte[i % 3]));
+        }
+    }
+
+    private static byte[] frame(int type, int flags, int stream, byte[] payload) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(new byte[]{(byte) (payload.length >> 16), (byte) (payload.length >> 8), (byte) payload.length,
+                (byte) type, (byte) flags, (byte) (stream >> 24), (byte) (stream >> 16), (byte) (stream >> 8),
+                (byte) stream});
+        out.writeBytes(payload);
+        return out.toByteArray();
+    }
+}

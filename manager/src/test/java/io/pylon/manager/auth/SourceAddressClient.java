@@ -59,7 +59,7 @@ final class SourceAddressClient {
 
     // reads the head up to the blank line, then exactly the body (Content-Length or chunked): the server may keep
     // the connection open whatever the request says
-    private static Answer parse(InputStream in) throws IOException {
+    static Answer parse(InputStream in) throws IOException {
         String[] lines = line(in, "\r\n\r\n").split("\r\n");
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {

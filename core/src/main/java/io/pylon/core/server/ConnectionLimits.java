@@ -10,13 +10,14 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * The limits a pod's listener holds against clients that open many connections or send slowly, and the bounds of
- * its lingering close (what it reads and discards after an answer that ends the connection). Defaults follow nginx
- * (client_header_timeout 60s, client_body_timeout 60s, keepalive_timeout 75s, lingering_time 30s,
- * lingering_timeout 5s); nginx has no byte bound on a lingering close, the pod adds one.
+ * The limits a pod's listener holds against clients that open many connections, send slowly or do not read, and the
+ * bounds of its lingering close (what it reads and discards after an answer that ends the connection). Defaults
+ * follow nginx (client_header_timeout 60s, client_body_timeout 60s, send_timeout 60s, keepalive_timeout 75s,
+ * lingering_time 30s, lingering_timeout 5s); nginx has no byte bound on a lingering close, the pod adds one.
  */
 public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout,
-                               Duration lingeringTime, Duration lingeringTimeout, long lingeringBytes) {
+                               Duration sendTimeout, Duration lingeringTime, Duration lingeringTimeout,
+                               long lingeringBytes) {
     /** Used when the descriptor limit cannot be read (not Linux/Unix). */
     static final int DEFAULT_MAX_CONNECTIONS = 10_000;
 
@@ -41,6 +42,13 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
                     + "(HTTP/1.1) or the request is answered 408 (an HTTP/2 stream; the connection serves on).",
             Duration.ofSeconds(60), SettingType.DURATION_TYPE);
 
+    public static final Setting<Duration> SEND_TIMEOUT = Setting.of("pylon.server.send-timeout",
+            "How long one write to a client may wait before the connection is closed (nginx send_timeout): a write "
+                    + "waits while the client takes nothing (its receive window and the socket's buffer are full). "
+                    + "Timed per write, not per answer: the gateway streams in writes of 16 KiB, so only a client "
+                    + "reading slower than 16 KiB per timeout is cut.", Duration.ofSeconds(60),
+            SettingType.DURATION_TYPE);
+
     public static final Setting<Duration> LINGERING_TIME = Setting.of("pylon.server.lingering-time",
             "After an answer that ends the connection while the client may still be sending (a 413 by the declared "
                     + "length, a 401 before the body is read), the pod half-closes and reads and discards what comes "
@@ -58,15 +66,15 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
             SettingType.byteSize(0, 1L << 40));
 
     public static List<Setting<?>> settings() {
-        return List.of(MAX_CONNECTIONS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT, LINGERING_TIME, LINGERING_TIMEOUT,
-                LINGERING_BYTES);
+        return List.of(MAX_CONNECTIONS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT, SEND_TIMEOUT, LINGERING_TIME,
+                LINGERING_TIMEOUT, LINGERING_BYTES);
     }
 
     public static ConnectionLimits from(Settings settings) {
         Integer configured = settings.find(MAX_CONNECTIONS);
         int max = configured != null ? configured : defaultMaxConnections(descriptorLimit());
         return new ConnectionLimits(max, positive(settings, IDLE_TIMEOUT), positive(settings, HEADER_TIMEOUT),
-                positive(settings, BODY_TIMEOUT), positive(settings, LINGERING_TIME),
+                positive(settings, BODY_TIMEOUT), positive(settings, SEND_TIMEOUT), positive(settings, LINGERING_TIME),
                 positive(settings, LINGERING_TIMEOUT), settings.get(LINGERING_BYTES));
     }
 

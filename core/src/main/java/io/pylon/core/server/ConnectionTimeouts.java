@@ -62,6 +62,7 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final AtomicLong closedIdle = new AtomicLong();
     private final AtomicLong closedHeaders = new AtomicLong();
     private final AtomicLong closedBody = new AtomicLong();
+    private final AtomicLong closedSend = new AtomicLong();
     private final AtomicLong lingeringCut = new AtomicLong();
     private final ScheduledFuture<?> sweeper;
     private volatile boolean draining;
@@ -228,10 +229,10 @@ final class ConnectionTimeouts implements AutoCloseable {
 
     /**
      * Connections closed by each timeout since start: idle, headers, body; then lingering closes cut by a bound
-     * (time, timeout or bytes).
+     * (time, timeout or bytes); then writes the client did not take within the send timeout.
      */
     long[] closedByTimeout() {
-        return new long[]{closedIdle.get(), closedHeaders.get(), closedBody.get(), lingeringCut.get()};
+        return new long[]{closedIdle.get(), closedHeaders.get(), closedBody.get(), lingeringCut.get(), closedSend.get()};
     }
 
     /** Connections in a lingering close now. */
@@ -252,6 +253,9 @@ final class ConnectionTimeouts implements AutoCloseable {
             // an HTTP/2 connection reads frames for every stream, and a silent client may be waiting for an answer:
             // idle is no request in flight and nothing from the client since the last one ended. Its streams'
             // body reads are bounded one by one (BodyReadWatch)
+            if (sendTimedOut(c, now)) {
+                continue;
+            }
             long readStart = c.readStart();
             if (readStart == 0 || c.requestsInFlight() > 0) {
                 continue;
@@ -259,14 +263,16 @@ final class ConnectionTimeouts implements AutoCloseable {
             long quiet = now - Math.max(readStart, c.lastRequestEnd());
             if (quiet > limits.idleTimeout().toNanos()) {
                 closedIdle.incrementAndGet();
-                c.goAway();
-                c.abort();
+                c.goAwayAndAbort();
             } else if ((draining || c.closeRequested()) && quiet > DRAIN_IDLE.toNanos()) {
-                c.goAway();
-                c.abort();
+                c.goAwayAndAbort();
             }
         }
         for (GuardedConnection c : connections) {
+            // an upgraded HTTP/2 connection's writes: in the loop above
+            if (c.phase() != Phase.HTTP2 && sendTimedOut(c, now)) {
+                continue;
+            }
             long readStart = c.readStart();
             if (readStart == 0) {
                 continue; // working on a request or writing: not waiting for the client
@@ -305,6 +311,18 @@ final class ConnectionTimeouts implements AutoCloseable {
                 }
             }
         }
+    }
+
+    // a write the client has not let finish for the send timeout: the client does not read (nginx send_timeout)
+    private boolean sendTimedOut(GuardedConnection c, long now) {
+        long writeStart = c.writeStart();
+        if (writeStart == 0 || now - writeStart <= limits.sendTimeout().toNanos()) {
+            return false;
+        }
+        if (c.abortOnce()) {
+            closedSend.incrementAndGet();
+        }
+        return true;
     }
 
     @Override

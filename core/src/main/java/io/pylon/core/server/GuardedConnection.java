@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -53,10 +54,15 @@ final class GuardedConnection implements ConnectionContext {
 
     private final ConnectionContext delegate;
     private final DataReader reader;
+    private final TimedWriter timedWriter;
     private final DataWriter writer;
     // set by the connection thread when the first request is HTTP/1.0, read by the same thread's writes
     private boolean http10;
     private volatile Phase phase = Phase.AWAITING_REQUEST;
+    // when the pending write to the client started (System.nanoTime), 0 when none is pending
+    private volatile long writeStart;
+    private final AtomicBoolean goingAway = new AtomicBoolean();
+    private final AtomicBoolean cut = new AtomicBoolean();
     // set once the connection is an HTTP/2 one; connection thread only
     private @Nullable Http2FrameScan frames;
     // unique, unlike Helidon's (an identity hash): HTTP/2 requests find their connection by it
@@ -85,7 +91,8 @@ final class GuardedConnection implements ConnectionContext {
         HelidonSocket socket = delegate.serverSocket();
         Http10Exchanges exchanges = Http10Connections.exchanges();
         this.reader = readThrough.reader(DataReader.create(() -> read(socket)), () -> http10 = true, exchanges);
-        this.writer = Http10Connections.writer(delegate.dataWriter(), () -> http10, exchanges);
+        this.timedWriter = new TimedWriter(delegate.dataWriter());
+        this.writer = Http10Connections.writer(timedWriter, () -> http10, exchanges);
     }
 
     /** How Helidon reads the guarded bytes: the HTTP/1.0 rewrite, sharing {@code exchanges} with the writer. */
@@ -195,6 +202,14 @@ final class GuardedConnection implements ConnectionContext {
         return phaseStart;
     }
 
+    /**
+     * When the pending write to the client started (System.nanoTime), 0 when none is pending: a write waits only while
+     * the client does not take what was sent before (its receive window and the socket's buffer are full).
+     */
+    long writeStart() {
+        return writeStart;
+    }
+
     /** When the pending read started (System.nanoTime), 0 when no read is pending. */
     long readStart() {
         return readStart;
@@ -223,17 +238,25 @@ final class GuardedConnection implements ConnectionContext {
             0, 0, 0, 0};
 
     /**
-     * Tells an HTTP/2 client that the connection ends, before {@link #abort}: Helidon 4.5.0 sends GOAWAY only once its
-     * connection reads a next frame, and a client that sends none would just see the connection drop. Called by the
-     * sweeper when no request of the connection is in flight and the client has sent nothing for a while, so that no
-     * stream of the connection writes at the same time.
+     * Tells an HTTP/2 client that the connection ends, then {@link #abort}s it (once; later calls do nothing): Helidon
+     * 4.5.0 sends GOAWAY only once its connection reads a next frame, and a client that sends none would just see the
+     * connection drop. Called by the sweeper when no request of the connection is in flight and the client has sent
+     * nothing for a while, so that no stream of the connection writes at the same time.
      */
-    void goAway() {
-        try {
-            delegate.dataWriter().writeNow(BufferData.create(GOAWAY));
-        } catch (RuntimeException e) {
-            // the connection is gone already: the abort that follows is all there is to do
+    void goAwayAndAbort() {
+        if (!goingAway.compareAndSet(false, true)) {
+            return;
         }
+        // on a thread of its own: a client that does not read would block the write, and the sweeper with it; such a
+        // write is timed as every other (the send timeout then aborts it)
+        Thread.ofVirtual().name("pylon-goaway").start(() -> {
+            try {
+                timedWriter.writeNow(BufferData.create(GOAWAY));
+            } catch (RuntimeException e) {
+                // the connection is gone already: the abort that follows is all there is to do
+            }
+            abort();
+        });
     }
 
     void forwardClose() {
@@ -241,6 +264,15 @@ final class GuardedConnection implements ConnectionContext {
         if (current != null) {
             current.close(false);
         }
+    }
+
+    /** {@link #abort()} the first time only: whether this call did it. */
+    boolean abortOnce() {
+        if (!cut.compareAndSet(false, true)) {
+            return false;
+        }
+        abort();
+        return true;
     }
 
     /** Closes the socket under the connection's thread: its pending read fails and the connection ends. */
@@ -386,5 +418,64 @@ final class GuardedConnection implements ConnectionContext {
     /** When the last request of this connection ended (System.nanoTime), 0 before any. */
     long lastRequestEnd() {
         return lastRequestEnd;
+    }
+
+    /** Notes when each write to the client starts and ends ({@link #writeStart()}). */
+    private final class TimedWriter implements DataWriter {
+        private final DataWriter socket;
+
+        TimedWriter(DataWriter socket) {
+            this.socket = socket;
+        }
+
+        @Override
+        public void write(BufferData... buffers) {
+            writeStart = System.nanoTime();
+            try {
+                socket.write(buffers);
+            } finally {
+                writeStart = 0;
+            }
+        }
+
+        @Override
+        public void write(BufferData buffer) {
+            writeStart = System.nanoTime();
+            try {
+                socket.write(buffer);
+            } finally {
+                writeStart = 0;
+            }
+        }
+
+        @Override
+        public void writeNow(BufferData... buffers) {
+            writeStart = System.nanoTime();
+            try {
+                socket.writeNow(buffers);
+            } finally {
+                writeStart = 0;
+            }
+        }
+
+        @Override
+        public void writeNow(BufferData buffer) {
+            writeStart = System.nanoTime();
+            try {
+                socket.writeNow(buffer);
+            } finally {
+                writeStart = 0;
+            }
+        }
+
+        @Override
+        public void flush() {
+            socket.flush();
+        }
+
+        @Override
+        public void close() {
+            socket.close();
+        }
     }
 }

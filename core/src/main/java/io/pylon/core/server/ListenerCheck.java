@@ -38,6 +38,7 @@ final class ListenerCheck implements HealthCheck {
                 "closedIdle", closed[0],
                 "closedSlowHeaders", closed[1],
                 "closedStalledBody", closed[2],
+                "closedSlowReader", closed[4],
                 "lingering", timeouts.lingering(),
                 "lingeringCut", closed[3]));
     }

@@ -16,7 +16,10 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Raw sockets against a real pod: idle, slow-header and stalled-body clients are cut off, connections are capped. */
+/**
+ * Raw sockets against a real pod: idle, slow-header, stalled-body clients and clients that do not read their answer
+ * are cut off, connections are capped.
+ */
 class SlowClientsTest {
     private static final String HEALTH = "GET /platform/management/health/live HTTP/1.1\r\nHost: pod\r\n\r\n";
     private Pod pod;
@@ -28,9 +31,26 @@ class SlowClientsTest {
         }
     }
 
+    // what the /big handler's writes ended with: null while it writes, "done" or the failure's class
+    private final java.util.concurrent.atomic.AtomicReference<String> bigWrite = new java.util.concurrent.atomic.AtomicReference<>();
+
     private void start(Map<String, String> settings) {
         pod = TestPods.start(new FakeModule("worker").onStart(context -> context.routes()
-                .post("/upload", (req, res) -> res.send("read " + req.content().as(String.class).length()))),
+                .post("/upload", (req, res) -> res.send("read " + req.content().as(String.class).length()))
+                .get("/big", (req, res) -> {
+                    long length = Long.parseLong(req.query().get("mb")) << 20;
+                    res.header("Content-Length", Long.toString(length));
+                    byte[] piece = new byte[16 * 1024];
+                    try (var out = res.outputStream()) {
+                        for (long sent = 0; sent < length; sent += piece.length) {
+                            out.write(piece);
+                        }
+                        bigWrite.set("done");
+                    } catch (IOException | RuntimeException e) {
+                        bigWrite.set(e.getClass().getSimpleName());
+                        throw e;
+                    }
+                })),
                 "slow", settings);
     }
 
@@ -125,6 +145,54 @@ class SlowClientsTest {
             assertThat(msUntilClosed(stalled, t0)).isBetween(900L, 3000L);
         }
         assertThat(TestPods.get(pod, "/platform/management/health").body()).contains("\"closedStalledBody\":1");
+    }
+
+    @Test
+    void aClientThatDoesNotReadItsAnswerIsClosedAfterTheSendTimeout() throws Exception {
+        start(Map.of("pylon.server.send-timeout", "1s"));
+        try (Socket reader = new Socket()) {
+            reader.setReceiveBufferSize(16 * 1024);
+            reader.connect(new java.net.InetSocketAddress("127.0.0.1", pod.port()));
+            long t0 = System.nanoTime();
+            reader.getOutputStream().write("GET /big?mb=256 HTTP/1.1\r\nHost: pod\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            long deadline = t0 + 15_000_000_000L;
+            while (bigWrite.get() == null && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(bigWrite.get()).as("the handler's writes, %d ms after the request", ms).isNotNull()
+                    .isNotEqualTo("done");
+            assertThat(ms).isBetween(1_000L, 10_000L);
+        }
+        assertThat(TestPods.get(pod, "/platform/management/health").body()).contains("\"closedSlowReader\":1");
+    }
+
+    @Test
+    void aSlowButSteadyReaderGetsAWholeAnswerThatTakesLongerThanTheSendTimeout() throws Exception {
+        start(Map.of("pylon.server.send-timeout", "1s"));
+        try (Socket reader = new Socket()) {
+            reader.setReceiveBufferSize(16 * 1024);
+            reader.connect(new java.net.InetSocketAddress("127.0.0.1", pod.port()));
+            reader.setSoTimeout(10_000);
+            long t0 = System.nanoTime();
+            reader.getOutputStream().write("GET /big?mb=16 HTTP/1.1\r\nHost: pod\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            InputStream in = reader.getInputStream();
+            byte[] buffer = new byte[64 * 1024];
+            long read = 0;
+            int n;
+            // about 3 MB/s in reads of 64 KiB: the pod's writes wait on this reader all along, none for long
+            while (read < (16L << 20) && (n = in.read(buffer)) > 0) {
+                read += n;
+                Thread.sleep(n >= 32 * 1024 ? 20 : 5);
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(read).as("bytes read in %d ms", ms).isGreaterThan(16L << 20); // the head too
+            assertThat(ms).isGreaterThan(1_000L);
+        }
+        assertThat(bigWrite.get()).isEqualTo("done");
+        assertThat(TestPods.get(pod, "/platform/management/health").body()).contains("\"closedSlowReader\":0");
     }
 
     @Test

@@ -13,13 +13,15 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A header block continued without end (the HTTP/2 CONTINUATION flood): Helidon 4.5.0 keeps every CONTINUATION frame
- * of a block until it ends and bounds only their bytes, so empty frames grew a pod's heap by about 60 bytes per 9 bytes
- * sent (1.2 GB for 180 MB). The listener ends such a connection with GOAWAY (ENHANCE_YOUR_CALM) after the ninth
- * CONTINUATION of a block, on connections opened with the preface and on upgraded ones; a block split over a few
- * frames is served.
+ * HTTP/2 floods Helidon 4.5.0 does not bound on its own. A header block continued without end (the CONTINUATION
+ * flood): Helidon keeps every CONTINUATION frame of a block until it ends and bounds only their bytes, so empty frames
+ * grew a pod's heap by about 60 bytes per 9 bytes sent (1.2 GB for 180 MB). The listener ends such a connection with
+ * GOAWAY (ENHANCE_YOUR_CALM) after the ninth CONTINUATION of a block, on connections opened with the preface and on
+ * upgraded ones; a block split over a few frames is served. PINGs sent by a client that reads nothing (the ping
+ * flood): Helidon answers each, its writes wait once the client's buffers are full, and the connection's thread waits
+ * with them; the send timeout ends the connection.
  */
-class Http2ContinuationFloodTest {
+class Http2FloodsTest {
     private static final int ENHANCE_YOUR_CALM = 0xb;
     static TestUpstream upstream;
     static Gateway gateway;
@@ -33,7 +35,7 @@ class Http2ContinuationFloodTest {
         gateway = Gateway.start("worker-h2-continuation", """
                 routes:
                   - {name: api, pathPrefix: /api, upstreams: [%s]}
-                """.formatted(upstream.url()), Map.of());
+                """.formatted(upstream.url()), Map.of("pylon.server.send-timeout", "1s"));
     }
 
     @AfterAll
@@ -84,6 +86,43 @@ class Http2ContinuationFloodTest {
                 cut = e; // the pod closed the connection while the client was still sending
             }
             assertThat(cut).as("the pod cut the flood").isNotNull();
+        }
+        assertServesANewConnection();
+    }
+
+    @Test
+    void aPingFloodFromAClientThatReadsNothingEndsAfterTheSendTimeout() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.setReceiveBufferSize(16 * 1024);
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", gateway.pod.port()));
+            var out = socket.getOutputStream();
+            out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[]{0, 0, 0, 4, 0, 0, 0, 0, 0}); // SETTINGS
+            byte[] pings = new byte[17 * 1_000];
+            for (int i = 0; i < 1_000; i++) {
+                pings[i * 17 + 2] = 8;
+                pings[i * 17 + 3] = 6;
+            }
+            var flood = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    for (int i = 0; i < 100_000; i++) { // 1.7 GB: far more than the buffers hold
+                        out.write(pings);
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e); // the pod closed the connection
+                }
+            });
+            long t0 = System.nanoTime();
+            Throwable end = null;
+            try {
+                flood.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                end = e.getCause();
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("the pod still held the connection after 20 s", e);
+            }
+            assertThat(end).as("the pod cut the flood").isInstanceOf(java.io.UncheckedIOException.class);
+            assertThat((System.nanoTime() - t0) / 1_000_000).isGreaterThan(900L);
         }
         assertServesANewConnection();
     }

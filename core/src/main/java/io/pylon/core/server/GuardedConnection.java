@@ -111,6 +111,9 @@ final class GuardedConnection implements ConnectionContext {
             // RFC 9112 9.6: having answered with Connection: close, the server closes; Helidon would read on
             throw new CloseConnectionException("Answered with Connection: close");
         }
+        if (phase == Phase.AWAITING_REQUEST) {
+            CarrierYield.beforeAwaitedRead();
+        }
         readStart = System.nanoTime();
         try {
             byte[] bytes = pending();

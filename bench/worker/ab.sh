@@ -4,8 +4,8 @@
 # warmed for 60 s, then rounds interleaved (A, B, A, B...). Per round: requests/s, p90, p99, longest answer and the
 # Worker's CPU per request (utime + stime from /proc/<pid>/stat).
 #   bench/worker/ab.sh TREE_A TREE_B [seconds-per-round] [rounds]
-# BENCH_ADDR: the loopback address every process binds (default 127.0.43.1). Bounded: 2 minutes of warm-up, then rounds x 2 x seconds
-# seconds, plus the builds. Needs wrk, nginx, taskset, a JDK >= 21 (bench/bench-env.sh).
+# BENCH_ADDR: the loopback address every process binds (default 127.0.43.1). Bounded: 2 minutes of warm-up, then
+# rounds x 2 x seconds-per-round, plus the builds. Needs wrk, nginx, taskset, a JDK >= 21 (bench/bench-env.sh).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 . "$ROOT/scripts/pod-jvm.sh"

@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection thread only, and a sweeper reading a stale pair at worst closes one sweep later. The lingering close
  * runs on the connection's thread too; the sweeper ends it by closing what it half-closed (published before the first
  * lingering read starts, which is what the sweeper waits for). On an HTTP/2 connection, requests count themselves in
- * and out from their own threads (an atomic count, a volatile time of the last end).
+ * and out from their own threads (an atomic count, a volatile time of the last end), and their writes note each frame
+ * in the connection's {@link Http2FrameScan} (published through a volatile field).
  */
 final class GuardedConnection implements ConnectionContext {
     /**
@@ -63,8 +64,8 @@ final class GuardedConnection implements ConnectionContext {
     private volatile long writeStart;
     private final AtomicBoolean goingAway = new AtomicBoolean();
     private final AtomicBoolean cut = new AtomicBoolean();
-    // set once the connection is an HTTP/2 one; connection thread only
-    private @Nullable Http2FrameScan frames;
+    // set once the connection is an HTTP/2 one by the connection thread; its streams' writes read it
+    private volatile @Nullable Http2FrameScan frames;
     // unique, unlike Helidon's (an identity hash): HTTP/2 requests find their connection by it
     private final String id;
     private final AtomicInteger requestsInFlight = new AtomicInteger();
@@ -129,7 +130,7 @@ final class GuardedConnection implements ConnectionContext {
             Http2FrameScan scan = frames;
             if (scan != null && bytes != null && !scan.scan(bytes)) {
                 // Helidon answers this with GOAWAY (this code) and ends the connection
-                throw new Http2Exception(Http2ErrorCode.ENHANCE_YOUR_CALM, "Too many CONTINUATION frames");
+                throw new Http2Exception(Http2ErrorCode.ENHANCE_YOUR_CALM, String.valueOf(scan.refusal()));
             }
             return bytes;
         } catch (UncheckedIOException e) {
@@ -463,6 +464,10 @@ final class GuardedConnection implements ConnectionContext {
 
         @Override
         public void writeNow(BufferData buffer) {
+            Http2FrameScan scan = frames;
+            if (scan != null) {
+                scan.written(buffer);
+            }
             writeStart = System.nanoTime();
             try {
                 socket.writeNow(buffer);

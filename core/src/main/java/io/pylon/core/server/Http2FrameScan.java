@@ -1,20 +1,37 @@
 package io.pylon.core.server;
 
+import io.helidon.common.buffers.BufferData;
+import org.jspecify.annotations.Nullable;
+
 /**
- * Follows the frames of an HTTP/2 connection in the bytes read for it, to refuse the one flood Helidon 4.5.0 takes
- * without a bound: a header block continued by CONTINUATION frames without end. Helidon bounds a block's bytes (the
- * largest header list) but not its frames, and keeps each frame it gets until the block ends: empty CONTINUATION
- * frames, 9 bytes each on the wire, grow the heap by about 60 bytes each, so one client fills any heap within seconds.
- * A header block may have at most {@link #MAX_CONTINUATIONS} CONTINUATION frames (nghttp2's default bound): a client
- * needs more only for a block larger than any the listener takes, or when it splits a block into frames of under 2 KiB.
- * The bytes start with the connection preface, then frames.
+ * Follows the frames of an HTTP/2 connection in the bytes read for it, to refuse the floods Helidon 4.5.0 takes
+ * without a bound:
+ * <ul>
+ *   <li>A header block continued by CONTINUATION frames without end. Helidon bounds a block's bytes (the largest
+ *   header list) but not its frames, and keeps each frame it gets until the block ends: empty CONTINUATION frames,
+ *   9 bytes each on the wire, grow the heap by about 60 bytes each, so one client fills any heap within seconds. A
+ *   header block may have at most {@link #MAX_CONTINUATIONS} CONTINUATION frames (nghttp2's default bound): a client
+ *   needs more only for a block larger than any the listener takes, or when it splits a block into frames of under
+ *   2 KiB.</li>
+ *   <li>Frames that carry nothing of a request or an answer (PING, SETTINGS, PRIORITY, WINDOW_UPDATE, unknown types),
+ *   sent without end: each costs a read and a dispatch, some an answer. nginx's rule bounds them: the connection is
+ *   refused once an eighth of all the bytes read exceeds the payload exchanged (DATA and header blocks, read and
+ *   written) by more than {@link #FLOOD_ALLOWANCE}. A client that requests and uploads, or downloads (its
+ *   WINDOW_UPDATEs are a few bytes per answer's kilobytes), stays far below it.</li>
+ * </ul>
+ * The bytes read start with the connection preface, then frames.
  *
- * <p>Threading: confined to the connection's thread (its reads).
+ * <p>Threading: {@link #scan} is confined to the connection's thread (its reads); {@link #written} is called by the
+ * threads that write frames, one at a time (Helidon's connection writer holds a lock around each frame's write), and
+ * publishes its count through a volatile field the reads see.
  */
 final class Http2FrameScan {
     static final int MAX_CONTINUATIONS = 8;
+    static final long FLOOD_ALLOWANCE = 1024 * 1024;
+    private static final int FLOOD_RATIO = 8;
     private static final int PREFACE_LENGTH = 24;
     private static final int FRAME_HEAD = 9;
+    private static final int DATA = 0;
     private static final int HEADERS = 1;
     private static final int PUSH_PROMISE = 5;
     private static final int CONTINUATION = 9;
@@ -25,17 +42,20 @@ final class Http2FrameScan {
     private int headFilled;
     private boolean inHeaderBlock;
     private int continuations;
-    private boolean refused;
+    private long bytesRead;
+    private long payloadRead;
+    private volatile long payloadWritten;
+    private @Nullable String refusal;
 
     /**
-     * Follows {@code length} bytes from {@code offset}, the next ones of the connection.
+     * Follows {@code length} bytes from {@code offset}, the next ones read from the connection.
      *
-     * @return false once a header block had more CONTINUATION frames than allowed (and from then on)
+     * @return false once the connection is refused (and from then on): {@link #refusal} says why
      */
     boolean scan(byte[] bytes, int offset, int length) {
         int i = offset;
         int end = offset + length;
-        while (i < end && !refused) {
+        while (i < end && refusal == null) {
             if (skip > 0) {
                 int n = (int) Math.min(skip, end - i);
                 skip -= n;
@@ -51,7 +71,32 @@ final class Http2FrameScan {
                 frame();
             }
         }
-        return !refused;
+        bytesRead += length;
+        if (refusal == null && bytesRead / FLOOD_RATIO > payloadRead + payloadWritten + FLOOD_ALLOWANCE) {
+            refusal = "Too many frames without payload";
+        }
+        return refusal == null;
+    }
+
+    /** Why the connection is refused, or null while it is not. */
+    @Nullable String refusal() {
+        return refusal;
+    }
+
+    /**
+     * Notes a frame written to the client, whole in {@code frame} (as Helidon writes each): its payload counts when
+     * it carries a request's or an answer's bytes. Anything else (several frames in one write) counts as no payload.
+     */
+    void written(BufferData frame) {
+        int n = frame.available();
+        if (n < FRAME_HEAD) {
+            return;
+        }
+        int length = (frame.get(0) << 16) | (frame.get(1) << 8) | frame.get(2);
+        int type = frame.get(3);
+        if (length + FRAME_HEAD == n && (type == DATA || type == HEADERS || type == CONTINUATION)) {
+            payloadWritten += length; // one writer at a time (see the threading rule)
+        }
     }
 
     boolean scan(byte[] bytes) {
@@ -62,12 +107,17 @@ final class Http2FrameScan {
         skip = ((head[0] & 0xffL) << 16) | ((head[1] & 0xffL) << 8) | (head[2] & 0xffL);
         int type = head[3] & 0xff;
         boolean endHeaders = (head[4] & END_HEADERS) != 0;
+        if (type == DATA || type == HEADERS || type == CONTINUATION) {
+            payloadRead += skip;
+        }
         if (type == HEADERS || type == PUSH_PROMISE) {
             inHeaderBlock = !endHeaders;
             continuations = 0;
         } else if (type == CONTINUATION && inHeaderBlock) {
             continuations++;
-            refused = continuations > MAX_CONTINUATIONS;
+            if (continuations > MAX_CONTINUATIONS) {
+                refusal = "Too many CONTINUATION frames";
+            }
             inHeaderBlock = !endHeaders;
         }
     }

@@ -1,5 +1,6 @@
 package io.pylon.core.server;
 
+import io.helidon.common.buffers.BufferData;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -11,6 +12,8 @@ class Http2FrameScanTest {
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int DATA = 0;
     private static final int HEADERS = 1;
+    private static final int PING = 6;
+    private static final int WINDOW_UPDATE = 8;
     private static final int CONTINUATION = 9;
     private static final int END_HEADERS = 4;
 
@@ -78,6 +81,66 @@ class Http2FrameScanTest {
         }
         // Helidon ends such a connection itself (a protocol error); the scan only bounds a block's length
         assertThat(new Http2FrameScan().scan(bytes.toByteArray())).isTrue();
+    }
+
+    @Test
+    void framesWithoutPayloadAreRefusedOnceAnEighthOfTheBytesExceedsTheAllowance() {
+        Http2FrameScan scan = new Http2FrameScan();
+        assertThat(scan.scan(PREFACE)).isTrue();
+        byte[] windowUpdates = repeated(frame(WINDOW_UPDATE, 0, 0, new byte[]{0, 0, 0, 1}), 10_000); // 130,000 bytes
+        long read = PREFACE.length;
+        while (read + windowUpdates.length <= 8 * Http2FrameScan.FLOOD_ALLOWANCE) {
+            assertThat(scan.scan(windowUpdates)).isTrue();
+            read += windowUpdates.length;
+        }
+        assertThat(scan.scan(windowUpdates)).isFalse();
+        assertThat(scan.refusal()).isEqualTo("Too many frames without payload");
+        assertThat(scan.scan(frame(DATA, 0, 1, new byte[100_000]))).as("stays refused").isFalse();
+    }
+
+    @Test
+    void payloadReadOrWrittenRaisesTheAllowance() {
+        byte[] windowUpdates = repeated(frame(WINDOW_UPDATE, 0, 0, new byte[]{0, 0, 0, 1}), 100_000); // 1.3 MB
+        Http2FrameScan uploads = new Http2FrameScan();
+        uploads.scan(PREFACE);
+        Http2FrameScan downloads = new Http2FrameScan();
+        downloads.scan(PREFACE);
+        for (int i = 0; i < 8; i++) { // 10.4 MB read: 1.3 MB an eighth, over the allowance alone
+            assertThat(uploads.scan(frame(DATA, 0, 1, new byte[40_000]))).isTrue();
+            assertThat(uploads.scan(windowUpdates)).isTrue();
+            for (int j = 0; j < 3; j++) {
+                downloads.written(BufferData.create(frame(DATA, 0, 1, new byte[16_384])));
+            }
+            assertThat(downloads.scan(windowUpdates)).isTrue();
+        }
+    }
+
+    @Test
+    void writtenFramesWithoutPayloadOrSeveralInOneWriteRaiseNothing() {
+        Http2FrameScan scan = new Http2FrameScan();
+        scan.scan(PREFACE);
+        byte[] pings = repeated(frame(PING, 0, 0, new byte[8]), 10_000); // 170,000 bytes
+        byte[] twoDataFrames = repeated(frame(DATA, 0, 1, new byte[16_384]), 2);
+        boolean open = true;
+        long read = PREFACE.length;
+        while (open) {
+            for (int i = 0; i < 10_000; i++) {
+                scan.written(BufferData.create(frame(PING, 1, 0, new byte[8])));
+            }
+            scan.written(BufferData.create(twoDataFrames));
+            open = scan.scan(pings);
+            read += pings.length;
+        }
+        assertThat(read).isGreaterThan(8 * Http2FrameScan.FLOOD_ALLOWANCE)
+                .isLessThan(8 * Http2FrameScan.FLOOD_ALLOWANCE + 2 * pings.length);
+    }
+
+    private static byte[] repeated(byte[] frame, int times) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < times; i++) {
+            out.writeBytes(frame);
+        }
+        return out.toByteArray();
     }
 
     private static void continued(ByteArrayOutputStream out, int stream, int continuations) {

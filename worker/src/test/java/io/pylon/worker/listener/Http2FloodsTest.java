@@ -8,7 +8,11 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,16 +23,34 @@ import static org.assertj.core.api.Assertions.assertThat;
  * GOAWAY (ENHANCE_YOUR_CALM) after the ninth CONTINUATION of a block, on connections opened with the preface and on
  * upgraded ones; a block split over a few frames is served. PINGs sent by a client that reads nothing (the ping
  * flood): Helidon answers each, its writes wait once the client's buffers are full, and the connection's thread waits
- * with them; the send timeout ends the connection.
+ * with them; the send timeout ends the connection. Frames without payload (PING, SETTINGS, PRIORITY, WINDOW_UPDATE,
+ * unknown types) sent without end: Helidon takes each; the listener's rule (nginx's) cuts the connection once they
+ * outweigh the payload exchanged. Rapid resets, and streams the client makes the pod reset: Helidon's own bound (50 a
+ * connection) ends the connection, so that few of the requests reach the upstream.
  */
 class Http2FloodsTest {
     private static final int ENHANCE_YOUR_CALM = 0xb;
+    private static final int CANCEL = 0x8;
+    private static final int DOWNLOAD = 16 * 1024 * 1024;
+    private static final AtomicInteger SLOW_REQUESTS = new AtomicInteger();
     static TestUpstream upstream;
     static Gateway gateway;
 
     @BeforeAll
     static void start() {
         upstream = TestUpstream.start(exchange -> {
+            if (exchange.getRequestURI().getPath().equals("/api/slow")) {
+                SLOW_REQUESTS.incrementAndGet();
+                try {
+                    Thread.sleep(2_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if (exchange.getRequestURI().getPath().equals("/api/download")) {
+                TestUpstream.send(exchange, 200, new byte[DOWNLOAD]);
+                return;
+            }
             String big = exchange.getRequestHeaders().getFirst("x-big");
             TestUpstream.send(exchange, 200, ("hello " + (big == null ? 0 : big.length())).getBytes(StandardCharsets.UTF_8));
         });
@@ -123,6 +145,99 @@ class Http2FloodsTest {
             }
             assertThat(end).as("the pod cut the flood").isInstanceOf(java.io.UncheckedIOException.class);
             assertThat((System.nanoTime() - t0) / 1_000_000).isGreaterThan(900L);
+        }
+        assertServesANewConnection();
+    }
+
+    @Test
+    void floodsOfFramesWithoutPayloadAreCut() throws Exception {
+        record Flood(String name, int type, int stream, byte[] payload, boolean answered) {
+        }
+        for (Flood flood : List.of(
+                new Flood("PRIORITY", 2, 3, new byte[]{0, 0, 0, 1, 15}, false),
+                new Flood("WINDOW_UPDATE", 8, 0, new byte[]{0, 0, 0, 1}, false),
+                new Flood("unknown type", 0x20, 0, new byte[4], false),
+                new Flood("PING", 6, 0, new byte[8], true),
+                new Flood("SETTINGS", 4, 0, new byte[0], true))) {
+            try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+                // 5,000,000 frames, 45 to 85 MB: the rule cuts the connection after about 8 MB
+                CompletableFuture<Boolean> sentAll = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        client.repeat(flood.type(), 0, flood.stream(), flood.payload(), 5_000_000);
+                        return true;
+                    } catch (IOException e) {
+                        return false; // the pod closed the connection
+                    }
+                });
+                int goAway = client.goAwayCodeWithin(30_000);
+                if (flood.answered()) {
+                    // the GOAWAY waits behind the answers the client has not read yet, and the close that follows
+                    // resets the connection (the client's frames are still coming): the client may never see it
+                    assertThat(goAway).as(flood.name()).isIn(ENHANCE_YOUR_CALM, -1);
+                } else {
+                    assertThat(goAway).as(flood.name()).isEqualTo(ENHANCE_YOUR_CALM);
+                }
+                assertThat(client.closedWithin(10_000)).as(flood.name()).isTrue();
+                assertThat(sentAll.get(30, TimeUnit.SECONDS)).as(flood.name() + " sent whole").isFalse();
+            }
+        }
+        assertServesANewConnection();
+    }
+
+    @Test
+    void framesWithoutPayloadBesideALargeAnswerAreNoFlood() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            client.headers(1, "GET", "/api/download", true);
+            // 10 KiB of WINDOW_UPDATEs beside each DATA frame: 10 MB in all for the 16 MiB answer, beyond the bound of
+            // a connection that exchanged no payload, far within that of one whose answers' bytes count
+            long length = client.answerLength(1, () -> client.repeat(8, 0, 0, new byte[]{0, 0, 0, 1}, 10 * 1024 / 13));
+            assertThat(length).isEqualTo(DOWNLOAD);
+            client.headers(3, "GET", "/api/next", true, "x-big", "c");
+            assertThat(client.answer(3)).isEqualTo("hello 1");
+        }
+    }
+
+    @Test
+    void aRapidResetFloodEndsTheConnectionBeforeMostRequestsReachTheUpstream() throws Exception {
+        int before = SLOW_REQUESTS.get();
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            CompletableFuture<Boolean> sentAll = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (int stream = 1; stream < 2 * 1_000; stream += 2) {
+                        client.headers(stream, "GET", "/api/slow", true);
+                        client.reset(stream, CANCEL);
+                    }
+                    return true;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            assertThat(client.goAwayCodeWithin(10_000)).isEqualTo(ENHANCE_YOUR_CALM);
+            assertThat(client.closedWithin(10_000)).isTrue();
+            sentAll.get(10, TimeUnit.SECONDS);
+        }
+        Thread.sleep(500);
+        assertThat(SLOW_REQUESTS.get() - before).as("requests that reached the upstream, of 1,000").isLessThan(200);
+        assertServesANewConnection();
+    }
+
+    @Test
+    void streamsTheClientMakesThePodResetEndTheConnection() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            CompletableFuture<Boolean> sentAll = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (int stream = 1; stream < 2 * 1_000; stream += 2) {
+                        client.headers(stream, "POST", "/api/slow", false);
+                        client.windowUpdate(stream, 0); // a stream error: the pod resets the stream
+                    }
+                    return true;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            // Helidon's bound (50 such resets a connection); without it the pod would reset all 1,000 streams
+            assertThat(client.resetsUntilClosed(10_000)).isBetween(1, 60);
+            sentAll.get(10, TimeUnit.SECONDS);
         }
         assertServesANewConnection();
     }

@@ -17,8 +17,10 @@ final class RawHttp2 implements AutoCloseable {
     private static final int DATA = 0;
     private static final int HEADERS = 1;
     private static final int SETTINGS = 4;
+    private static final int RST_STREAM = 3;
     private static final int PING = 6;
     private static final int GOAWAY = 7;
+    private static final int WINDOW_UPDATE = 8;
     private static final int CONTINUATION = 9;
     private static final int END_STREAM = 1;
     private static final int END_HEADERS = 4;
@@ -36,6 +38,7 @@ final class RawHttp2 implements AutoCloseable {
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
         socket.setSoTimeout(30_000);
+        socket.setTcpNoDelay(true);
         RawHttp2 client = new RawHttp2(socket);
         client.out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         client.frame(SETTINGS, 0, 0, new byte[0]);
@@ -108,6 +111,29 @@ final class RawHttp2 implements AutoCloseable {
         out.flush();
     }
 
+    /** RST_STREAM with {@code code} on {@code stream}. */
+    void reset(int stream, int code) throws IOException {
+        frame(RST_STREAM, 0, stream, java.nio.ByteBuffer.allocate(4).putInt(code).array());
+    }
+
+    /** WINDOW_UPDATE on {@code stream} (0: the connection) by {@code increment}, which may be 0 (a protocol error). */
+    void windowUpdate(int stream, int increment) throws IOException {
+        frame(WINDOW_UPDATE, 0, stream, java.nio.ByteBuffer.allocate(4).putInt(increment).array());
+    }
+
+    /** {@code count} copies of one frame, sent as fast as the connection takes them. */
+    void repeat(int type, int flags, int stream, byte[] payload, long count) throws IOException {
+        byte[] one = frameBytes(type, flags, stream, payload);
+        byte[] batch = new byte[one.length * 1_000];
+        for (int i = 0; i < 1_000; i++) {
+            System.arraycopy(one, 0, batch, i * one.length, one.length);
+        }
+        for (long sent = 0; sent < count; sent += 1_000) {
+            out.write(batch, 0, (int) Math.min(1_000, count - sent) * one.length);
+        }
+        out.flush();
+    }
+
     private static byte[] headerBlock(String method, String path, String[] nameValues) {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
         // Helidon 4.5 wants pseudo-header names from the static table (2 :method, 4 :path, 6 :scheme, 1 :authority)
@@ -149,6 +175,38 @@ final class RawHttp2 implements AutoCloseable {
         }
     }
 
+    /** What to do after each DATA frame of an answer. */
+    @FunctionalInterface
+    interface AfterData {
+        void run() throws IOException;
+    }
+
+    /**
+     * The length of the stream's answer, read until its end: each DATA frame is given back to the flow-control
+     * windows of the stream and of the connection (as a client reading the answer does), then {@code afterData} runs.
+     */
+    long answerLength(int stream, AfterData afterData) throws IOException {
+        long length = 0;
+        while (true) {
+            Frame frame = readFrame();
+            if (frame.type == GOAWAY) {
+                throw new IOException("GOAWAY, error code " + frame.payload[7] + " after " + length + " bytes");
+            } else if (frame.type == SETTINGS && (frame.flags & 1) == 0) {
+                frame(SETTINGS, 1, 0, new byte[0]);
+            } else if (frame.stream == stream && (frame.type == DATA || frame.type == HEADERS)) {
+                if (frame.type == DATA && frame.payload.length > 0) {
+                    length += frame.payload.length;
+                    windowUpdate(stream, frame.payload.length);
+                    windowUpdate(0, frame.payload.length);
+                    afterData.run();
+                }
+                if ((frame.flags & END_STREAM) != 0) {
+                    return length;
+                }
+            }
+        }
+    }
+
     /** The error code of a GOAWAY that came within {@code millis} (frames before it skipped), or -1. */
     int goAwayCodeWithin(int millis) throws IOException {
         socket.setSoTimeout(millis);
@@ -173,6 +231,26 @@ final class RawHttp2 implements AutoCloseable {
             return true;
         } catch (java.io.EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
             return false;
+        }
+    }
+
+    /**
+     * The RST_STREAM frames the server sent until it closed the connection (other frames skipped); -1 when it was still
+     * open after {@code millis}.
+     */
+    int resetsUntilClosed(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        int resets = 0;
+        try {
+            while (true) {
+                if (readFrame().type == RST_STREAM) {
+                    resets++;
+                }
+            }
+        } catch (java.io.EOFException | java.net.SocketException e) {
+            return resets; // the end of the stream, or a reset
+        } catch (java.net.SocketTimeoutException e) {
+            return -1;
         }
     }
 
@@ -218,11 +296,20 @@ final class RawHttp2 implements AutoCloseable {
     }
 
     private synchronized void frame(int type, int flags, int stream, byte[] payload) throws IOException {
-        out.write(new byte[]{(byte) (payload.length >> 16), (byte) (payload.length >> 8), (byte) payload.length,
-                (byte) type, (byte) flags, (byte) (stream >> 24), (byte) (stream >> 16), (byte) (stream >> 8),
-                (byte) stream});
-        out.write(payload);
+        out.write(frameBytes(type, flags, stream, payload));
         out.flush();
+    }
+
+    private static byte[] frameBytes(int type, int flags, int stream, byte[] payload) {
+        byte[] frame = new byte[9 + payload.length];
+        frame[0] = (byte) (payload.length >> 16);
+        frame[1] = (byte) (payload.length >> 8);
+        frame[2] = (byte) payload.length;
+        frame[3] = (byte) type;
+        frame[4] = (byte) flags;
+        java.nio.ByteBuffer.wrap(frame, 5, 4).putInt(stream);
+        System.arraycopy(payload, 0, frame, 9, payload.length);
+        return frame;
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.helidon.webserver.ProxyProtocolData;
 import io.helidon.webserver.Router;
 import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.spi.ServerConnection;
+import io.pylon.core.http.ClientDeparture;
 import io.pylon.core.http.Http10Connections;
 import io.pylon.core.http.Http10Exchanges;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +22,9 @@ import org.jspecify.annotations.Nullable;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,8 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection thread only, and a sweeper reading a stale pair at worst closes one sweep later. The lingering close
  * runs on the connection's thread too; the sweeper ends it by closing what it half-closed (published before the first
  * lingering read starts, which is what the sweeper waits for). On an HTTP/2 connection, requests count themselves in
- * and out from their own threads (an atomic count, a volatile time of the last end), and their writes note each frame
- * in the connection's {@link Http2FrameScan} (published through a volatile field).
+ * and out from their own threads (an atomic count, a volatile time of the last end, a concurrent map of their
+ * {@link ClientDeparture}s, told by the connection's thread when the client resets a stream or the connection ends),
+ * and their writes note each frame in the connection's {@link Http2FrameScan} (published through a volatile field).
  */
 final class GuardedConnection implements ConnectionContext {
     /**
@@ -69,6 +73,9 @@ final class GuardedConnection implements ConnectionContext {
     // unique, unlike Helidon's (an identity hash): HTTP/2 requests find their connection by it
     private final String id;
     private final AtomicInteger requestsInFlight = new AtomicInteger();
+    // the HTTP/2 requests in flight by stream id, told when their client leaves
+    private final Map<Integer, ClientDeparture> departures = new ConcurrentHashMap<>();
+    private volatile boolean clientLeft;
     private volatile long lastRequestEnd;
     private volatile long phaseStart = System.nanoTime();
     private volatile long readStart;
@@ -160,7 +167,7 @@ final class GuardedConnection implements ConnectionContext {
      * already. Connection thread only.
      */
     void enterHttp2() {
-        Http2FrameScan scan = new Http2FrameScan();
+        Http2FrameScan scan = new Http2FrameScan(this::streamReset);
         int buffered = reader.available();
         if (buffered > 0) {
             byte[] ahead = new byte[buffered];
@@ -405,13 +412,38 @@ final class GuardedConnection implements ConnectionContext {
         return id;
     }
 
-    void requestStarted() {
+    /** An HTTP/2 request started on stream {@code streamId}: its departure is told when the client resets it. */
+    ClientDeparture requestStarted(int streamId) {
         requestsInFlight.incrementAndGet();
+        ClientDeparture departure = new ClientDeparture();
+        departures.put(streamId, departure);
+        if (clientLeft) {
+            departure.depart(); // the connection ended while the request was being set up
+        }
+        return departure;
     }
 
-    void requestEnded() {
+    void requestEnded(int streamId) {
+        departures.remove(streamId);
         lastRequestEnd = System.nanoTime();
         requestsInFlight.decrementAndGet();
+    }
+
+    /** The client reset an HTTP/2 stream (connection thread). */
+    private void streamReset(int streamId) {
+        ClientDeparture departure = departures.remove(streamId);
+        if (departure != null) {
+            departure.depart();
+        }
+    }
+
+    /** The connection ended: every request still in flight on it lost its client. */
+    void clientLeft() {
+        clientLeft = true;
+        for (ClientDeparture departure : departures.values()) {
+            departure.depart();
+        }
+        departures.clear();
     }
 
     /** Requests of this connection being handled now (counted on HTTP/2 connections only). */

@@ -1,5 +1,8 @@
 package io.pylon.core.server;
 
+import io.pylon.core.http.ClientDeparture;
+import org.jspecify.annotations.Nullable;
+
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,22 +21,26 @@ final class Http2Connections {
         byId.put(connection.childSocketId(), connection);
     }
 
+    /** The connection ended: its requests still in flight lost their client. */
     void remove(GuardedConnection connection) {
         byId.remove(connection.childSocketId(), connection);
+        connection.clientLeft();
     }
 
-    /** A request started on the connection of this socket id (not an HTTP/2 one: nothing). */
-    void requestStarted(String socketId) {
+    /**
+     * A request started on stream {@code streamId} of the connection of this socket id.
+     *
+     * @return what tells the request that its client left; null when the connection is not (or no longer) an HTTP/2 one
+     */
+    @Nullable ClientDeparture requestStarted(String socketId, int streamId) {
         GuardedConnection connection = byId.get(socketId);
-        if (connection != null) {
-            connection.requestStarted();
-        }
+        return connection == null ? null : connection.requestStarted(streamId);
     }
 
-    void requestEnded(String socketId) {
+    void requestEnded(String socketId, int streamId) {
         GuardedConnection connection = byId.get(socketId);
         if (connection != null) {
-            connection.requestEnded();
+            connection.requestEnded(streamId);
         }
     }
 

@@ -3,6 +3,8 @@ package io.pylon.core.server;
 import io.helidon.common.buffers.BufferData;
 import org.jspecify.annotations.Nullable;
 
+import java.util.function.IntConsumer;
+
 /**
  * Follows the frames of an HTTP/2 connection in the bytes read for it, to refuse the floods Helidon 4.5.0 takes
  * without a bound:
@@ -19,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  *   written) by more than {@link #FLOOD_ALLOWANCE}. A client that requests and uploads, or downloads (its
  *   WINDOW_UPDATEs are a few bytes per answer's kilobytes), stays far below it.</li>
  * </ul>
- * The bytes read start with the connection preface, then frames.
+ * The bytes read start with the connection preface, then frames. It also tells the connection of each stream the
+ * client resets (RST_STREAM), so that the stream's request stops waiting on its upstream.
  *
  * <p>Threading: {@link #scan} is confined to the connection's thread (its reads); {@link #written} is called by the
  * threads that write frames, one at a time (Helidon's connection writer holds a lock around each frame's write), and
@@ -33,6 +36,7 @@ final class Http2FrameScan {
     private static final int FRAME_HEAD = 9;
     private static final int DATA = 0;
     private static final int HEADERS = 1;
+    private static final int RST_STREAM = 3;
     private static final int PUSH_PROMISE = 5;
     private static final int CONTINUATION = 9;
     private static final int END_HEADERS = 4;
@@ -46,6 +50,12 @@ final class Http2FrameScan {
     private long payloadRead;
     private volatile long payloadWritten;
     private @Nullable String refusal;
+    private final IntConsumer resets;
+
+    /** @param resets told the stream id of each RST_STREAM frame read, on the connection's thread */
+    Http2FrameScan(IntConsumer resets) {
+        this.resets = resets;
+    }
 
     /**
      * Follows {@code length} bytes from {@code offset}, the next ones read from the connection.
@@ -109,6 +119,9 @@ final class Http2FrameScan {
         boolean endHeaders = (head[4] & END_HEADERS) != 0;
         if (type == DATA || type == HEADERS || type == CONTINUATION) {
             payloadRead += skip;
+        } else if (type == RST_STREAM) {
+            resets.accept(((head[5] & 0x7f) << 24) | ((head[6] & 0xff) << 16) | ((head[7] & 0xff) << 8)
+                    | (head[8] & 0xff));
         }
         if (type == HEADERS || type == PUSH_PROMISE) {
             inHeaderBlock = !endHeaders;

@@ -2,13 +2,15 @@ package io.pylon.core.server;
 
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.HttpRouting;
+import io.pylon.core.http.ClientDeparture;
 import io.pylon.core.http.ListenerProbe;
 
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The pod's view of its requests: counts those finished (not the listener watch's own), counts an HTTP/2 connection's
- * requests in flight on it (it is idle only without any), and while the pod stops, answers requests with
+ * The pod's view of its requests: counts those finished (not the listener watch's own), counts an HTTP/2
+ * connection's requests in flight on it (it is idle only without any) and gives each its {@link ClientDeparture}, and
+ * while the pod stops, answers requests with
  * {@code Connection: close} so that clients move to other pods instead of sending more on a connection about to close.
  *
  * <p>Threading: the filter runs on request threads (virtual); the counter is atomic and the stopping flag volatile.
@@ -30,13 +32,16 @@ final class PodTraffic {
             }
             String http2Connection = "2.0".equals(req.prologue().protocolVersion()) ? req.socketId() : null;
             if (http2Connection != null) {
-                http2.requestStarted(http2Connection);
+                ClientDeparture departure = http2.requestStarted(http2Connection, req.id());
+                if (departure != null) {
+                    departure.register(req);
+                }
             }
             try {
                 chain.proceed();
             } finally {
                 if (http2Connection != null) {
-                    http2.requestEnded(http2Connection);
+                    http2.requestEnded(http2Connection, req.id());
                 }
                 if (!ListenerProbe.isProbe(req)) {
                     finished.incrementAndGet();

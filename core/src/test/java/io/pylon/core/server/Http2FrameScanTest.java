@@ -24,7 +24,7 @@ class Http2FrameScanTest {
         for (int block = 0; block < 3; block++) {
             continued(bytes, 1 + 2 * block, Http2FrameScan.MAX_CONTINUATIONS);
         }
-        assertThat(new Http2FrameScan().scan(bytes.toByteArray())).isTrue();
+        assertThat(new Http2FrameScan(stream -> { }).scan(bytes.toByteArray())).isTrue();
     }
 
     @Test
@@ -32,7 +32,7 @@ class Http2FrameScanTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         bytes.writeBytes(PREFACE);
         continued(bytes, 1, Http2FrameScan.MAX_CONTINUATIONS + 1);
-        Http2FrameScan scan = new Http2FrameScan();
+        Http2FrameScan scan = new Http2FrameScan(stream -> { });
         assertThat(scan.scan(bytes.toByteArray())).isFalse();
         assertThat(scan.scan(frame(HEADERS, END_HEADERS, 3, new byte[3]))).isFalse();
     }
@@ -47,7 +47,7 @@ class Http2FrameScanTest {
             bytes.writeBytes(frame(CONTINUATION, 0, 3, new byte[0]));
         }
         byte[] all = bytes.toByteArray();
-        Http2FrameScan scan = new Http2FrameScan();
+        Http2FrameScan scan = new Http2FrameScan(stream -> { });
         int refusedAt = -1;
         for (int i = 0; i < all.length && refusedAt < 0; i++) {
             if (!scan.scan(all, i, 1)) {
@@ -69,7 +69,7 @@ class Http2FrameScanTest {
         bytes.writeBytes(frame(CONTINUATION, END_HEADERS, 1, new byte[0]));
         bytes.writeBytes(frame(DATA, 0, 1, payload.toByteArray()));
         bytes.writeBytes(frame(DATA, 1, 1, payload.toByteArray()));
-        assertThat(new Http2FrameScan().scan(bytes.toByteArray())).isTrue();
+        assertThat(new Http2FrameScan(stream -> { }).scan(bytes.toByteArray())).isTrue();
     }
 
     @Test
@@ -80,12 +80,12 @@ class Http2FrameScanTest {
             bytes.writeBytes(frame(CONTINUATION, 0, 1, new byte[0]));
         }
         // Helidon ends such a connection itself (a protocol error); the scan only bounds a block's length
-        assertThat(new Http2FrameScan().scan(bytes.toByteArray())).isTrue();
+        assertThat(new Http2FrameScan(stream -> { }).scan(bytes.toByteArray())).isTrue();
     }
 
     @Test
     void framesWithoutPayloadAreRefusedOnceAnEighthOfTheBytesExceedsTheAllowance() {
-        Http2FrameScan scan = new Http2FrameScan();
+        Http2FrameScan scan = new Http2FrameScan(stream -> { });
         assertThat(scan.scan(PREFACE)).isTrue();
         byte[] windowUpdates = repeated(frame(WINDOW_UPDATE, 0, 0, new byte[]{0, 0, 0, 1}), 10_000); // 130,000 bytes
         long read = PREFACE.length;
@@ -101,9 +101,9 @@ class Http2FrameScanTest {
     @Test
     void payloadReadOrWrittenRaisesTheAllowance() {
         byte[] windowUpdates = repeated(frame(WINDOW_UPDATE, 0, 0, new byte[]{0, 0, 0, 1}), 100_000); // 1.3 MB
-        Http2FrameScan uploads = new Http2FrameScan();
+        Http2FrameScan uploads = new Http2FrameScan(stream -> { });
         uploads.scan(PREFACE);
-        Http2FrameScan downloads = new Http2FrameScan();
+        Http2FrameScan downloads = new Http2FrameScan(stream -> { });
         downloads.scan(PREFACE);
         for (int i = 0; i < 8; i++) { // 10.4 MB read: 1.3 MB an eighth, over the allowance alone
             assertThat(uploads.scan(frame(DATA, 0, 1, new byte[40_000]))).isTrue();
@@ -117,7 +117,7 @@ class Http2FrameScanTest {
 
     @Test
     void writtenFramesWithoutPayloadOrSeveralInOneWriteRaiseNothing() {
-        Http2FrameScan scan = new Http2FrameScan();
+        Http2FrameScan scan = new Http2FrameScan(stream -> { });
         scan.scan(PREFACE);
         byte[] pings = repeated(frame(PING, 0, 0, new byte[8]), 10_000); // 170,000 bytes
         byte[] twoDataFrames = repeated(frame(DATA, 0, 1, new byte[16_384]), 2);

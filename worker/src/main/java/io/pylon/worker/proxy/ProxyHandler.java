@@ -10,6 +10,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.ClientDeparture;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.PodPaths;
 import io.pylon.worker.ratelimit.PlanLimiter;
@@ -212,33 +213,40 @@ public final class ProxyHandler implements Handler {
         }
         ClientRequestBody body = req.content().hasEntity()
                 ? new ClientRequestBody(req.content().inputStream(), limit) : null;
-        String query = req.query().rawValue();
         OutboundRequest.Hop hop = new OutboundRequest.Hop(clientIp, req.isSecure(), req.localPeer().port(),
                 route.stripPrefix() || route.policies().rewritePrefix() != null ? route.pathPrefix() : null,
                 trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost());
-        UpstreamDispatch.Result result = dispatch.open(entry, method, body, (upstream, pool, responseTimeout) -> {
-            var outbound = OutboundRequest.create(method, pool.target(),
-                    OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop,
-                    HeaderTransforms.keyHeader(policies));
-            HeaderTransforms.request(policies, application, outbound);
-            if (body != null) {
-                outbound.setEntity(new UpstreamRequestBody(body, length, responseTimeout));
-            }
-            return outbound;
-        });
-        switch (result) {
-            case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res, forwarding.responseBuffering(),
-                    forwarding.rewriteLocation() ? LocationRewrite.of(route, opened.upstream(),
-                            req.isSecure(), req.headers().first(HeaderNames.HOST).orElse(null)) : null,
-                    headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
-                            headers));
-            case UpstreamDispatch.Failed failed -> {
-                if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE) {
-                    res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read
+        String query = req.query().rawValue();
+        ClientDeparture departure = ClientDeparture.of(req);
+        try {
+            UpstreamDispatch.Result result = dispatch.open(entry, method, body, departure, (upstream, pool, timeout) -> {
+                var outbound = OutboundRequest.create(method, pool.target(),
+                        OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop,
+                        HeaderTransforms.keyHeader(policies));
+                HeaderTransforms.request(policies, application, outbound);
+                if (body != null) {
+                    outbound.setEntity(new UpstreamRequestBody(body, length, timeout));
                 }
-                GatewayError answer = failed.failure().answer(stats);
-                stats.meters.unanswered(entry, answer.status().code());
-                answer.send(res);
+                return outbound;
+            });
+            switch (result) {
+                case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res, forwarding.responseBuffering(),
+                        forwarding.rewriteLocation() ? LocationRewrite.of(route, opened.upstream(),
+                                req.isSecure(), req.headers().first(HeaderNames.HOST).orElse(null)) : null,
+                        headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
+                                headers));
+                case UpstreamDispatch.Failed failed -> {
+                    if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE) {
+                        res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read
+                    }
+                    GatewayError answer = failed.failure().answer(stats);
+                    stats.meters.unanswered(entry, answer.status().code());
+                    answer.send(res);
+                }
+            }
+        } finally {
+            if (departure != null) {
+                departure.clear(); // the exchange is over: nothing to abort any more
             }
         }
     }

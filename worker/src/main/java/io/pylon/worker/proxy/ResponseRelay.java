@@ -153,6 +153,10 @@ final class ResponseRelay {
         try {
             head = in.readNBytes(BUFFER_LIMIT);
         } catch (IOException e) {
+            if (exchange.abandoned()) {
+                stats.clientAborted.increment();
+                throw new CloseConnectionException("client went away", e);
+            }
             stats.upstreamAborted.increment();
             res.headers().clear();
             (exchange.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE).answer(stats).send(res);
@@ -193,6 +197,10 @@ final class ResponseRelay {
                 try {
                     n = in.read(buffer);
                 } catch (IOException e) {
+                    if (exchange.abandoned()) {
+                        stats.clientAborted.increment();
+                        throw new CloseConnectionException("client went away", e);
+                    }
                     stats.upstreamAborted.increment();
                     LOG.log(Level.WARNING, "Upstream stopped sending a response body after " + total + " bytes ("
                             + (exchange.timedOut() ? "silent past the response timeout" : e.getClass().getSimpleName())

@@ -15,14 +15,16 @@ import java.io.InputStream;
  * connection; the exchange's blocked read or write then fails and {@link #expired()} says why.
  *
  * <p>Threading: the exchange's own thread arms, disarms and finishes it; the sweep thread of {@link ResponseTimeouts}
- * reads the volatile due time and expires it. Expiring and finishing both hold this object's monitor, so the sweep
- * never closes a connection that was already finished and handed back to the pool.
+ * reads the volatile due time and expires it; the client connection's thread abandons it when the client leaves.
+ * Watching, expiring, abandoning and finishing all hold this object's monitor, so neither the sweep nor a departure
+ * ever closes a connection that was already finished and handed back to the pool.
  */
 final class ResponseTimeout {
     private static final long DISARMED = Long.MIN_VALUE;
     private static final int WATCHING = 0;
     private static final int EXPIRED = 1;
     private static final int FINISHED = 2;
+    private static final int ABANDONED = 3;
 
     private final ResponseTimeouts owner;
     private final long timeoutNanos;
@@ -37,9 +39,39 @@ final class ResponseTimeout {
 
     /** Starts watching the connection the exchange runs on; armed from now. */
     void watch(ConnectionEndpoint endpoint) {
-        this.endpoint = endpoint;
+        synchronized (this) {
+            this.endpoint = endpoint;
+            if (state == ABANDONED) {
+                endpoint.close(CloseMode.IMMEDIATE); // the client left while the connection was being made
+                return;
+            }
+        }
         arm();
         owner.add(this);
+    }
+
+    /**
+     * The client left ({@link io.pylon.core.http.ClientDeparture}): the upstream connection is closed, as an expired
+     * timeout's is, so that the exchange's blocked read or write fails at once; {@link #abandoned()} says why.
+     * Called on the client connection's thread.
+     */
+    void abandon() {
+        synchronized (this) {
+            if (state != WATCHING) {
+                return;
+            }
+            state = ABANDONED;
+            ConnectionEndpoint watched = endpoint;
+            if (watched != null) {
+                watched.close(CloseMode.IMMEDIATE);
+            }
+        }
+        owner.remove(this);
+    }
+
+    /** Whether the connection was closed because the client left. */
+    boolean abandoned() {
+        return state == ABANDONED;
     }
 
     /** The gateway starts waiting on the upstream: the full timeout from now. */

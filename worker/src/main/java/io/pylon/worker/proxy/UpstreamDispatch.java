@@ -3,6 +3,7 @@ package io.pylon.worker.proxy;
 import org.jspecify.annotations.Nullable;
 
 import io.helidon.webserver.CloseConnectionException;
+import io.pylon.core.http.ClientDeparture;
 import io.pylon.gateway.model.Forwarding;
 import io.pylon.gateway.model.Route;
 import io.pylon.worker.routes.RouteTable;
@@ -70,10 +71,13 @@ final class UpstreamDispatch {
 
     /**
      * @param method the request's method: only an idempotent one without a body is retried ({@link Forwarding})
-     * @param body   the client's body, null when the request has none
-     * @throws CloseConnectionException when the client stopped sending its body: nobody is left to answer
+     * @param body      the client's body, null when the request has none
+     * @param departure tells when the client leaves (an HTTP/2 stream reset); each attempt's upstream connection is
+     *                  then closed at once, and stays watched through the answer's relay (null: HTTP/1)
+     * @throws CloseConnectionException when the client stopped sending its body or left: nobody is left to answer
      */
-    Result open(RouteTable.Entry entry, String method, @Nullable ClientRequestBody body, Outbound outbound) {
+    Result open(RouteTable.Entry entry, String method, @Nullable ClientRequestBody body,
+                @Nullable ClientDeparture departure, Outbound outbound) {
         Route route = entry.route();
         Forwarding.Retries retries = route.forwarding().retries();
         boolean retryable = retries.attempts() > 0 && body == null && IDEMPOTENT.contains(method);
@@ -89,6 +93,13 @@ final class UpstreamDispatch {
             Upstream upstream = order.get(i % order.size());
             UpstreamPool pool = pools.pool(upstream, route);
             ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
+            if (departure != null) {
+                if (departure.departed()) {
+                    stats.clientAborted.increment();
+                    throw new CloseConnectionException("client went away before the answer");
+                }
+                departure.onDeparture(responseTimeout::abandon);
+            }
             ClassicHttpRequest request = outbound.create(upstream, pool, responseTimeout);
             try {
                 long t0 = System.nanoTime();
@@ -104,6 +115,7 @@ final class UpstreamDispatch {
                 }
                 return new Opened(exchange, upstream);
             } catch (UpstreamExchange.ReusedConnectionFailedException e) {
+                leftBeforeTheAnswer(responseTimeout, e);
                 if (body != null && body.tooLarge()) {
                     return new Failed(UpstreamFailure.BODY_TOO_LARGE);
                 }
@@ -123,6 +135,7 @@ final class UpstreamDispatch {
                 }
                 return new Failed(UpstreamFailure.UNREACHABLE);
             } catch (ConnectTimeoutException | ConnectException e) {
+                leftBeforeTheAnswer(responseTimeout, e);
                 pools.failed(pool);
                 failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
                 log(route, pool, e);
@@ -130,6 +143,7 @@ final class UpstreamDispatch {
                     return new Failed(failure);
                 }
             } catch (SSLException e) {
+                leftBeforeTheAnswer(responseTimeout, e);
                 if (body != null && body.tooLarge()) {
                     return new Failed(UpstreamFailure.BODY_TOO_LARGE);
                 }
@@ -150,6 +164,7 @@ final class UpstreamDispatch {
                     return new Failed(failure);
                 }
             } catch (IOException e) {
+                leftBeforeTheAnswer(responseTimeout, e);
                 if (body != null && body.tooLarge()) {
                     return new Failed(UpstreamFailure.BODY_TOO_LARGE);
                 }
@@ -169,6 +184,14 @@ final class UpstreamDispatch {
             }
         }
         return new Failed(failure);
+    }
+
+    /** The client left, which closed the upstream connection (not the upstream's failure): nobody to answer. */
+    private void leftBeforeTheAnswer(ResponseTimeout responseTimeout, IOException e) {
+        if (responseTimeout.abandoned()) {
+            stats.clientAborted.increment();
+            throw new CloseConnectionException("client went away before the answer", e);
+        }
     }
 
     /**

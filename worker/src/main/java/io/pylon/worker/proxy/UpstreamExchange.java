@@ -165,6 +165,11 @@ final class UpstreamExchange {
         return timeout.expired();
     }
 
+    /** Whether the client left, which closed the upstream connection (no failure of the upstream's). */
+    boolean abandoned() {
+        return timeout.abandoned();
+    }
+
     /** The response body was read to its end: the connection goes back to the pool if the upstream keeps it alive. */
     void complete() {
         if (finished) {

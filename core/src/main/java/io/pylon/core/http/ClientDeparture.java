@@ -1,0 +1,56 @@
+package io.pylon.core.http;
+
+import io.helidon.webserver.http.ServerRequest;
+import org.jspecify.annotations.Nullable;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Tells a request's handler that its client left before the answer ended, while the handler waits on something else
+ * (an upstream): on HTTP/2, the client reset the request's stream or its connection ended. The listener learns it
+ * from the frames it reads and from the connection's end; a handler that would otherwise learn it only from its next
+ * write to the client (which may be minutes away behind a slow upstream) stops at once, as nginx does. An HTTP/1
+ * request has none: its client's leaving is seen at the next write.
+ *
+ * <p>Threading: the request's thread sets and clears the action; the connection's thread (or the one ending it) calls
+ * {@link #depart}. The action is taken from an atomic reference, so it runs at most once, on whichever thread comes
+ * second.
+ */
+public final class ClientDeparture {
+    private static final Runnable NONE = () -> { };
+    private final AtomicReference<Runnable> action = new AtomicReference<>(NONE);
+    private volatile boolean departed;
+
+    /** The request's, or null when its client's leaving is known only from a failed write (HTTP/1). */
+    public static @Nullable ClientDeparture of(ServerRequest req) {
+        return req.context().get(ClientDeparture.class).orElse(null);
+    }
+
+    /** Makes this the request's (the listener does, for each HTTP/2 request). */
+    public void register(ServerRequest req) {
+        req.context().register(this);
+    }
+
+    /** Runs {@code onDeparture} once when the client leaves (at once if it left already); replaces an earlier one. */
+    public void onDeparture(Runnable onDeparture) {
+        action.set(onDeparture);
+        if (departed) {
+            action.getAndSet(NONE).run();
+        }
+    }
+
+    /** Nothing to do any more when the client leaves. */
+    public void clear() {
+        action.set(NONE);
+    }
+
+    public boolean departed() {
+        return departed;
+    }
+
+    /** The client left (called by the listener). */
+    public void depart() {
+        departed = true;
+        action.getAndSet(NONE).run();
+    }
+}

@@ -94,6 +94,10 @@ class Http2ClientLeavesTest {
         EVENTS.add("closed");
     }
 
+    private static long clientAborted() {
+        return ((Number) ((Map<?, ?>) gateway.connections().get("proxy")).get("clientAborted")).longValue();
+    }
+
     private static String readHead(InputStream in) throws IOException {
         StringBuilder head = new StringBuilder();
         while (!head.toString().endsWith("\r\n\r\n")) {
@@ -110,12 +114,14 @@ class Http2ClientLeavesTest {
     void aStreamResetWhileTheUpstreamIsSilentClosesTheUpstreamConnection() throws Exception {
         try (LogCapture warnings = LogCapture.open(Level.WARNING);
              RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            long aborted = clientAborted();
             client.headers(1, "GET", "/api/silent", true);
             assertThat(EVENTS.poll(10, TimeUnit.SECONDS)).isEqualTo("GET /api/silent HTTP/1.1");
             client.reset(1, CANCEL);
             assertThat(EVENTS.poll(3, TimeUnit.SECONDS)).as("the upstream connection closed").isEqualTo("closed");
             client.headers(3, "GET", "/api/quick", true);
             assertThat(client.answer(3)).isEqualTo("quick");
+            assertThat(clientAborted()).as("counted as the client's leaving").isEqualTo(aborted + 1);
             assertThat(warnings.lines()).isEmpty();
         }
         Gateway.await("the pool holds no leased connection", 5_000, () -> gateway.leased() == 0);
@@ -141,6 +147,7 @@ class Http2ClientLeavesTest {
     void aStreamResetWhileASlowAnswerIsRelayedClosesTheUpstreamConnection() throws Exception {
         try (LogCapture warnings = LogCapture.open(Level.WARNING);
              RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            long aborted = clientAborted();
             client.headers(1, "GET", "/api/part", true);
             assertThat(EVENTS.poll(10, TimeUnit.SECONDS)).isEqualTo("GET /api/part HTTP/1.1");
             Thread.sleep(300); // the head and the first chunk are relayed; the rest never comes
@@ -148,6 +155,7 @@ class Http2ClientLeavesTest {
             assertThat(EVENTS.poll(3, TimeUnit.SECONDS)).as("the upstream connection closed").isEqualTo("closed");
             client.headers(3, "GET", "/api/quick", true);
             assertThat(client.answer(3)).isEqualTo("quick");
+            assertThat(clientAborted()).as("counted as the client's leaving").isEqualTo(aborted + 1);
             assertThat(warnings.lines()).isEmpty();
         }
     }

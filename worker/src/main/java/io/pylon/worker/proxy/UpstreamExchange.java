@@ -66,7 +66,11 @@ final class UpstreamExchange {
     /** Every pooled connection of the upstream is leased and none came free within the lease timeout. */
     static final class PoolExhaustedException extends IOException {
         PoolExhaustedException() {
-            super("no connection of the upstream pool came free in time");
+            this("no connection of the upstream pool came free in time");
+        }
+
+        PoolExhaustedException(String message) {
+            super(message);
         }
     }
 
@@ -136,7 +140,13 @@ final class UpstreamExchange {
 
     private static ConnectionEndpoint lease(PoolingHttpClientConnectionManager manager, HttpRoute route, Timeout timeout)
             throws IOException {
-        LeaseRequest lease = manager.lease(EXCHANGE_ID, route, timeout, null);
+        LeaseRequest lease;
+        try {
+            lease = manager.lease(EXCHANGE_ID, route, timeout, null);
+        } catch (IllegalStateException e) {
+            // the pool closed: the pod stops, and this request outlived the stop's grace (its client left, say)
+            throw new PoolExhaustedException("the upstream pool is closed: the pod is stopping");
+        }
         try {
             return lease.get(timeout);
         } catch (TimeoutException e) {

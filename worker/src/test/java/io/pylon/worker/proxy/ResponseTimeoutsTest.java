@@ -101,6 +101,44 @@ class ResponseTimeoutsTest {
         assertThat(timer.getQueue()).as("no sweep scheduled while nothing is watched").isEmpty();
     }
 
+    @Test
+    void aClientThatLeavesClosesTheWatchedConnection() {
+        FakeEndpoint endpoint = new FakeEndpoint();
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        timeout.watch(endpoint);
+        timeout.abandon();
+
+        assertThat(endpoint.closed).isTrue();
+        assertThat(timeout.abandoned()).isTrue();
+        assertThat(timeout.expired()).isFalse();
+        assertThat(timeout.finish()).as("an abandoned exchange's connection must not go back to the pool").isFalse();
+        assertThat(timeouts.watched()).isZero();
+    }
+
+    @Test
+    void aClientThatLeftBeforeTheConnectionWasMadeClosesItOnceWatched() {
+        FakeEndpoint endpoint = new FakeEndpoint();
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        timeout.abandon(); // while the exchange leases or connects
+        timeout.watch(endpoint);
+
+        assertThat(endpoint.closed).isTrue();
+        assertThat(timeout.finish()).isFalse();
+        assertThat(timeouts.watched()).isZero();
+    }
+
+    @Test
+    void aClientThatLeavesAfterTheExchangeFinishedTouchesNothing() {
+        FakeEndpoint endpoint = new FakeEndpoint();
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        timeout.watch(endpoint);
+        assertThat(timeout.finish()).isTrue();
+        timeout.abandon(); // the connection may be back in the pool, serving another request
+
+        assertThat(endpoint.closed).isFalse();
+        assertThat(timeout.abandoned()).isFalse();
+    }
+
     private static final class FakeEndpoint extends ConnectionEndpoint {
         volatile boolean closed;
 

@@ -23,7 +23,9 @@ public final class ClientDeparture {
 
     /** The request's, or null when its client's leaving is known only from a failed write (HTTP/1). */
     public static @Nullable ClientDeparture of(ServerRequest req) {
-        return req.context().get(ClientDeparture.class).orElse(null);
+        // an HTTP/1 request has none, and asking its context would create one (Helidon makes them on first use)
+        return "2.0".equals(req.prologue().protocolVersion())
+                ? req.context().get(ClientDeparture.class).orElse(null) : null;
     }
 
     /** Makes this the request's (the listener does, for each HTTP/2 request). */

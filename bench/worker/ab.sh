@@ -4,8 +4,10 @@
 # warmed for 60 s, then rounds interleaved (A, B, A, B...). Per round: requests/s, p90, p99, longest answer and the
 # Worker's CPU per request (utime + stime from /proc/<pid>/stat).
 #   bench/worker/ab.sh TREE_A TREE_B [seconds-per-round] [rounds]
-# BENCH_ADDR: the loopback address every process binds (default 127.0.43.1). Bounded: 2 minutes of warm-up, then
-# rounds x 2 x seconds-per-round, plus the builds. Needs wrk, nginx, taskset, a JDK >= 21 (bench/bench-env.sh).
+# BENCH_ADDR: the loopback address every process binds (default 127.0.43.1). LOAD=h2load: the clients speak HTTP/2
+# by prior knowledge instead (h2load, 64 connections, one stream each; requests/s and CPU only, h2load gives no
+# percentiles). Bounded: 2 minutes of warm-up, then rounds x 2 x seconds-per-round, plus the builds. Needs wrk (or
+# h2load), nginx, taskset, a JDK >= 21 (bench/bench-env.sh).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 . "$ROOT/scripts/pod-jvm.sh"
@@ -41,9 +43,19 @@ for v in a b; do
   for _ in $(seq 1 900); do curl -sf -o /dev/null "http://$ADDR:${PORT[$v]}/100b" && break; sleep 0.2; done
 done
 HZ=$(getconf CLK_TCK)
+LOAD=${LOAD:-wrk}
+case "$LOAD" in wrk|h2load) ;; *) echo "LOAD must be wrk or h2load" >&2; exit 1 ;; esac
 run() { # variant seconds
   local t0 t n
   t0=$(ticks "${PID[$1]}")
+  if [ "$LOAD" = h2load ]; then
+    taskset -c 1 h2load -c64 -m1 -D"$2" "http://$ADDR:${PORT[$1]}/100b" > "$WORK/run.txt" 2>&1 || true
+    t=$(( $(ticks "${PID[$1]}") - t0 ))
+    n=$(awk '/^requests:/ {print $8}' "$WORK/run.txt")
+    echo "$1 req/s $(awk '/^finished in/ {print $4}' "$WORK/run.txt") succeeded $n" \
+      "cpu_us $(awk -v t="$t" -v n="$n" -v hz="$HZ" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
+    return
+  fi
   taskset -c 1 wrk -t1 -c64 -d"$2"s --latency "http://$ADDR:${PORT[$1]}/100b" > "$WORK/run.txt" 2>&1 || true
   t=$(( $(ticks "${PID[$1]}") - t0 ))
   n=$(awk '/requests in/ {print $1}' "$WORK/run.txt")

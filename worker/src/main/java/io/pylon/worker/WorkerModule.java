@@ -221,7 +221,7 @@ public final class WorkerModule implements PylonModule {
         UsageRecorder usage = usageReporter == null ? null : usageReporter.recorder();
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
                 rateLimiter, stats, GatewaySettings.trustedProxies(settings),
-                settings.get(GatewaySettings.MAX_REQUEST_BODY), keys, usage);
+                settings.get(GatewaySettings.MAX_REQUEST_BODY), keys, usage, context.clientDepartures());
         Handler timedProxy = context.routes().timed("gateway", proxy);
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"

@@ -1,8 +1,5 @@
 package io.pylon.core.http;
 
-import io.helidon.webserver.http.ServerRequest;
-import org.jspecify.annotations.Nullable;
-
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -10,7 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * (an upstream): on HTTP/2, the client reset the request's stream or its connection ended. The listener learns it
  * from the frames it reads and from the connection's end; a handler that would otherwise learn it only from its next
  * write to the client (which may be minutes away behind a slow upstream) stops at once, as nginx does. An HTTP/1
- * request has none: its client's leaving is seen at the next write.
+ * request has none: its client's leaving is seen at the next write. A handler finds its request's through the pod's
+ * {@link ClientDepartures}.
  *
  * <p>Threading: the request's thread sets and clears the action; the connection's thread (or the one ending it) calls
  * {@link #depart}. The action is taken from an atomic reference, so it runs at most once, on whichever thread comes
@@ -20,18 +18,6 @@ public final class ClientDeparture {
     private static final Runnable NONE = () -> { };
     private final AtomicReference<Runnable> action = new AtomicReference<>(NONE);
     private volatile boolean departed;
-
-    /** The request's, or null when its client's leaving is known only from a failed write (HTTP/1). */
-    public static @Nullable ClientDeparture of(ServerRequest req) {
-        // an HTTP/1 request has none, and asking its context would create one (Helidon makes them on first use)
-        return "2.0".equals(req.prologue().protocolVersion())
-                ? req.context().get(ClientDeparture.class).orElse(null) : null;
-    }
-
-    /** Makes this the request's (the listener does, for each HTTP/2 request). */
-    public void register(ServerRequest req) {
-        req.context().register(this);
-    }
 
     /** Runs {@code onDeparture} once when the client leaves (at once if it left already); replaces an earlier one. */
     public void onDeparture(Runnable onDeparture) {

@@ -413,14 +413,18 @@ final class GuardedConnection implements ConnectionContext {
     }
 
     /** An HTTP/2 request started on stream {@code streamId}: its departure is told when the client resets it. */
-    ClientDeparture requestStarted(int streamId) {
+    void requestStarted(int streamId) {
         requestsInFlight.incrementAndGet();
         ClientDeparture departure = new ClientDeparture();
         departures.put(streamId, departure);
         if (clientLeft) {
             departure.depart(); // the connection ended while the request was being set up
         }
-        return departure;
+    }
+
+    /** The departure of the request in flight on stream {@code streamId}; null once it ended (or was reset). */
+    @Nullable ClientDeparture departure(int streamId) {
+        return departures.get(streamId);
     }
 
     void requestEnded(int streamId) {

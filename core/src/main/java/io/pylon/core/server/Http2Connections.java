@@ -1,6 +1,8 @@
 package io.pylon.core.server;
 
+import io.helidon.webserver.http.ServerRequest;
 import io.pylon.core.http.ClientDeparture;
+import io.pylon.core.http.ClientDepartures;
 import org.jspecify.annotations.Nullable;
 
 import java.util.Collection;
@@ -9,12 +11,13 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The pod's HTTP/2 client connections by id, so that a request finds the connection it came on: an HTTP/2 connection
- * is idle only while none of its streams is in flight, and only the requests know that.
+ * is idle only while none of its streams is in flight, and only the requests know that; and a request's handler finds
+ * its {@link ClientDeparture} there.
  *
  * <p>Threading: a concurrent map; connections register and leave from their own threads, requests start and end on
  * theirs, the sweep reads it on the scheduler's thread.
  */
-final class Http2Connections {
+final class Http2Connections implements ClientDepartures {
     private final Map<String, GuardedConnection> byId = new ConcurrentHashMap<>();
 
     void add(GuardedConnection connection) {
@@ -27,14 +30,21 @@ final class Http2Connections {
         connection.clientLeft();
     }
 
-    /**
-     * A request started on stream {@code streamId} of the connection of this socket id.
-     *
-     * @return what tells the request that its client left; null when the connection is not (or no longer) an HTTP/2 one
-     */
-    @Nullable ClientDeparture requestStarted(String socketId, int streamId) {
+    /** A request started on stream {@code streamId} of the connection of this socket id. */
+    void requestStarted(String socketId, int streamId) {
         GuardedConnection connection = byId.get(socketId);
-        return connection == null ? null : connection.requestStarted(streamId);
+        if (connection != null) {
+            connection.requestStarted(streamId);
+        }
+    }
+
+    @Override
+    public @Nullable ClientDeparture of(ServerRequest req) {
+        if (!"2.0".equals(req.prologue().protocolVersion())) {
+            return null;
+        }
+        GuardedConnection connection = byId.get(req.socketId());
+        return connection == null ? null : connection.departure(req.id());
     }
 
     void requestEnded(String socketId, int streamId) {

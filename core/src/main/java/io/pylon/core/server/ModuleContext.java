@@ -3,6 +3,7 @@ package io.pylon.core.server;
 import io.pylon.core.config.Settings;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.health.HealthRegistry;
+import io.pylon.core.http.ClientDepartures;
 import io.pylon.core.http.Routes;
 import io.pylon.core.metrics.PodMetrics;
 import io.pylon.core.pod.PodExecutors;
@@ -45,6 +46,9 @@ public interface ModuleContext {
 
     /** What the module adds to its listener (upgrades, HTTP/2, TLS); read when the server is built after start. */
     ListenerProtocols listener();
+
+    /** Where a handler learns that its request's client left (HTTP/2 requests; see {@link ClientDepartures}). */
+    ClientDepartures clientDepartures();
 
     /** The build facts of this module. */
     BuildInfo buildInfo();

@@ -28,6 +28,7 @@ import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.health.MemoryCheck;
 import io.pylon.core.health.ShutdownCheck;
 import io.pylon.core.http.BodyReadWatch;
+import io.pylon.core.http.ClientDepartures;
 import io.pylon.core.http.ConnectionGuard;
 import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.PodPaths;
@@ -142,7 +143,7 @@ public final class PodServer {
         DataBudget budget = new DataBudget(settings.get(StorageSettings.BUDGET), StorageSettings.BUDGET.key(),
                 settings.get(StorageSettings.EVICT_RECORDINGS));
         Context context = new Context(settings, identity, segment, dataDir, budget, routes, health, executors,
-                new DiagnosticsRegistry(), metrics, protocols, build, resources, listeningPort);
+                new DiagnosticsRegistry(), metrics, protocols, http2, build, resources, listeningPort);
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -335,7 +336,7 @@ public final class PodServer {
                            Routes routes,
                            HealthRegistry health, PodExecutors executors,
                            DiagnosticsRegistry diagnostics, PodMetrics metrics, ListenerProtocols listener,
-                           BuildInfo buildInfo,
+                           ClientDepartures clientDepartures, BuildInfo buildInfo,
                            Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {

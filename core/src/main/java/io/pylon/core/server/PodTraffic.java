@@ -32,10 +32,7 @@ final class PodTraffic {
             }
             String http2Connection = "2.0".equals(req.prologue().protocolVersion()) ? req.socketId() : null;
             if (http2Connection != null) {
-                ClientDeparture departure = http2.requestStarted(http2Connection, req.id());
-                if (departure != null) {
-                    departure.register(req);
-                }
+                http2.requestStarted(http2Connection, req.id());
             }
             try {
                 chain.proceed();

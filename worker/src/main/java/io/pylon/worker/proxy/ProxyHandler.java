@@ -11,6 +11,7 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ClientDeparture;
+import io.pylon.core.http.ClientDepartures;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.PodPaths;
 import io.pylon.worker.ratelimit.PlanLimiter;
@@ -43,6 +44,7 @@ public final class ProxyHandler implements Handler {
     private final TrustedProxies trustedProxies;
     private final long maxRequestBody;
     private final @Nullable UsageRecorder usage;
+    private final ClientDepartures departures;
 
     /**
      * @param trustedProxies clients whose forwarding headers are kept
@@ -50,11 +52,13 @@ public final class ProxyHandler implements Handler {
      * @param keys           the API keys a proxy with {@code keyAuth} accepts
      * @param plans          counts requests against the plans of keys' subscriptions
      * @param usage          counts the requests of applications (null: not counted)
+     * @param departures     tells a request's exchange that its client left (HTTP/2)
      */
     public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools,
                         ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, PlanLimiter plans,
                         ProxyStats stats, TrustedProxies trustedProxies, long maxRequestBody, KeySet keys,
-                        @Nullable UsageRecorder usage) {
+                        @Nullable UsageRecorder usage, ClientDepartures departures) {
+        this.departures = departures;
         this.usage = usage;
         this.trustedProxies = trustedProxies;
         this.maxRequestBody = maxRequestBody;
@@ -217,7 +221,7 @@ public final class ProxyHandler implements Handler {
                 route.stripPrefix() || route.policies().rewritePrefix() != null ? route.pathPrefix() : null,
                 trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost());
         String query = req.query().rawValue();
-        ClientDeparture departure = ClientDeparture.of(req);
+        ClientDeparture departure = departures.of(req);
         try {
             UpstreamDispatch.Result result = dispatch.open(entry, method, body, departure, (upstream, pool, timeout) -> {
                 var outbound = OutboundRequest.create(method, pool.target(),

@@ -26,13 +26,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with them; the send timeout ends the connection. Frames without payload (PING, SETTINGS, PRIORITY, WINDOW_UPDATE,
  * unknown types) sent without end: Helidon takes each; the listener's rule (nginx's) cuts the connection once they
  * outweigh the payload exchanged. Rapid resets, and streams the client makes the pod reset: Helidon's own bound (50 a
- * connection) ends the connection, so that few of the requests reach the upstream.
+ * connection) ends the connection, so that few of the requests reach the upstream. An HPACK bomb (a header block that
+ * decodes to a thousand times its size): Helidon bounds the encoded block, the pod's header filter the decoded list.
  */
 class Http2FloodsTest {
     private static final int ENHANCE_YOUR_CALM = 0xb;
     private static final int CANCEL = 0x8;
     private static final int DOWNLOAD = 16 * 1024 * 1024;
     private static final AtomicInteger SLOW_REQUESTS = new AtomicInteger();
+    private static final AtomicInteger BOMBS_RECEIVED = new AtomicInteger();
     static TestUpstream upstream;
     static Gateway gateway;
 
@@ -46,6 +48,9 @@ class Http2FloodsTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
+            if (exchange.getRequestURI().getPath().equals("/api/bomb")) {
+                BOMBS_RECEIVED.incrementAndGet();
             }
             if (exchange.getRequestURI().getPath().equals("/api/download")) {
                 TestUpstream.send(exchange, 200, new byte[DOWNLOAD]);
@@ -240,6 +245,18 @@ class Http2FloodsTest {
             sentAll.get(10, TimeUnit.SECONDS);
         }
         assertServesANewConnection();
+    }
+
+    @Test
+    void anHpackBombIsAnswered431AndNeverReachesTheUpstream() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            // 15 KB on the wire (Helidon bounds the encoded block, 16 KiB), 44 MB of header fields once decoded
+            client.hpackBomb(1, "/api/bomb", 4_000, 11_000);
+            assertThat(client.answer(1)).contains("exceed 16384 bytes");
+            client.headers(3, "GET", "/api/next", true, "x-big", "c");
+            assertThat(client.answer(3)).isEqualTo("hello 1");
+        }
+        assertThat(BOMBS_RECEIVED.get()).isZero();
     }
 
     private static void assertServesANewConnection() throws IOException {

@@ -111,6 +111,40 @@ final class RawHttp2 implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * An HPACK bomb (RFC 9113 section 10.5.1): a request whose header block adds one field of {@code valueLength}
+     * bytes to the decoder's dynamic table, then refers to it {@code references} times with one byte each, so that a
+     * block of about {@code references} bytes decodes to {@code references} times the field.
+     */
+    void hpackBomb(int stream, String path, int valueLength, int references) throws IOException {
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        block.writeBytes(headerBlock("GET", path, new String[0]));
+        block.write(0x40); // a literal with incremental indexing, its name a literal too: dynamic table entry 62
+        hpackString(block, "x-bomb".getBytes(StandardCharsets.US_ASCII));
+        hpackString(block, "b".repeat(valueLength).getBytes(StandardCharsets.US_ASCII));
+        for (int i = 0; i < references; i++) {
+            block.write(0x80 | 62); // an indexed field: dynamic table entry 62
+        }
+        frame(HEADERS, END_HEADERS | END_STREAM, stream, block.toByteArray());
+    }
+
+    /** A string without Huffman coding, its length an HPACK integer with a 7-bit prefix. */
+    private static void hpackString(ByteArrayOutputStream block, byte[] bytes) {
+        int length = bytes.length;
+        if (length < 127) {
+            block.write(length);
+        } else {
+            block.write(127);
+            length -= 127;
+            while (length >= 128) {
+                block.write((length & 0x7f) | 0x80);
+                length >>>= 7;
+            }
+            block.write(length);
+        }
+        block.writeBytes(bytes);
+    }
+
     /** RST_STREAM with {@code code} on {@code stream}. */
     void reset(int stream, int code) throws IOException {
         frame(RST_STREAM, 0, stream, java.nio.ByteBuffer.allocate(4).putInt(code).array());

@@ -99,16 +99,7 @@ final class RawHttp2 implements AutoCloseable {
     /** A request's HEADERS frame whose block never ends: then {@code count} empty CONTINUATION frames. */
     void endlessHeaders(int stream, long count) throws IOException {
         frame(HEADERS, END_STREAM, stream, headerBlock("GET", "/", new String[0]));
-        byte[] empty = {0, 0, 0, CONTINUATION, 0, (byte) (stream >> 24), (byte) (stream >> 16), (byte) (stream >> 8),
-                (byte) stream};
-        byte[] batch = new byte[empty.length * 1_000];
-        for (int i = 0; i < 1_000; i++) {
-            System.arraycopy(empty, 0, batch, i * empty.length, empty.length);
-        }
-        for (long sent = 0; sent < count; sent += 1_000) {
-            out.write(batch, 0, (int) Math.min(1_000, count - sent) * empty.length);
-        }
-        out.flush();
+        repeat(CONTINUATION, 0, stream, new byte[0], count);
     }
 
     /**

@@ -422,7 +422,10 @@ final class GuardedConnection implements ConnectionContext {
         }
     }
 
-    /** The departure of the request in flight on stream {@code streamId}; null once it ended (or was reset). */
+    /**
+     * The departure of the request in flight on stream {@code streamId} (already departed when the client left before
+     * the handler asked); null once the request ended.
+     */
     @Nullable ClientDeparture departure(int streamId) {
         return departures.get(streamId);
     }
@@ -433,21 +436,23 @@ final class GuardedConnection implements ConnectionContext {
         requestsInFlight.decrementAndGet();
     }
 
-    /** The client reset an HTTP/2 stream (connection thread). */
+    /**
+     * The client reset an HTTP/2 stream (connection thread). The departure stays until its request ends, so that a
+     * handler that looks for it only now still finds it, departed.
+     */
     private void streamReset(int streamId) {
-        ClientDeparture departure = departures.remove(streamId);
+        ClientDeparture departure = departures.get(streamId);
         if (departure != null) {
             departure.depart();
         }
     }
 
-    /** The connection ended: every request still in flight on it lost its client. */
+    /** The connection ended: every request still in flight on it lost its client (each removes its own on ending). */
     void clientLeft() {
         clientLeft = true;
         for (ClientDeparture departure : departures.values()) {
             departure.depart();
         }
-        departures.clear();
     }
 
     /** Requests of this connection being handled now (counted on HTTP/2 connections only). */

@@ -56,6 +56,7 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final ConnectionLimits limits;
     private final BodyReadWatch bodyReads;
     private final Http2Connections http2;
+    private final RequestDepartures departures;
     private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
     // connections of the listener's other protocols (HTTP/2): counted and asked to close on stop, no HTTP/1 phases
     private final Set<ServerConnection> others = ConcurrentHashMap.newKeySet();
@@ -71,14 +72,16 @@ final class ConnectionTimeouts implements AutoCloseable {
     private @Nullable Runnable untilListenerClosed; // guarded by closeLock
 
     /**
-     * @param bodyReads the body reads bounded per request (HTTP/2 streams), swept with the connections
-     * @param http2     where HTTP/2 connections are registered, for their requests to count themselves in and out
+     * @param bodyReads  the body reads bounded per request (HTTP/2 streams), swept with the connections
+     * @param http2      where HTTP/2 connections are registered, for their requests to count themselves in and out
+     * @param departures where HTTP/1 connections are registered, for their requests' handlers to find them
      */
     ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler, BodyReadWatch bodyReads,
-                       Http2Connections http2) {
+                       Http2Connections http2, RequestDepartures departures) {
         this.limits = limits;
         this.bodyReads = bodyReads;
         this.http2 = http2;
+        this.departures = departures;
         long period = SWEEP_PERIOD.toMillis();
         this.sweeper = scheduler.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
     }
@@ -275,7 +278,12 @@ final class ConnectionTimeouts implements AutoCloseable {
             }
             long readStart = c.readStart();
             if (readStart == 0) {
-                continue; // working on a request or writing: not waiting for the client
+                // working on a request or writing: not waiting for the client. A handler waiting on something else
+                // for a sweep already gets the client watched, to learn at once when it leaves
+                if (c.watchDue(now, SWEEP_PERIOD.toNanos())) {
+                    c.watchClient();
+                }
+                continue;
             }
             long inPhase = now - c.phaseStart();
             switch (c.phase()) {
@@ -350,6 +358,7 @@ final class ConnectionTimeouts implements AutoCloseable {
         public void handle(io.helidon.common.concurrency.limits.Limit limit) throws InterruptedException {
             lastOpened = System.nanoTime();
             connections.add(guarded);
+            departures.add(guarded);
             boolean closedByServer = false;
             try {
                 delegate.handle(limit);
@@ -365,6 +374,7 @@ final class ConnectionTimeouts implements AutoCloseable {
                     }
                 } finally {
                     connections.remove(guarded);
+                    departures.remove(guarded);
                     http2.remove(guarded);
                 }
             }

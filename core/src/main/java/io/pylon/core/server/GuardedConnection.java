@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One client connection as the {@link ConnectionTimeouts} sees it: the context Helidon's HTTP/1 connection runs with
@@ -46,6 +47,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * and out from their own threads (an atomic count, a volatile time of the last end, a concurrent map of their
  * {@link ClientDeparture}s, told by the connection's thread when the client resets a stream or the connection ends),
  * and their writes note each frame in the connection's {@link Http2FrameScan} (published through a volatile field).
+ * On an HTTP/1 connection, the request's handler asks for its {@link ClientDeparture} on the connection's thread, and
+ * the sweeper may start a watch of the client ({@link #watchClient}): one read ahead, on a thread of its own, while the
+ * connection's thread waits on something else. Every read of the socket, the connection thread's and the watch's,
+ * holds {@code socketRead}, and takes what the watch read before reading the socket: so the bytes keep their order.
  */
 final class GuardedConnection implements ConnectionContext {
     /**
@@ -88,6 +93,17 @@ final class GuardedConnection implements ConnectionContext {
     private volatile @Nullable Closeable halfClosed;
     // the status of the response being sent, noted before its headers are written (connection thread only)
     private int responseStatus;
+    // held by every read of the socket: the connection thread's and the client watch's
+    private final ReentrantLock socketRead = new ReentrantLock();
+    // what the client watch read (bytes, or null for the client's end) or its failure, for the next read to take
+    private byte @Nullable [] watchRead; // guarded by socketRead
+    private @Nullable RuntimeException watchFailure; // guarded by socketRead
+    private volatile boolean watchReadHeld; // written under socketRead
+    // the HTTP/1 request in flight's departure, made when its handler asks, and since when; the one last watched
+    private volatile @Nullable ClientDeparture requestDeparture;
+    private int departureRequestId; // connection thread only
+    private volatile long departureSince;
+    private volatile @Nullable ClientDeparture watched;
 
     /**
      * @param readThrough what Helidon reads the guarded bytes through (the HTTP/1.0 rewrite), given what to call when
@@ -114,7 +130,7 @@ final class GuardedConnection implements ConnectionContext {
         return http10;
     }
 
-    private byte[] read(HelidonSocket socket) {
+    private byte @Nullable [] read(HelidonSocket socket) {
         if (closeAfterResponse && phase == Phase.AWAITING_REQUEST) {
             // RFC 9112 9.6: having answered with Connection: close, the server closes; Helidon would read on
             throw new CloseConnectionException("Answered with Connection: close");
@@ -124,12 +140,9 @@ final class GuardedConnection implements ConnectionContext {
         }
         readStart = System.nanoTime();
         try {
-            byte[] bytes = pending();
+            byte[] bytes = readSocket(socket);
             if (bytes == null) {
-                bytes = socket.get();
-                if (bytes == null) {
-                    ended = true;
-                }
+                ended = true;
             }
             if (bytes != null && phase == Phase.AWAITING_REQUEST) {
                 enter(Phase.IN_HEADERS);
@@ -146,6 +159,31 @@ final class GuardedConnection implements ConnectionContext {
             throw new ServerConnectionException("Socket read failed", e);
         } finally {
             readStart = 0;
+        }
+    }
+
+    /**
+     * The next bytes from the client, null at its end: what the client watch read, if it did; else the bytes the
+     * listener read to tell the protocol; else a read of the socket.
+     */
+    private byte @Nullable [] readSocket(HelidonSocket socket) {
+        socketRead.lock();
+        try {
+            if (watchReadHeld) {
+                watchReadHeld = false;
+                byte[] bytes = watchRead;
+                RuntimeException failure = watchFailure;
+                watchRead = null;
+                watchFailure = null;
+                if (failure != null) {
+                    throw failure;
+                }
+                return bytes;
+            }
+            byte[] bytes = pending();
+            return bytes != null ? bytes : socket.get();
+        } finally {
+            socketRead.unlock();
         }
     }
 
@@ -329,7 +367,7 @@ final class GuardedConnection implements ConnectionContext {
         try {
             while (discarded <= maxBytes && !ended) {
                 readStart = System.nanoTime();
-                byte[] bytes = socket.get();
+                byte[] bytes = readSocket(socket);
                 readStart = 0;
                 if (bytes == null) {
                     break;
@@ -410,6 +448,75 @@ final class GuardedConnection implements ConnectionContext {
     @Override
     public String childSocketId() {
         return id;
+    }
+
+    /**
+     * The departure of the HTTP/1 request {@code requestId} in flight (the connection's thread, for its handler): made
+     * on the first call, departed already when the client's end was read.
+     */
+    ClientDeparture requestDeparture(int requestId) {
+        ClientDeparture departure = requestDeparture;
+        if (departure != null && departureRequestId == requestId) {
+            return departure;
+        }
+        departure = new ClientDeparture();
+        departureRequestId = requestId;
+        departureSince = System.nanoTime();
+        requestDeparture = departure;
+        if (ended) {
+            departure.depart();
+        }
+        return departure;
+    }
+
+    /**
+     * Whether the client should be watched now (the sweeper asks while the connection's thread does not read): an
+     * HTTP/1 request's handler has waited for {@code afterNanos} on something else to be told when its client
+     * leaves, and no watch ran for this request (one read ahead per request: a client that sent more is there).
+     */
+    boolean watchDue(long now, long afterNanos) {
+        ClientDeparture departure = requestDeparture;
+        return departure != null && departure != watched && departure.awaited() && !departure.departed()
+                && now - departureSince > afterNanos && !watchReadHeld && !ended
+                && (phase == Phase.IN_BODY || phase == Phase.AWAITING_REQUEST);
+    }
+
+    /**
+     * Watches the client for the request in flight (sweeper): reads ahead on a thread of its own, keeps what it read
+     * for the connection's next read, and departs the request when the client closed or reset the connection. Gives
+     * up when the connection's thread reads at that moment (the next sweep looks again).
+     */
+    void watchClient() {
+        ClientDeparture departure = requestDeparture;
+        if (departure == null) {
+            return;
+        }
+        watched = departure;
+        Thread.ofVirtual().name("pylon-client-watch").start(() -> watch(departure));
+    }
+
+    private void watch(ClientDeparture departure) {
+        if (!socketRead.tryLock()) {
+            watched = null;
+            return;
+        }
+        try {
+            if (watchReadHeld || ended) {
+                return;
+            }
+            try {
+                watchRead = delegate.serverSocket().get();
+            } catch (RuntimeException e) {
+                watchFailure = e;
+            }
+            watchReadHeld = true;
+            if (watchRead == null) {
+                ended = true;
+                departure.depart();
+            }
+        } finally {
+            socketRead.unlock();
+        }
     }
 
     /** An HTTP/2 request started on stream {@code streamId}: its departure is told when the client resets it. */

@@ -1,8 +1,6 @@
 package io.pylon.core.server;
 
-import io.helidon.webserver.http.ServerRequest;
 import io.pylon.core.http.ClientDeparture;
-import io.pylon.core.http.ClientDepartures;
 import org.jspecify.annotations.Nullable;
 
 import java.util.Collection;
@@ -17,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Threading: a concurrent map; connections register and leave from their own threads, requests start and end on
  * theirs, the sweep reads it on the scheduler's thread.
  */
-final class Http2Connections implements ClientDepartures {
+final class Http2Connections {
     private final Map<String, GuardedConnection> byId = new ConcurrentHashMap<>();
 
     void add(GuardedConnection connection) {
@@ -38,13 +36,10 @@ final class Http2Connections implements ClientDepartures {
         }
     }
 
-    @Override
-    public @Nullable ClientDeparture of(ServerRequest req) {
-        if (!"2.0".equals(req.prologue().protocolVersion())) {
-            return null;
-        }
-        GuardedConnection connection = byId.get(req.socketId());
-        return connection == null ? null : connection.departure(req.id());
+    /** The departure of the request on stream {@code streamId} of the connection of this socket id, if in flight. */
+    @Nullable ClientDeparture departure(String socketId, int streamId) {
+        GuardedConnection connection = byId.get(socketId);
+        return connection == null ? null : connection.departure(streamId);
     }
 
     void requestEnded(String socketId, int streamId) {

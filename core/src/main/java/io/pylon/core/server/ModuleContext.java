@@ -47,7 +47,7 @@ public interface ModuleContext {
     /** What the module adds to its listener (upgrades, HTTP/2, TLS); read when the server is built after start. */
     ListenerProtocols listener();
 
-    /** Where a handler learns that its request's client left (HTTP/2 requests; see {@link ClientDepartures}). */
+    /** Where a handler learns that its request's client left (see {@link ClientDepartures}). */
     ClientDepartures clientDepartures();
 
     /** The build facts of this module. */

@@ -127,6 +127,7 @@ public final class PodServer {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         Http2Connections http2 = new Http2Connections();
+        RequestDepartures departures = new RequestDepartures(http2);
         PodTraffic traffic = new PodTraffic(http2);
         traffic.install(routing);
         ConnectionLimits limits = ConnectionLimits.from(settings);
@@ -143,7 +144,7 @@ public final class PodServer {
         DataBudget budget = new DataBudget(settings.get(StorageSettings.BUDGET), StorageSettings.BUDGET.key(),
                 settings.get(StorageSettings.EVICT_RECORDINGS));
         Context context = new Context(settings, identity, segment, dataDir, budget, routes, health, executors,
-                new DiagnosticsRegistry(), metrics, protocols, http2, build, resources, listeningPort);
+                new DiagnosticsRegistry(), metrics, protocols, departures, build, resources, listeningPort);
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -159,7 +160,8 @@ public final class PodServer {
         routes.finish();
 
         ensureFree(bind, port, resources);
-        ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance(), bodyReads, http2);
+        ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance(), bodyReads, http2,
+                departures);
         resources.push(timeouts);
         Http1Config http1 = timeouts.listenTo(Http1Config.builder()
                         .maxPrologueLength(MAX_REQUEST_LINE)

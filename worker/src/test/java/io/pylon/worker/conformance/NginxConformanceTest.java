@@ -125,6 +125,18 @@ class NginxConformanceTest {
     }
 
     @Test
+    void aClientLeavingWhileTheUpstreamIsSilentReleasesTheUpstreamConnection() throws Exception {
+        agree("the upstream connection once the client left", port -> {
+            String key = "left-" + port;
+            WireConnection c = connect(port).send(get("/hold/" + key));
+            Gateway.await("the upstream got the request", 5_000, () -> upstream.holds(key));
+            c.close();
+            // nginx notices at once (its event loop), the Worker within a sweep or two; the response timeout is 30 s
+            return upstream.awaitReleased(key, 3_000) >= 0 ? "released within 3 s" : "still held after 3 s";
+        });
+    }
+
+    @Test
     void keepAliveConnectionCarriesTheNextRequestAfterEveryBodySize() throws Exception {
         agree("sized bodies on one connection", port -> {
             List<String> seen = new ArrayList<>();

@@ -27,7 +27,9 @@ import java.util.zip.CRC32;
  * <p>Paths: {@code /bytes/N}, {@code /chunked/N}, {@code /trickle/COUNT/GAP_MS}, {@code /sse/COUNT/GAP_MS},
  * {@code /status/204}, {@code /status/304}, {@code /hints} (103 then 200), {@code /close-early/N} (announces N,
  * sends half, closes), {@code /lie-long} (announces 5 bytes, sends 10), {@code /http10/N} (HTTP/1.0, close-delimited),
- * {@code /echo} (the request body's length, CRC-32 and framing), {@code /status/CODE}, {@code /fail-first/KEY} (503
+ * {@code /echo} (the request body's length, CRC-32 and framing), {@code /delay/MS} (answers after MS ms),
+ * {@code /hold/KEY} (never answers; notes how long the proxy kept the connection, {@link #awaitReleased}),
+ * {@code /hold/KEY/part} (the same after a chunked head and one chunk), {@code /status/CODE}, {@code /fail-first/KEY} (503
  * the first time, then 200), {@code /redirect/PATH} (302 to this upstream's absolute {@code /redirect/PATH/done}), {@code /health} (the
  * status set by {@link #healthStatus}), anything else:
  * 200 with the request's target.
@@ -52,6 +54,8 @@ public final class ScriptedUpstream implements AutoCloseable {
     private final ConcurrentLinkedQueue<Socket> open = new ConcurrentLinkedQueue<>();
     private final java.util.Set<String> failed = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile int healthStatus = 200;
+    // for each held request's key: how long after its request the proxy closed the connection (ms)
+    private final java.util.Map<String, Long> released = new java.util.concurrent.ConcurrentHashMap<>();
 
     private ScriptedUpstream(ServerSocket server) {
         this.server = server;
@@ -96,6 +100,28 @@ public final class ScriptedUpstream implements AutoCloseable {
             }
         }
         seen.clear();
+    }
+
+    /**
+     * How long after the held request {@code key} arrived the proxy closed its connection (ms); -1 when it had not
+     * within {@code waitMillis}.
+     */
+    public long awaitReleased(String key, long waitMillis) throws InterruptedException {
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(waitMillis);
+        while (System.nanoTime() < end) {
+            Long after = released.get(key);
+            if (after != null) {
+                return after;
+            }
+            Thread.sleep(10);
+        }
+        return -1;
+    }
+
+    /** Whether the held request {@code key} reached the upstream. */
+    public boolean holds(String key) {
+        return seen.stream().anyMatch(s -> s.requestLine().startsWith("GET /hold/" + key + " ")
+                || s.requestLine().startsWith("GET /hold/" + key + "/"));
     }
 
     /** The byte at {@code index} of every generated body: what a client checks a body against. */
@@ -174,7 +200,7 @@ public final class ScriptedUpstream implements AutoCloseable {
                 boolean head0 = request[0].equals("HEAD");
                 String target = request[1];
                 String path = target.contains("?") ? target.substring(0, target.indexOf('?')) : target;
-                if (!answer(out, path, target, head0, keepAlive, http10, bodyLength, crc.getValue(), framing)) {
+                if (!answer(in, out, path, target, head0, keepAlive, http10, bodyLength, crc.getValue(), framing)) {
                     return;
                 }
                 out.flush();
@@ -190,7 +216,7 @@ public final class ScriptedUpstream implements AutoCloseable {
     }
 
     /** @return whether the connection may carry another request */
-    private boolean answer(OutputStream out, String path, String target, boolean head, boolean keepAlive,
+    private boolean answer(InputStream in, OutputStream out, String path, String target, boolean head, boolean keepAlive,
                            boolean http10, long bodyLength, long crc, String framing) throws IOException {
         String[] parts = path.split("/");
         String kind = parts.length > 1 ? parts[1] : "";
@@ -282,6 +308,29 @@ public final class ScriptedUpstream implements AutoCloseable {
                     writePattern(out, n);
                 }
                 out.flush();
+                return false;
+            }
+            case "delay" -> {
+                sleep(Long.parseLong(parts[2]));
+                String body = "delayed " + parts[2];
+                write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + body.length() + "\r\n"
+                        + conn + "\r\n" + (head ? "" : body));
+            }
+            case "hold" -> {
+                long start = System.nanoTime();
+                if (parts.length > 3 && parts[3].equals("part")) {
+                    write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                            + "5\r\npart1\r\n");
+                    out.flush();
+                }
+                try {
+                    while (in.read() >= 0) {
+                        // nothing more is expected: waits for the proxy to close
+                    }
+                } catch (IOException e) {
+                    // a reset is a close too
+                }
+                released.put(parts[2], java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
                 return false;
             }
             case "echo" -> {

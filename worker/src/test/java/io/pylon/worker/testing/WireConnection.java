@@ -76,6 +76,13 @@ public final class WireConnection implements AutoCloseable {
         return new WireConnection(socket);
     }
 
+    /** Over a socket already connected (a TLS one, say). */
+    public static WireConnection over(Socket socket) throws IOException {
+        socket.setSoTimeout(60_000);
+        socket.setTcpNoDelay(true);
+        return new WireConnection(socket);
+    }
+
     public WireConnection send(String request) throws IOException {
         return send(request.getBytes(StandardCharsets.ISO_8859_1));
     }
@@ -311,6 +318,12 @@ public final class WireConnection implements AutoCloseable {
                 socket.setSoTimeout(before);
             }
         }
+    }
+
+    /** Closes with a reset (RST) instead of a FIN: a client that crashed or gave up hard. */
+    public void reset() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
     }
 
     @Override

@@ -35,7 +35,8 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
 
     public static final Setting<Duration> HEADER_TIMEOUT = Setting.of("pylon.server.header-timeout",
             "How long a client may take from the first byte of a request to the end of its headers before the "
-                    + "connection is closed.", Duration.ofSeconds(60), SettingType.DURATION_TYPE);
+                    + "connection is closed (HTTP/2: how long a header block, or a frame other than DATA, may stay "
+                    + "unfinished).", Duration.ofSeconds(60), SettingType.DURATION_TYPE);
 
     public static final Setting<Duration> BODY_TIMEOUT = Setting.of("pylon.server.body-timeout",
             "How long the pod waits for the next bytes of a request body it is reading before the connection is closed "

@@ -150,10 +150,11 @@ final class ConnectionTimeouts implements AutoCloseable {
 
     /**
      * The HTTP/2 selector (prior knowledge or ALPN), its connections counted with the HTTP/1 ones: in {@link #open()},
-     * in the pod's stop, and asked to close gracefully when the server stops (GOAWAY). The header timeout and the
-     * connection-wide body timeout stay HTTP/1's: Helidon's HTTP/2 connection reads frames, not request phases, and a
-     * stream may rightly stay quiet (a server-sent event stream). The idle timeout applies once no request of the
-     * connection is in flight ({@link Http2Connections}); each stream's body reads are bounded on their own.
+     * in the pod's stop, and asked to close gracefully when the server stops (GOAWAY). The connection-wide body timeout
+     * stays HTTP/1's: Helidon's HTTP/2 connection reads frames, not request phases, and a stream may rightly stay quiet
+     * (a server-sent event stream). The header timeout bounds a header block or another frame than DATA left
+     * unfinished ({@link Http2FrameScan#unfinishedSince}). The idle timeout applies once no request of the connection
+     * is in flight ({@link Http2Connections}); each stream's body reads are bounded on their own.
      */
     io.helidon.webserver.spi.ServerConnectionSelector tracked(io.helidon.webserver.spi.ServerConnectionSelector other) {
         return new io.helidon.webserver.spi.ServerConnectionSelector() {
@@ -257,6 +258,16 @@ final class ConnectionTimeouts implements AutoCloseable {
             // idle is no request in flight and nothing from the client since the last one ended. Its streams'
             // body reads are bounded one by one (BodyReadWatch)
             if (sendTimedOut(c, now)) {
+                continue;
+            }
+            long unfinished = c.http2UnfinishedSince();
+            if (unfinished != 0 && now - unfinished > limits.headerTimeout().toNanos()) {
+                // a header block (or a frame other than DATA) left unfinished: the client holds the connection and
+                // maybe Helidon's partial header block. Closed outright, as nginx does: a GOAWAY now could land
+                // inside a frame another stream is writing
+                if (c.abortOnce()) {
+                    closedHeaders.incrementAndGet();
+                }
                 continue;
             }
             long readStart = c.readStart();

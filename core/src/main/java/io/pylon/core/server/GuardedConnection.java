@@ -562,6 +562,15 @@ final class GuardedConnection implements ConnectionContext {
         }
     }
 
+    /**
+     * Since when an HTTP/2 client has left something other than a request body unfinished (see
+     * {@link Http2FrameScan#unfinishedSince}), 0 when it has not or the connection is not an HTTP/2 one.
+     */
+    long http2UnfinishedSince() {
+        Http2FrameScan scan = frames;
+        return scan == null ? 0 : scan.unfinishedSince();
+    }
+
     /** Requests of this connection being handled now (counted on HTTP/2 connections only). */
     int requestsInFlight() {
         return requestsInFlight.get();

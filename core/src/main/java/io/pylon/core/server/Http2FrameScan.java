@@ -22,9 +22,12 @@ import java.util.function.IntConsumer;
  *   WINDOW_UPDATEs are a few bytes per answer's kilobytes), stays far below it.</li>
  * </ul>
  * The bytes read start with the connection preface, then frames. It also tells the connection of each stream the
- * client resets (RST_STREAM), so that the stream's request stops waiting on its upstream.
+ * client resets (RST_STREAM), so that the stream's request stops waiting on its upstream, and since when the client
+ * has left something other than a request body unfinished ({@link #unfinishedSince}: the preface, a frame's head, a
+ * frame other than DATA, a header block), which the listener bounds by its header timeout as nginx does.
  *
- * <p>Threading: {@link #scan} is confined to the connection's thread (its reads); {@link #written} is called by the
+ * <p>Threading: {@link #scan} is confined to the connection's thread (its reads) and publishes
+ * {@link #unfinishedSince} through a volatile field the listener's sweeper reads; {@link #written} is called by the
  * threads that write frames, one at a time (Helidon's connection writer holds a lock around each frame's write), and
  * publishes its count through a volatile field the reads see.
  */
@@ -42,6 +45,9 @@ final class Http2FrameScan {
     private static final int END_HEADERS = 4;
 
     private long skip = PREFACE_LENGTH;
+    // the type of the frame whose payload is being skipped; -1 while the preface is
+    private int type = -1;
+    private volatile long unfinishedSince;
     private final byte[] head = new byte[FRAME_HEAD];
     private int headFilled;
     private boolean inHeaderBlock;
@@ -85,7 +91,23 @@ final class Http2FrameScan {
         if (refusal == null && bytesRead / FLOOD_RATIO > payloadRead + payloadWritten + FLOOD_ALLOWANCE) {
             refusal = "Too many frames without payload";
         }
+        boolean unfinished = headFilled > 0 || inHeaderBlock || (skip > 0 && type != DATA);
+        if (!unfinished) {
+            unfinishedSince = 0;
+        } else if (unfinishedSince == 0) {
+            unfinishedSince = System.nanoTime();
+        }
         return refusal == null;
+    }
+
+    /**
+     * Since when (System.nanoTime) the bytes read end in the middle of something other than a request body: the
+     * preface, a frame's head, the payload of a frame other than DATA, or a header block whose last CONTINUATION has
+     * not come; 0 when they end at a frame's end or in a DATA frame's payload. A request body's pace is the body
+     * timeout's.
+     */
+    long unfinishedSince() {
+        return unfinishedSince;
     }
 
     /** Why the connection is refused, or null while it is not. */
@@ -115,7 +137,7 @@ final class Http2FrameScan {
 
     private void frame() {
         skip = ((head[0] & 0xffL) << 16) | ((head[1] & 0xffL) << 8) | (head[2] & 0xffL);
-        int type = head[3] & 0xff;
+        type = head[3] & 0xff;
         boolean endHeaders = (head[4] & END_HEADERS) != 0;
         if (type == DATA || type == HEADERS || type == CONTINUATION) {
             payloadRead += skip;

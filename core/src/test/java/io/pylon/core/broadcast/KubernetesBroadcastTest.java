@@ -106,6 +106,10 @@ class KubernetesBroadcastTest {
 
     @Test
     void aKilledPodAndAHungPodAreListedWithTheirErrors() throws Exception {
+        // the first jvm answer of this test JVM loads its classes, which on a busy machine can take most of the pod
+        // timeout; the live pod below must answer within it, so that cost is paid here
+        awaitPods(List.of("worker-0", "worker-1", "worker-2"));
+        broadcast("jvm");
         pods.get(2).stop();
         try (LoopbackPeers.RawServer hung = new LoopbackPeers.RawServer(null)) {
             int hungPort = Integer.parseInt(hung.url().substring(hung.url().lastIndexOf(':') + 1));

@@ -18,6 +18,33 @@ class Http2FrameScanTest {
     private static final int END_HEADERS = 4;
 
     @Test
+    void whatIsLeftUnfinishedIsNotedUntilItEndsExceptARequestBody() {
+        Http2FrameScan scan = new Http2FrameScan(stream -> { });
+        scan.scan(PREFACE, 0, 10);
+        assertThat(scan.unfinishedSince()).as("half a preface").isNotZero();
+        scan.scan(PREFACE, 10, PREFACE.length - 10);
+        assertThat(scan.unfinishedSince()).as("the preface whole").isZero();
+
+        byte[] ping = frame(PING, 0, 0, new byte[8]);
+        scan.scan(ping, 0, 4);
+        long since = scan.unfinishedSince();
+        assertThat(since).as("a frame's head in part").isNotZero();
+        scan.scan(ping, 4, 8);
+        assertThat(scan.unfinishedSince()).as("the same frame, still in part: since its first part").isEqualTo(since);
+        scan.scan(ping, 12, ping.length - 12);
+        assertThat(scan.unfinishedSince()).as("the frame whole").isZero();
+
+        scan.scan(frame(HEADERS, 0, 1, new byte[5]));
+        assertThat(scan.unfinishedSince()).as("a header block without its end").isNotZero();
+        scan.scan(frame(CONTINUATION, END_HEADERS, 1, new byte[5]));
+        assertThat(scan.unfinishedSince()).as("the block ended").isZero();
+
+        byte[] data = frame(DATA, 0, 1, new byte[100]);
+        scan.scan(data, 0, 50);
+        assertThat(scan.unfinishedSince()).as("a DATA frame in part: the body timeout's").isZero();
+    }
+
+    @Test
     void eightContinuationsPerBlockAreTakenBlockAfterBlock() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         bytes.writeBytes(PREFACE);

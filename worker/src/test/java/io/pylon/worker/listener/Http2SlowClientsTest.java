@@ -19,7 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A client that stops sending a request body over HTTP/2: the pod's body timeout bounds the wait on every stream as it
  * bounds it on an HTTP/1.1 connection (nginx's {@code client_body_timeout} applies to HTTP/2 streams too): the client
  * sends the body's first kilobyte and then nothing ({@link RawHttp2}). A client silent while it waits for its answer
- * (the JDK client on a connection it upgraded) is not cut.
+ * (the JDK client on a connection it upgraded) is not cut. A header block, or a frame other than DATA, left unfinished
+ * is bounded by the header timeout, as nginx bounds it ({@code client_header_timeout}): trickled a byte at a time it
+ * keeps the connection from ever being idle.
  */
 class Http2SlowClientsTest {
     static TestUpstream echo;
@@ -45,7 +47,7 @@ class Http2SlowClientsTest {
                   - {name: echo, pathPrefix: /echo, upstreams: [%s]}
                   - {name: slow, pathPrefix: /slow, upstreams: [%s]}
                 """.formatted(echo.url(), slow.url()), Map.of("pylon.server.body-timeout", "2s",
-                "pylon.server.idle-timeout", "2s"));
+                "pylon.server.idle-timeout", "2s", "pylon.server.header-timeout", "1s"));
     }
 
     @AfterAll
@@ -111,6 +113,45 @@ class Http2SlowClientsTest {
             assertThat(client.answer(1)).isEqualTo("slow");
             client.headers(3, "GET", "/echo/next", true);
             assertThat(client.answer(3)).isEqualTo("read 0");
+        }
+    }
+
+    @Test
+    void aHeaderBlockTrickledPastTheHeaderTimeoutIsCut() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            client.headersOpen(1, "GET", "/echo/never");
+            long t0 = System.nanoTime();
+            // 209 bytes at 50 ms each would take 10 s
+            assertThat(client.trickleCut(RawHttp2.CONTINUATION, RawHttp2.END_HEADERS, 1, new byte[200], 50))
+                    .as("cut before the block's end").isTrue();
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(ms).as("ms until the cut (header timeout 1 s)").isBetween(800L, 6_000L);
+        }
+    }
+
+    @Test
+    void aFrameOtherThanDataTrickledPastTheHeaderTimeoutIsCut() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            long t0 = System.nanoTime();
+            // a PING's 17 bytes at 300 ms each would take 5 s
+            assertThat(client.trickleCut(RawHttp2.PING, 0, 0, new byte[8], 300)).as("cut before the frame's end")
+                    .isTrue();
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(ms).as("ms until the cut (header timeout 1 s)").isBetween(800L, 4_500L);
+        }
+    }
+
+    /**
+     * A request body's pace is the body timeout's (2 s between DATA frames, which Helidon hands on whole): two DATA
+     * frames trickled for 1.3 s each, 2.6 s in all, are read.
+     */
+    @Test
+    void aBodyTrickledPastTheHeaderTimeoutIsRead() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            client.headers(1, "POST", "/echo/trickled", false, "content-length", "100");
+            assertThat(client.trickleCut(RawHttp2.DATA, 0, 1, new byte[50], 22)).isFalse();
+            assertThat(client.trickleCut(RawHttp2.DATA, RawHttp2.END_STREAM, 1, new byte[50], 22)).isFalse();
+            assertThat(client.answer(1)).isEqualTo("read 100");
         }
     }
 

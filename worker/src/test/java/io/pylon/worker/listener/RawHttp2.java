@@ -14,16 +14,16 @@ import java.nio.charset.StandardCharsets;
  * ends), or continue a header block without end. Header blocks use HPACK literals without Huffman coding; answers are read as their DATA bytes.
  */
 final class RawHttp2 implements AutoCloseable {
-    private static final int DATA = 0;
-    private static final int HEADERS = 1;
+    static final int DATA = 0;
+    static final int HEADERS = 1;
     private static final int SETTINGS = 4;
     private static final int RST_STREAM = 3;
-    private static final int PING = 6;
+    static final int PING = 6;
     private static final int GOAWAY = 7;
     private static final int WINDOW_UPDATE = 8;
-    private static final int CONTINUATION = 9;
-    private static final int END_STREAM = 1;
-    private static final int END_HEADERS = 4;
+    static final int CONTINUATION = 9;
+    static final int END_STREAM = 1;
+    static final int END_HEADERS = 4;
     private final Socket socket;
     private final OutputStream out;
     private final DataInputStream in;
@@ -93,6 +93,31 @@ final class RawHttp2 implements AutoCloseable {
             frame(CONTINUATION, i == continuations ? END_HEADERS : 0, stream,
                     java.util.Arrays.copyOfRange(block, at, next));
             at = next;
+        }
+    }
+
+    /** A request's HEADERS frame whose block goes on in CONTINUATION frames (none sent here). */
+    void headersOpen(int stream, String method, String path) throws IOException {
+        frame(HEADERS, END_STREAM, stream, headerBlock(method, path, new String[0]));
+    }
+
+    /**
+     * Sends a frame one byte at a time, {@code gapMillis} apart: whether the server closed the connection before the
+     * frame's last byte (a write failed).
+     */
+    boolean trickleCut(int type, int flags, int stream, byte[] payload, long gapMillis) throws InterruptedException {
+        byte[] frame = frameBytes(type, flags, stream, payload);
+        try {
+            for (byte b : frame) {
+                synchronized (this) {
+                    out.write(b);
+                    out.flush();
+                }
+                Thread.sleep(gapMillis);
+            }
+            return false;
+        } catch (IOException e) {
+            return true;
         }
     }
 

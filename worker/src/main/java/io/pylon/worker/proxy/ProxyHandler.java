@@ -183,6 +183,9 @@ public final class ProxyHandler implements Handler {
         try {
             forwardAdmitted(entry, policies, key, method, path, req, res);
             status = res.status().code();
+        } catch (ClientGoneException e) {
+            status = ClientGoneException.STATUS;
+            throw e;
         } finally {
             usage.record(key.application(), entry.route().name(), status, System.nanoTime() - start,
                     System.currentTimeMillis());

@@ -137,8 +137,7 @@ final class ResponseRelay {
             res.send(body);
             return true;
         } catch (UncheckedIOException | ServerConnectionException e) {
-            stats.clientAborted.increment();
-            throw new CloseConnectionException("client went away", e);
+            throw ClientGoneException.counted(stats, "during the answer", e);
         }
     }
 
@@ -154,8 +153,7 @@ final class ResponseRelay {
             head = in.readNBytes(BUFFER_LIMIT);
         } catch (IOException e) {
             if (exchange.abandoned()) {
-                stats.clientAborted.increment();
-                throw new CloseConnectionException("client went away", e);
+                throw ClientGoneException.counted(stats, "during the answer", e);
             }
             stats.upstreamAborted.increment();
             res.headers().clear();
@@ -167,8 +165,7 @@ final class ResponseRelay {
             try {
                 res.send(head);
             } catch (UncheckedIOException | ServerConnectionException e) {
-                stats.clientAborted.increment();
-                throw new CloseConnectionException("client went away", e);
+                throw ClientGoneException.counted(stats, "during the answer", e);
             }
             return true;
         }
@@ -198,8 +195,7 @@ final class ResponseRelay {
                     n = in.read(buffer);
                 } catch (IOException e) {
                     if (exchange.abandoned()) {
-                        stats.clientAborted.increment();
-                        throw new CloseConnectionException("client went away", e);
+                        throw ClientGoneException.counted(stats, "during the answer", e);
                     }
                     stats.upstreamAborted.increment();
                     LOG.log(Level.WARNING, "Upstream stopped sending a response body after " + total + " bytes ("
@@ -220,9 +216,8 @@ final class ResponseRelay {
             }
             out.close();
         } catch (UncheckedIOException | IOException | ServerConnectionException e) {
-            stats.clientAborted.increment();
             LOG.log(Level.DEBUG, () -> "Client went away after a partial response: " + e.getClass().getSimpleName());
-            throw new CloseConnectionException("client went away", e);
+            throw ClientGoneException.counted(stats, "during the answer", e);
         }
     }
 }

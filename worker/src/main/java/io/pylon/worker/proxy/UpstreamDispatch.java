@@ -2,7 +2,6 @@ package io.pylon.worker.proxy;
 
 import org.jspecify.annotations.Nullable;
 
-import io.helidon.webserver.CloseConnectionException;
 import io.pylon.core.http.ClientDeparture;
 import io.pylon.gateway.model.Forwarding;
 import io.pylon.gateway.model.Route;
@@ -74,7 +73,7 @@ final class UpstreamDispatch {
      * @param body      the client's body, null when the request has none
      * @param departure tells when the client leaves (an HTTP/2 stream reset); each attempt's upstream connection is
      *                  then closed at once, and stays watched through the answer's relay (null: HTTP/1)
-     * @throws CloseConnectionException when the client stopped sending its body or left: nobody is left to answer
+     * @throws ClientGoneException when the client stopped sending its body or left: nobody is left to answer
      */
     Result open(RouteTable.Entry entry, String method, @Nullable ClientRequestBody body,
                 @Nullable ClientDeparture departure, Outbound outbound) {
@@ -95,8 +94,7 @@ final class UpstreamDispatch {
             ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
             if (departure != null) {
                 if (departure.departed()) {
-                    stats.clientAborted.increment();
-                    throw new CloseConnectionException("client went away before the answer");
+                    throw ClientGoneException.counted(stats, "before the answer");
                 }
                 departure.onDeparture(responseTimeout::abandon);
             }
@@ -123,8 +121,7 @@ final class UpstreamDispatch {
                     return new Failed(UpstreamFailure.BODY_TIMEOUT);
                 }
                 if (body != null && body.clientFailed()) {
-                    stats.clientAborted.increment();
-                    throw new CloseConnectionException("client went away while sending the request body", e);
+                    throw ClientGoneException.counted(stats, "while sending the request body", e);
                 }
                 // the upstream closed an idle connection, or spoiled it: once more, on another connection
                 log(route, pool, e);
@@ -151,8 +148,7 @@ final class UpstreamDispatch {
                     return new Failed(UpstreamFailure.BODY_TIMEOUT);
                 }
                 if (body != null && body.clientFailed()) {
-                    stats.clientAborted.increment();
-                    throw new CloseConnectionException("client went away while sending the request body", e);
+                    throw ClientGoneException.counted(stats, "while sending the request body", e);
                 }
                 // the handshake failed, or the upstream refused this client's certificate: the next upstream is tried
                 // while none of the client's body was sent. Not marked failed: the upstream is up (a TCP probe would
@@ -172,8 +168,7 @@ final class UpstreamDispatch {
                     return new Failed(UpstreamFailure.BODY_TIMEOUT);
                 }
                 if (body != null && body.clientFailed()) {
-                    stats.clientAborted.increment();
-                    throw new CloseConnectionException("client went away while sending the request body", e);
+                    throw ClientGoneException.counted(stats, "while sending the request body", e);
                 }
                 failure = responseTimeout.expired() ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(e);
                 if (failure == UpstreamFailure.UNREACHABLE) {
@@ -189,8 +184,7 @@ final class UpstreamDispatch {
     /** The client left, which closed the upstream connection (not the upstream's failure): nobody to answer. */
     private void leftBeforeTheAnswer(ResponseTimeout responseTimeout, IOException e) {
         if (responseTimeout.abandoned()) {
-            stats.clientAborted.increment();
-            throw new CloseConnectionException("client went away before the answer", e);
+            throw ClientGoneException.counted(stats, "before the answer", e);
         }
     }
 

@@ -56,6 +56,13 @@ class PlansAndUsageTest {
         upstream = TestUpstream.start(exchange -> {
             String path = exchange.getRequestURI().getPath();
             exchange.getRequestBody().readAllBytes();
+            if (path.endsWith("/slow")) {
+                try {
+                    Thread.sleep(3_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             TestUpstream.send(exchange, path.endsWith("/fail") ? 500 : path.endsWith("/missing") ? 404 : 200,
                     "orders".getBytes());
         });
@@ -233,19 +240,25 @@ class PlansAndUsageTest {
         for (int i = 0; i < 2; i++) {
             assertThat(call(one, "/orders/missing", app.key()).statusCode()).isEqualTo(404);
         }
+        // a client that leaves before the answer: its own error (nginx's 499), not the upstream's
+        try (java.net.Socket left = new java.net.Socket("127.0.0.1", one.port())) {
+            left.getOutputStream().write(("GET /orders/slow HTTP/1.1\r\nHost: gw\r\nX-API-Key: " + app.key()
+                    + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            Thread.sleep(300);
+        }
         // a request without a key or with an unknown one belongs to no application
         assertThat(TestPods.get(one, "/orders/ok").statusCode()).isEqualTo(401);
 
         String query = "/apiops/usage?proxy=orders&from=" + from;
-        ControlPlane.await("12 requests of the application counted", () -> requestsOf(cp.get(query).body(),
-                app.id()) >= 12);
+        ControlPlane.await("13 requests of the application counted", () -> requestsOf(cp.get(query).body(),
+                app.id()) >= 13);
         Thread.sleep(1000); // more reports come in: nothing is counted twice
         JsonNode usage = json(cp.get(query).body());
         JsonNode row = application(usage, app.id());
-        assertThat(row.path("requests").asLong()).isEqualTo(12);
+        assertThat(row.path("requests").asLong()).isEqualTo(13);
         assertThat(row.path("name").asText()).isEqualTo("counted");
-        assertThat(row.path("errors").asLong()).isEqualTo(5);
-        assertThat(row.path("clientErrors").asLong()).isEqualTo(2);
+        assertThat(row.path("errors").asLong()).isEqualTo(6);
+        assertThat(row.path("clientErrors").asLong()).isEqualTo(3);
         assertThat(row.path("serverErrors").asLong()).isEqualTo(3);
         assertThat(row.path("latencyMsAvg").asDouble()).isGreaterThan(0);
         assertThat(row.path("latencyMsMax").asDouble()).isGreaterThanOrEqualTo(row.path("latencyMsAvg").asDouble());
@@ -257,8 +270,8 @@ class PlansAndUsageTest {
                 null, alice.headers());
         assertThat(own.statusCode()).as(own.body()).isEqualTo(200);
         JsonNode mine = json(own.body());
-        assertThat(mine.path("totals").path("requests").asLong()).isEqualTo(12);
-        assertThat(mine.path("totals").path("errors").asLong()).isEqualTo(5);
+        assertThat(mine.path("totals").path("requests").asLong()).isEqualTo(13);
+        assertThat(mine.path("totals").path("errors").asLong()).isEqualTo(6);
         assertThat(mine.path("proxies").get(0).path("proxy").asText()).isEqualTo("orders");
         Session mallory = developer("mallory-usage@example.com");
         assertThat(asPortal("GET", "/apiops/portal/applications/" + app.id() + "/usage", null, mallory.headers())

@@ -45,7 +45,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * runs on the connection's thread too; the sweeper ends it by closing what it half-closed (published before the first
  * lingering read starts, which is what the sweeper waits for). On an HTTP/2 connection, requests count themselves in
  * and out from their own threads (an atomic count, a volatile time of the last end, a concurrent map of their
- * {@link ClientDeparture}s, told by the connection's thread when the client resets a stream or the connection ends),
+ * {@link ClientDeparture}s, told by the connection's thread when the client resets a stream or the connection ends;
+ * the last resets are kept in an array under its own lock, for requests that start after their reset was read),
  * and their writes note each frame in the connection's {@link Http2FrameScan} (published through a volatile field).
  * On an HTTP/1 connection, the request's handler asks for its {@link ClientDeparture} on the connection's thread, and
  * the sweeper may start a watch of the client ({@link #watchClient}): one read ahead, on a thread of its own, while the
@@ -61,6 +62,7 @@ final class GuardedConnection implements ConnectionContext {
     enum Phase { AWAITING_REQUEST, IN_HEADERS, IN_BODY, LINGERING, HTTP2 }
 
     private static final AtomicLong IDS = new AtomicLong();
+    private static final int RESETS_KEPT = 64;
 
     private final ConnectionContext delegate;
     private final DataReader reader;
@@ -81,6 +83,11 @@ final class GuardedConnection implements ConnectionContext {
     // the HTTP/2 requests in flight by stream id, told when their client leaves
     private final Map<Integer, ClientDeparture> departures = new ConcurrentHashMap<>();
     private volatile boolean clientLeft;
+    // the last streams the client reset, so that a request whose reset was read before it started (the scan sees a
+    // RST_STREAM before Helidon has parsed the HEADERS read with it) departs as it starts; stream 0 is no request's
+    private final int[] resets = new int[RESETS_KEPT]; // guarded by itself
+    private int resetsNext; // guarded by resets
+    private volatile boolean anyReset;
     private volatile long lastRequestEnd;
     private volatile long phaseStart = System.nanoTime();
     private volatile long readStart;
@@ -524,8 +531,20 @@ final class GuardedConnection implements ConnectionContext {
         requestsInFlight.incrementAndGet();
         ClientDeparture departure = new ClientDeparture();
         departures.put(streamId, departure);
-        if (clientLeft) {
-            departure.depart(); // the connection ended while the request was being set up
+        // after the put: a reset noted before it is seen here, one noted after it finds the departure
+        if (clientLeft || (anyReset && wasReset(streamId))) {
+            departure.depart(); // the connection ended, or the stream was reset, while the request was being set up
+        }
+    }
+
+    private boolean wasReset(int streamId) {
+        synchronized (resets) {
+            for (int i = 0; i < RESETS_KEPT; i++) {
+                if (resets[i] == streamId) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -545,9 +564,15 @@ final class GuardedConnection implements ConnectionContext {
 
     /**
      * The client reset an HTTP/2 stream (connection thread). The departure stays until its request ends, so that a
-     * handler that looks for it only now still finds it, departed.
+     * handler that looks for it only now still finds it, departed; a request that starts only now finds the reset
+     * among the last {@value #RESETS_KEPT} noted.
      */
     private void streamReset(int streamId) {
+        synchronized (resets) {
+            resets[resetsNext] = streamId;
+            resetsNext = (resetsNext + 1) % RESETS_KEPT;
+        }
+        anyReset = true;
         ClientDeparture departure = departures.get(streamId);
         if (departure != null) {
             departure.depart();

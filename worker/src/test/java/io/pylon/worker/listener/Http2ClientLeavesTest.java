@@ -131,6 +131,23 @@ class Http2ClientLeavesTest {
         }
     }
 
+    /**
+     * A reset read together with its request's headers is seen (by the listener's frame scan) before Helidon starts
+     * the request: the request still departs as it starts, and never reaches the upstream.
+     */
+    @Test
+    void aStreamResetInTheSameWriteAsItsHeadersNeverReachesTheUpstream() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            for (int stream = 1; stream <= 19; stream += 2) {
+                client.headersAndReset(stream, "GET", "/api/silent-" + stream, CANCEL);
+            }
+            client.headers(21, "GET", "/api/quick", true);
+            assertThat(client.answer(21)).isEqualTo("quick");
+            Thread.sleep(500); // time for any of the reset requests to reach the upstream
+        }
+        assertThat(EVENTS.stream().filter(e -> e.startsWith("GET ")).toList()).containsExactly("GET /api/quick HTTP/1.1");
+    }
+
     @Test
     void aStreamResetWhileASlowAnswerIsRelayedClosesTheUpstreamConnection() throws Exception {
         // the head and the first chunk are relayed in the 300 ms before the reset; the rest never comes

@@ -166,6 +166,15 @@ final class RawHttp2 implements AutoCloseable {
         frame(RST_STREAM, 0, stream, java.nio.ByteBuffer.allocate(4).putInt(code).array());
     }
 
+    /** A request without body and its RST_STREAM in one write: the server reads the reset with the request. */
+    synchronized void headersAndReset(int stream, String method, String path, int code) throws IOException {
+        ByteArrayOutputStream both = new ByteArrayOutputStream();
+        both.writeBytes(frameBytes(HEADERS, END_HEADERS | END_STREAM, stream, headerBlock(method, path, new String[0])));
+        both.writeBytes(frameBytes(RST_STREAM, 0, stream, java.nio.ByteBuffer.allocate(4).putInt(code).array()));
+        out.write(both.toByteArray());
+        out.flush();
+    }
+
     /** WINDOW_UPDATE on {@code stream} (0: the connection) by {@code increment}, which may be 0 (a protocol error). */
     void windowUpdate(int stream, int increment) throws IOException {
         frame(WINDOW_UPDATE, 0, stream, java.nio.ByteBuffer.allocate(4).putInt(increment).array());

@@ -56,17 +56,7 @@ final class ResponseTimeout {
      * Called on the client connection's thread.
      */
     void abandon() {
-        synchronized (this) {
-            if (state != WATCHING) {
-                return;
-            }
-            state = ABANDONED;
-            ConnectionEndpoint watched = endpoint;
-            if (watched != null) {
-                watched.close(CloseMode.IMMEDIATE);
-            }
-        }
-        owner.remove(this);
+        closeAs(ABANDONED);
     }
 
     /** Whether the connection was closed because the client left. */
@@ -139,12 +129,18 @@ final class ResponseTimeout {
         if (due == DISARMED || now - due < 0) {
             return;
         }
+        closeAs(EXPIRED);
+    }
+
+    /** Ends the watch in {@code reason}'s state and closes the connection, unless the watch ended already. */
+    private void closeAs(int reason) {
         synchronized (this) {
             if (state != WATCHING) {
                 return;
             }
-            state = EXPIRED;
-            ConnectionEndpoint watched = endpoint;   // set by watch() before the sweep can see this timeout
+            state = reason;
+            // null only when the client left while the connection was being made: watch() closes it then
+            ConnectionEndpoint watched = endpoint;
             if (watched != null) {
                 watched.close(CloseMode.IMMEDIATE);
             }

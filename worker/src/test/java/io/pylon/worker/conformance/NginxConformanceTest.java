@@ -136,6 +136,18 @@ class NginxConformanceTest {
         });
     }
 
+    /** nginx takes the end of the client's side for its leaving (EPOLLRDHUP), whatever it then reads; so does the Worker. */
+    @Test
+    void aClientHalfClosingWhileTheUpstreamIsSlowIsTakenAsGone() throws Exception {
+        agree("a half-close after the request", port -> {
+            try (WireConnection c = connect(port)) {
+                c.send(get("/delay/1500"));
+                c.halfClose();
+                return c.closesWithin(5_000) ? "closed without an answer" : "still open after 5 s";
+            }
+        });
+    }
+
     @Test
     void keepAliveConnectionCarriesTheNextRequestAfterEveryBodySize() throws Exception {
         agree("sized bodies on one connection", port -> {

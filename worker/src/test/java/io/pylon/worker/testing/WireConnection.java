@@ -320,6 +320,11 @@ public final class WireConnection implements AutoCloseable {
         }
     }
 
+    /** Ends the sending side (FIN) and keeps reading: a client that half-closes after its request. */
+    public void halfClose() throws IOException {
+        socket.shutdownOutput();
+    }
+
     /** Closes with a reset (RST) instead of a FIN: a client that crashed or gave up hard. */
     public void reset() throws IOException {
         socket.setSoLinger(true, 0);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Clients that close their connection while the upstream is silent: how long the Worker and nginx (proxy_pass,
+# buffering off, as an operator fronts an API) keep the upstream connection busy after the client left. Both in front
+# of the same silent upstream (bench/worker/leaves.py), trials interleaved; clients that close at once (the Worker's
+# read ahead starts at the next sweep of its listener's guard) and 1 s after the request reached the upstream (the
+# read ahead is already parked). nginx notices from its event loop (EPOLLRDHUP). Prints a Markdown table for each.
+#   bench/worker/leaves.sh [trials]
+# BENCH_ADDR: the loopback address every process binds (default 127.0.43.1). Bounded: the build, then about
+# trials x 2 x 1.6 s. Needs nginx, python3, taskset and a JDK >= 21.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
+. "$ROOT/scripts/pod-jvm.sh"
+. "$ROOT/bench/worker/upstream.sh"
+. "$ROOT/bench/worker/pinned-worker.sh"
+TRIALS=${1:-30}
+ADDR=${BENCH_ADDR:-127.0.43.1}
+case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
+for tool in nginx python3 taskset curl; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing" >&2; exit 1; }
+done
+UPSTREAM_PORT=18480
+WORKER_PORT=18481
+NGINX_PORT=18482
+WORK=$(mktemp -d /tmp/pylon-bench-leaves.XXXXXX)
+chmod 755 "$WORK"
+PIDS=()
+cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+time_limit 900 bench/worker/leaves.sh; PIDS+=($!)
+
+build_worker "$ROOT" worker
+printf 'routes:\n  - {name: api, pathPrefix: /, upstreams: [http://%s:%s]}\n' "$ADDR" "$UPSTREAM_PORT" > "$WORK/routes.yaml"
+PIDS+=("$(start_worker worker worker "$WORKER_PORT" "$WORK/routes.yaml")")
+start_upstream "$WORK/nginx" "$ADDR" "$NGINX_PORT" "location / { proxy_pass http://$ADDR:$UPSTREAM_PORT;
+        proxy_http_version 1.1; proxy_set_header Connection \"\"; proxy_buffering off; proxy_read_timeout 60s; }"
+PIDS+=($!)
+for _ in $(seq 1 900); do
+  curl -sf -o /dev/null "http://$ADDR:$WORKER_PORT/platform/management/health" && break
+  sleep 0.2
+done
+echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); Worker: pod JVM options, CPU 0; nginx: CPU 1"
+python3 "$ROOT/bench/worker/leaves.py" "$ADDR" "$UPSTREAM_PORT" "$TRIALS" 0,1000 "Worker=$WORKER_PORT" "nginx=$NGINX_PORT"

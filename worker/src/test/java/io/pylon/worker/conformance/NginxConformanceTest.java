@@ -132,7 +132,7 @@ class NginxConformanceTest {
             Gateway.await("the upstream got the request", 5_000, () -> upstream.holds(key));
             c.close();
             // nginx notices at once (its event loop), the Worker within a sweep or two; the response timeout is 30 s
-            return upstream.awaitReleased(key, 3_000) >= 0 ? "released within 3 s" : "still held after 3 s";
+            return upstream.awaitReleased(key, 5_000) >= 0 ? "released within 5 s" : "still held after 5 s";
         });
     }
 

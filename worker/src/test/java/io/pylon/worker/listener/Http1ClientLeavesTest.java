@@ -84,7 +84,7 @@ class Http1ClientLeavesTest {
         WireConnection client = connectTls().send(get("/api/hold/tls"));
         Gateway.await("the upstream got the request", 5_000, () -> upstream.holds("tls"));
         client.close();
-        assertThat(upstream.awaitReleased("tls", 2_000)).as("ms until the upstream connection closed")
+        assertThat(upstream.awaitReleased("tls", 5_000)).as("ms until the upstream connection closed")
                 .isNotNegative();
     }
 
@@ -125,10 +125,10 @@ class Http1ClientLeavesTest {
             assertThat(client.readStatusLine()).isEqualTo("HTTP/1.1 200 OK");
             Gateway.await("the upstream got the request", 5_000, () -> upstream.holds("relayed"));
             client.close();
-            assertThat(upstream.awaitReleased("relayed", 2_000)).as("ms until the upstream connection closed")
+            assertThat(upstream.awaitReleased("relayed", 5_000)).as("ms until the upstream connection closed")
                     .isNotNegative();
-            Gateway.await("the abort counted", 2_000, () -> clientAborted() == aborted + 1);
-            Gateway.await("the pool holds no leased connection", 2_000, () -> gateway.leased() == 0);
+            Gateway.await("the abort counted", 5_000, () -> clientAborted() == aborted + 1);
+            Gateway.await("the pool holds no leased connection", 5_000, () -> gateway.leased() == 0);
             assertThat(warnings.lines()).isEmpty();
         }
     }
@@ -144,10 +144,10 @@ class Http1ClientLeavesTest {
                 client.close();
             }
             // the response timeout is 30 s: only the client's leaving ends the exchange this soon
-            assertThat(upstream.awaitReleased(key, 2_000)).as("ms until the upstream connection closed")
+            assertThat(upstream.awaitReleased(key, 5_000)).as("ms until the upstream connection closed")
                     .isNotNegative();
-            Gateway.await("the abort counted", 2_000, () -> clientAborted() == aborted + 1);
-            Gateway.await("the pool holds no leased connection", 2_000, () -> gateway.leased() == 0);
+            Gateway.await("the abort counted", 5_000, () -> clientAborted() == aborted + 1);
+            Gateway.await("the pool holds no leased connection", 5_000, () -> gateway.leased() == 0);
             assertThat(warnings.lines()).isEmpty();
         }
     }

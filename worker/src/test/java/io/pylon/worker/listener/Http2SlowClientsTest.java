@@ -47,7 +47,7 @@ class Http2SlowClientsTest {
                   - {name: echo, pathPrefix: /echo, upstreams: [%s]}
                   - {name: slow, pathPrefix: /slow, upstreams: [%s]}
                 """.formatted(echo.url(), slow.url()), Map.of("pylon.server.body-timeout", "2s",
-                "pylon.server.idle-timeout", "2s", "pylon.server.header-timeout", "1s"));
+                "pylon.server.idle-timeout", "2s", "pylon.server.header-timeout", "500ms"));
     }
 
     @AfterAll
@@ -125,7 +125,7 @@ class Http2SlowClientsTest {
             assertThat(client.trickleCut(RawHttp2.CONTINUATION, RawHttp2.END_HEADERS, 1, new byte[200], 50))
                     .as("cut before the block's end").isTrue();
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertThat(ms).as("ms until the cut (header timeout 1 s)").isBetween(800L, 6_000L);
+            assertThat(ms).as("ms until the cut (header timeout 0.5 s)").isBetween(400L, 6_000L);
         }
     }
 
@@ -133,25 +133,25 @@ class Http2SlowClientsTest {
     void aFrameOtherThanDataTrickledPastTheHeaderTimeoutIsCut() throws Exception {
         try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
             long t0 = System.nanoTime();
-            // a PING's 17 bytes at 300 ms each would take 5 s
-            assertThat(client.trickleCut(RawHttp2.PING, 0, 0, new byte[8], 300)).as("cut before the frame's end")
+            // a PING's 17 bytes at 400 ms each would take 6.8 s
+            assertThat(client.trickleCut(RawHttp2.PING, 0, 0, new byte[8], 400)).as("cut before the frame's end")
                     .isTrue();
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertThat(ms).as("ms until the cut (header timeout 1 s)").isBetween(800L, 4_500L);
+            assertThat(ms).as("ms until the cut (header timeout 0.5 s)").isBetween(400L, 5_500L);
         }
     }
 
     /**
      * A request body's pace is the body timeout's (2 s between DATA frames, which Helidon hands on whole): two DATA
-     * frames trickled for 1.3 s each, 2.6 s in all, are read.
+     * frames trickled for about 1 s each, twice the header timeout, are read.
      */
     @Test
     void aBodyTrickledPastTheHeaderTimeoutIsRead() throws Exception {
         try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
-            client.headers(1, "POST", "/echo/trickled", false, "content-length", "100");
-            assertThat(client.trickleCut(RawHttp2.DATA, 0, 1, new byte[50], 22)).isFalse();
-            assertThat(client.trickleCut(RawHttp2.DATA, RawHttp2.END_STREAM, 1, new byte[50], 22)).isFalse();
-            assertThat(client.answer(1)).isEqualTo("read 100");
+            client.headers(1, "POST", "/echo/trickled", false, "content-length", "80");
+            assertThat(client.trickleCut(RawHttp2.DATA, 0, 1, new byte[40], 20)).isFalse();
+            assertThat(client.trickleCut(RawHttp2.DATA, RawHttp2.END_STREAM, 1, new byte[40], 20)).isFalse();
+            assertThat(client.answer(1)).isEqualTo("read 80");
         }
     }
 

@@ -146,7 +146,11 @@ class PodJvmOptionsTest {
         assertThat(cache).doesNotExist();
         assertThat(StartupCache.options(caches, "worker", lib, major, JVM, true)).startsWith("-XX:AOTCacheOutput=" + cache);
         assertThat(leftover).doesNotExist();
+
+        // the recording JVM creates its file as it starts: a second pod of the module starting then leaves it alone
+        Path recording = Files.writeString(caches.resolve(cache.getFileName() + ".config"), "");
         assertThat(StartupCache.options(caches, "worker", lib, major, JVM, false)).as("a second pod of the module").isEmpty();
+        assertThat(recording).as("the first pod's recording").exists();
 
         Files.writeString(cache, "not a cache the JVM can map");
         Result script = bash(Map.of(), "pylon_pod_check_cache " + caches + " worker " + lib + " " + major + " '" + JVM + "' " + java);

@@ -35,7 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * timeout, taking longer than the header timeout from a request's first byte to the end of its headers, or leaving a
  * body read waiting longer than the body timeout. On stop it lets requests already on their way finish instead of
  * cutting connections that wait for them. It also bounds the lingering close that follows an answer ending the
- * connection ({@link GuardedConnection#linger}): the lingering time in all, the lingering timeout between reads.
+ * connection ({@link GuardedConnection#linger}): the lingering time in all, the lingering timeout between reads. And
+ * it starts the read ahead that tells a handler waiting on an upstream that its HTTP/1 client left
+ * ({@link GuardedConnection#watchClient}).
  *
  * <p>Helidon's own idle timeout only interrupts a connection while it reads a request line, and its socket reads have
  * no timeout, so the guard wraps Helidon's HTTP/1 connection: it is the only connection selector of the listener
@@ -44,7 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Threading: connections add and remove themselves in concurrent sets from their virtual threads (a lingering
  * connection stays registered until its lingering close ends, on its own thread); one sweep runs at a time on the
- * given scheduler (fixed delay) and only reads connection state or closes sockets; the counters are atomic. The wait
+ * given scheduler (fixed delay) and only reads connection state, closes sockets or starts a connection's client
+ * watch (on a thread of its own); the counters are atomic. The wait
  * before the first close of a stop runs under {@code closeLock}, so every close Helidon asks for comes after it.
  */
 final class ConnectionTimeouts implements AutoCloseable {

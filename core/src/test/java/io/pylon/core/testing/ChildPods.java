@@ -131,7 +131,9 @@ public final class ChildPods implements AutoCloseable {
             } catch (Exception e) {
                 // the process ended
             }
-            up.completeExceptionally(new IllegalStateException("pod " + name + " ended before it was ready"));
+            List<String> seen = output(name);
+            up.completeExceptionally(new IllegalStateException("pod " + name + " ended before it was ready; its last "
+                    + "lines:\n" + String.join("\n", seen.subList(Math.max(0, seen.size() - 40), seen.size()))));
         });
         return up;
     }

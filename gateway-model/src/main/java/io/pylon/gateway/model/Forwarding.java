@@ -19,14 +19,18 @@ import java.util.Set;
  * @param healthCheck       an HTTP probe of each upstream beside the TCP re-check of failed ones; null: none
  * @param upstreamTls       how {@code https://} upstreams are trusted, named and authenticated to
  *                          ({@link UpstreamTls#DEFAULTS}: the JDK's trust store, verified, no client certificate)
+ * @param upstreamHttp2     requests reach the upstreams over HTTP/2, many at once on one connection: h2c with prior
+ *                          knowledge for {@code http://}, ALPN {@code h2} for {@code https://} (gRPC needs it); off:
+ *                          HTTP/1.1
  */
 public record Forwarding(boolean preserveHost, boolean rewriteLocation, long maxRequestBody, boolean responseBuffering,
-                         Retries retries, @Nullable HealthCheck healthCheck, UpstreamTls upstreamTls) {
+                         Retries retries, @Nullable HealthCheck healthCheck, UpstreamTls upstreamTls,
+                         boolean upstreamHttp2) {
     /** {@link #maxRequestBody()} when the proxy does not set one. */
     public static final long POD_DEFAULT = -1;
 
     public static final Forwarding DEFAULTS = new Forwarding(false, true, POD_DEFAULT, false, Retries.NONE, null,
-            UpstreamTls.DEFAULTS);
+            UpstreamTls.DEFAULTS, false);
 
     public Forwarding {
         retries = retries == null ? Retries.NONE : retries;
@@ -37,7 +41,7 @@ public record Forwarding(boolean preserveHost, boolean rewriteLocation, long max
     public Forwarding(boolean preserveHost, boolean rewriteLocation, long maxRequestBody, boolean responseBuffering,
                       Retries retries, HealthCheck healthCheck) {
         this(preserveHost, rewriteLocation, maxRequestBody, responseBuffering, retries, healthCheck,
-                UpstreamTls.DEFAULTS);
+                UpstreamTls.DEFAULTS, false);
     }
 
     /**

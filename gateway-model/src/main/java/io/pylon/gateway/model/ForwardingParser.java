@@ -26,12 +26,14 @@ import java.util.regex.Pattern;
  *   keyFile: /etc/pylon/client.key
  *   serverName: orders.internal               # default: the URL's host (SNI and the name checked)
  *   verify: true                              # default true; false trusts any certificate (logged at load)
+ * upstreamProtocol: HTTP/2        # optional, default HTTP/1.1: h2c for http://, ALPN h2 for https:// (gRPC);
+ *                                 # not with healthCheck, whose probe speaks HTTP/1.1
  * </pre>
  * Stateless.
  */
 final class ForwardingParser {
     static final Set<String> FIELDS = Set.of("preserveHost", "rewriteLocation", "maxRequestBody", "responseBuffering",
-            "retries", "healthCheck", "upstreamTls");
+            "retries", "healthCheck", "upstreamTls", "upstreamProtocol");
     private static final Set<String> TLS_FIELDS = Set.of("caFile", "certificateFile", "keyFile", "serverName",
             "verify");
     private static final Pattern SERVER_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?");
@@ -52,8 +54,25 @@ final class ForwardingParser {
         boolean rewriteLocation = rewrite == null || rewrite.isNull() || fields.bool(node, "", "rewriteLocation");
         long maxBody = size(node, fields, "maxRequestBody");
         boolean buffering = fields.bool(node, "", "responseBuffering");
+        Forwarding.HealthCheck check = healthCheck(node.get("healthCheck"), fields);
+        boolean http2 = http2(node, fields);
+        if (http2 && check != null) {
+            throw fields.invalid("healthCheck", "speaks HTTP/1.1, which an upstreamProtocol: HTTP/2 upstream may not "
+                    + "answer; remove it (failed upstreams are still probed over TCP)");
+        }
         return new Forwarding(preserveHost, rewriteLocation, maxBody, buffering, retries(node.get("retries"), fields),
-                healthCheck(node.get("healthCheck"), fields), upstreamTls(node.get("upstreamTls"), fields));
+                check, upstreamTls(node.get("upstreamTls"), fields), http2);
+    }
+
+    private static boolean http2(JsonNode node, Fields fields) throws InvalidProxyException {
+        JsonNode value = node.get("upstreamProtocol");
+        if (value == null || value.isNull() || value.asText().equals("HTTP/1.1")) {
+            return false;
+        }
+        if (value.asText().equals("HTTP/2")) {
+            return true;
+        }
+        throw fields.invalid("upstreamProtocol", "'" + Texts.printable(value.asText()) + "' is not HTTP/1.1 or HTTP/2");
     }
 
     private static UpstreamTls upstreamTls(JsonNode node, Fields fields) throws InvalidProxyException {

@@ -59,13 +59,14 @@ import java.util.regex.Pattern;
  *     trustedProxies: [10.0.0.1]    # optional: peers whose X-Forwarded-For names the client
  *     keyAuth: {header: X-API-Key}  # optional: an API key is required
  *     websocket: true               # optional, default true: Upgrade: websocket is tunnelled to the upstream
- *     preserveHost: false           # optional; these six: see ForwardingParser
+ *     preserveHost: false           # optional; these eight: see ForwardingParser
  *     rewriteLocation: true
  *     maxRequestBody: 10m
  *     responseBuffering: false
  *     retries: {attempts: 2, onStatus: [502, 503], within: 10s}
  *     healthCheck: {path: /health, interval: 5s}
  *     upstreamTls: {caFile: /etc/pylon/ca.pem, serverName: orders.internal}   # https:// upstreams only
+ *     upstreamProtocol: HTTP/2      # optional, default HTTP/1.1
  * </pre>
  */
 public final class ProxyParser {

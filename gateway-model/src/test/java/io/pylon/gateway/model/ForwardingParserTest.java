@@ -56,6 +56,20 @@ class ForwardingParserTest {
     }
 
     @Test
+    void upstreamProtocolIsHttp11UnlessHttp2IsAsked() throws Exception {
+        assertThat(parse("").forwarding().upstreamHttp2()).isFalse();
+        assertThat(parse("upstreamProtocol: HTTP/1.1").forwarding().upstreamHttp2()).isFalse();
+        assertThat(parse("upstreamProtocol: HTTP/2").forwarding().upstreamHttp2()).isTrue();
+        for (String[] bad : new String[][] {
+                {"upstreamProtocol: h2", "not HTTP/1.1 or HTTP/2"},
+                {"upstreamProtocol: 2", "not HTTP/1.1 or HTTP/2"},
+                {"upstreamProtocol: HTTP/2, healthCheck: {path: /health}", "healthCheck"}}) {
+            assertThatThrownBy(() -> parse(bad[0])).as(bad[0]).isInstanceOf(InvalidProxyException.class)
+                    .hasMessageContaining("orders").hasMessageContaining(bad[1]);
+        }
+    }
+
+    @Test
     void healthCheckAndWeightsAreRead() throws Exception {
         Route route = parser.parse(("routes:\n  - {name: orders, pathPrefix: /orders, upstreams: [{url: http://10.0.0.5:8080,"
                 + " weight: 3}, http://10.0.0.6:8080], healthCheck: {path: /health, interval: 5s}}\n").getBytes(), false)

@@ -225,12 +225,18 @@ public final class ProxyHandler implements Handler {
                 trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost());
         String query = req.query().rawValue();
         ClientDeparture departure = departures.of(req);
+        // trailers reach HTTP/2 clients that ask for them (gRPC's); HTTP/1.1 clients get none, as from nginx's proxy
+        boolean trailers = req.headers().containsToken(HeaderValues.TE_TRAILERS)
+                && req.prologue().protocolVersion().equals("2.0");
         try {
             UpstreamDispatch.Result result = dispatch.open(entry, method, body, departure, (upstream, pool, timeout) -> {
                 var outbound = OutboundRequest.create(method, pool.target(),
                         OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop,
                         HeaderTransforms.keyHeader(policies));
                 HeaderTransforms.request(policies, application, outbound);
+                if (trailers && pool.http2()) {
+                    outbound.addHeader("te", "trailers"); // the one TE HTTP/2 allows; gRPC servers ask for it
+                }
                 if (body != null) {
                     outbound.setEntity(new UpstreamRequestBody(body, length, timeout));
                 }
@@ -241,7 +247,7 @@ public final class ProxyHandler implements Handler {
                         forwarding.rewriteLocation() ? LocationRewrite.of(route, opened.upstream(),
                                 req.isSecure(), req.headers().first(HeaderNames.HOST).orElse(null)) : null,
                         headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
-                                headers));
+                                headers), trailers);
                 case UpstreamDispatch.Failed failed -> {
                     if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE) {
                         res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read

@@ -2,7 +2,9 @@ package io.pylon.worker.proxy;
 
 import org.jspecify.annotations.Nullable;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.ServerResponseTrailers;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.ServerConnectionException;
@@ -18,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,7 +45,7 @@ final class ResponseRelay {
     static final int BUFFER_LIMIT = 1024 * 1024;
 
     void relay(UpstreamExchange exchange, ServerResponse res) throws IOException {
-        relay(exchange, res, false, null, headers -> { });
+        relay(exchange, res, false, null, headers -> { }, false);
     }
 
     /**
@@ -50,9 +53,12 @@ final class ResponseRelay {
      *                  length; a longer one is streamed after what was read
      * @param location  rewrites {@code Location} and {@code Content-Location} values; null: they pass unchanged
      * @param edit      the route's header rules, applied to the copied headers before anything is sent
+     * @param trailers  whether the client is an HTTP/2 one that takes trailer fields ({@code TE: trailers}): an HTTP/2
+     *                  upstream's are then relayed after the body (gRPC's status travels in them)
      */
     void relay(UpstreamExchange exchange, ServerResponse res, boolean buffering, @Nullable UnaryOperator<String> location,
-               java.util.function.Consumer<io.helidon.http.ServerResponseHeaders> edit) throws IOException {
+               java.util.function.Consumer<io.helidon.http.ServerResponseHeaders> edit, boolean trailers)
+            throws IOException {
         ClassicHttpResponse response = exchange.response();
         boolean completed = false;
         try {
@@ -73,22 +79,26 @@ final class ResponseRelay {
             edit.accept(res.headers());
             if (entity == null) {
                 exchange.complete();
-                res.send();
+                if (trailers) {
+                    endWithHeaders(res);
+                } else {
+                    res.send();
+                }
             } else {
                 long length = entity.getContentLength();
                 if (length >= 0 && length <= StreamBuffer.SIZE) {
-                    if (!sendSmall(exchange, (int) length, res)) {
+                    if (!sendSmall(exchange, (int) length, res, trailers)) {
                         return;
                     }
                 } else if (length < 0 && buffering) {
-                    if (!sendBuffered(exchange, res)) {
+                    if (!sendBuffered(exchange, res, trailers)) {
                         return;
                     }
                 } else {
                     if (length >= 0) {
                         res.headers().contentLength(length);
                     }
-                    stream(exchange, length, res);
+                    stream(exchange, length, res, null, trailers);
                 }
             }
             stats.forwarded.increment();
@@ -116,13 +126,52 @@ final class ResponseRelay {
     }
 
     /**
+     * An answer without a body to a client that takes trailers ends with its header block, as the upstream's did: a
+     * gRPC error without messages ("trailers-only") carries its status there, and a client reads a header block
+     * followed by an empty body as a response whose trailers are missing.
+     */
+    private void endWithHeaders(ServerResponse res) {
+        try {
+            OutputStream out = res.outputStream();
+            res.headers().remove(HeaderNames.TRAILER); // announced by the server for such clients; nothing follows
+            out.close();
+        } catch (IOException | UncheckedIOException | ServerConnectionException e) {
+            throw ClientGoneException.counted(stats, "during the answer", e);
+        }
+    }
+
+    /**
+     * The upstream's trailer fields go out after the body, announced in {@code Trailer} (the server writes trailers
+     * only then; it replaces the {@code stream-result} the server announces on its own to a client that takes them).
+     */
+    private static void relayTrailers(UpstreamExchange exchange, ServerResponse res) {
+        List<Header> fields = exchange.trailers();
+        if (fields.isEmpty()) {
+            return;
+        }
+        StringJoiner names = new StringJoiner(", ");
+        for (Header field : fields) {
+            names.add(field.getName());
+        }
+        res.headers().set(HeaderValues.create(HeaderNames.TRAILER, names.toString()));
+        ServerResponseTrailers out = res.trailers();
+        for (Header field : fields) {
+            out.add(HeaderValues.create(field.getName(), field.getValue()));
+        }
+    }
+
+    /**
      * A body no larger than the streaming buffer goes out in one write, without the streaming machinery. Nothing has
      * reached the client before the whole body is read, so an upstream that fails here still gets a clean 502.
      */
-    private boolean sendSmall(UpstreamExchange exchange, int length, ServerResponse res) {
+    private boolean sendSmall(UpstreamExchange exchange, int length, ServerResponse res, boolean trailers) {
         byte[] body;
         try {
-            body = exchange.body().readNBytes(length);
+            InputStream in = exchange.body();
+            body = in.readNBytes(length);
+            if (trailers && body.length == length) {
+                in.read(); // the end of the stream, which brings its trailers
+            }
         } catch (IOException e) {
             body = null;
         }
@@ -133,6 +182,9 @@ final class ResponseRelay {
             return false;
         }
         exchange.complete();
+        if (trailers) {
+            relayTrailers(exchange, res);
+        }
         try {
             res.send(body);
             return true;
@@ -146,7 +198,7 @@ final class ResponseRelay {
      * its length (the upstream connection is back in the pool before the client has read a byte); when it does not,
      * what was read goes first and the rest streams.
      */
-    private boolean sendBuffered(UpstreamExchange exchange, ServerResponse res) throws IOException {
+    private boolean sendBuffered(UpstreamExchange exchange, ServerResponse res, boolean trailers) throws IOException {
         InputStream in = exchange.body();
         byte[] head;
         try {
@@ -162,6 +214,9 @@ final class ResponseRelay {
         }
         if (head.length < BUFFER_LIMIT) {
             exchange.complete();
+            if (trailers) {
+                relayTrailers(exchange, res);
+            }
             try {
                 res.send(head);
             } catch (UncheckedIOException | ServerConnectionException e) {
@@ -169,17 +224,13 @@ final class ResponseRelay {
             }
             return true;
         }
-        stream(exchange, -1, res, head);
+        stream(exchange, -1, res, head, trailers);
         return true;
     }
 
-    private void stream(UpstreamExchange exchange, long length, ServerResponse res) throws IOException {
-        stream(exchange, length, res, null);
-    }
-
     /** @param first bytes already read from the upstream's body, sent before the rest; null: none */
-    private void stream(UpstreamExchange exchange, long length, ServerResponse res, byte @Nullable [] first)
-            throws IOException {
+    private void stream(UpstreamExchange exchange, long length, ServerResponse res, byte @Nullable [] first,
+                        boolean trailers) throws IOException {
         byte[] buffer = StreamBuffer.forLength(length);
         long total = 0;
         InputStream in = exchange.body();
@@ -206,6 +257,9 @@ final class ResponseRelay {
                 }
                 if (n < 0) {
                     exchange.complete();
+                    if (trailers) {
+                        relayTrailers(exchange, res);
+                    }
                     break;
                 }
                 total += n;

@@ -1,7 +1,7 @@
 package io.pylon.worker.proxy;
 
-import org.apache.hc.client5.http.io.ConnectionEndpoint;
 import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.io.ModalCloseable;
 import org.jspecify.annotations.Nullable;
 
 import java.io.FilterInputStream;
@@ -30,15 +30,18 @@ final class ResponseTimeout {
     private final long timeoutNanos;
     private volatile long dueNanos = DISARMED;
     private volatile int state = WATCHING;
-    private @Nullable ConnectionEndpoint endpoint;
+    private @Nullable ModalCloseable endpoint;
 
     ResponseTimeout(ResponseTimeouts owner, long timeoutNanos) {
         this.owner = owner;
         this.timeoutNanos = timeoutNanos;
     }
 
-    /** Starts watching the connection the exchange runs on; armed from now. */
-    void watch(ConnectionEndpoint endpoint) {
+    /**
+     * Starts watching what the exchange runs on, armed from now: its HTTP/1.1 connection, or its HTTP/2 stream (whose
+     * close resets the stream alone).
+     */
+    void watch(ModalCloseable endpoint) {
         synchronized (this) {
             this.endpoint = endpoint;
             if (state == ABANDONED) {
@@ -140,7 +143,7 @@ final class ResponseTimeout {
             }
             state = reason;
             // null only when the client left while the connection was being made: watch() closes it then
-            ConnectionEndpoint watched = endpoint;
+            ModalCloseable watched = endpoint;
             if (watched != null) {
                 watched.close(CloseMode.IMMEDIATE);
             }

@@ -9,6 +9,7 @@ import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.impl.DefaultConnectionReuseStrategy;
@@ -24,15 +25,18 @@ import org.apache.hc.core5.util.Timeout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One request and its response on a pooled connection of an upstream, driven straight through HttpClient's
+ * One request and its response with an upstream. Over HTTP/1.1 (this class's {@link #open}) it runs on a pooled
+ * connection, driven straight through HttpClient's
  * {@link PoolingHttpClientConnectionManager} and {@link HttpRequestExecutor}. A gateway needs none of what the client
  * exec chain adds on top (redirects, retries, cookies, authentication against the target, decompression), and going
  * around it saves a large part of the per-request work. The connection goes back to the pool only when the response
- * body was read to its end and the upstream keeps it alive; anything else discards it.
+ * body was read to its end and the upstream keeps it alive; anything else discards it. Over HTTP/2 it runs on a stream
+ * ({@link Http2Stream}), which {@link #abort} resets.
  */
 final class UpstreamExchange {
     private static final String EXCHANGE_ID = "pylon-proxy";
@@ -45,22 +49,47 @@ final class UpstreamExchange {
             .add(RequestContent.INSTANCE)
             .build();
 
-    private final PoolingHttpClientConnectionManager manager;
-    private final ConnectionEndpoint endpoint;
     private final ClassicHttpResponse response;
-    private final boolean reusable;
-    private final TimeValue keepAlive;
     private final ResponseTimeout timeout;
+    private final Carrier carrier;
     private boolean finished;
 
-    private UpstreamExchange(PoolingHttpClientConnectionManager manager, ConnectionEndpoint endpoint,
-                             ClassicHttpResponse response, boolean reusable, TimeValue keepAlive, ResponseTimeout timeout) {
-        this.manager = manager;
-        this.endpoint = endpoint;
+    UpstreamExchange(ClassicHttpResponse response, ResponseTimeout timeout, Carrier carrier) {
         this.response = response;
-        this.reusable = reusable;
-        this.keepAlive = keepAlive;
         this.timeout = timeout;
+        this.carrier = carrier;
+    }
+
+    /** What the exchange ran on: an HTTP/1.1 connection leased from the pool, or an HTTP/2 stream. */
+    interface Carrier {
+        /** The response was read to its end in time: a connection the upstream keeps alive goes back to the pool. */
+        void release();
+
+        /** Anything else: the connection is closed (the stream reset), never reused. */
+        void discard();
+
+        /** The upstream's trailer fields, read with the end of the body (HTTP/2; HTTP/1.1 trailers are dropped). */
+        default List<Header> trailers() {
+            return List.of();
+        }
+    }
+
+    /** A leased HTTP/1.1 connection: back to the pool when the upstream keeps it alive, else closed. */
+    private record PooledConnection(PoolingHttpClientConnectionManager manager, ConnectionEndpoint endpoint,
+                                    boolean reusable, TimeValue keepAlive) implements Carrier {
+        @Override
+        public void release() {
+            if (reusable) {
+                manager.release(endpoint, null, keepAlive);
+            } else {
+                UpstreamExchange.discard(manager, endpoint);
+            }
+        }
+
+        @Override
+        public void discard() {
+            UpstreamExchange.discard(manager, endpoint);
+        }
     }
 
     /** Every pooled connection of the upstream is leased and none came free within the lease timeout. */
@@ -112,7 +141,7 @@ final class UpstreamExchange {
             responded = true;
             boolean reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(request, response, context);
             TimeValue keepAlive = keepAlive(response, context);
-            return new UpstreamExchange(manager, endpoint, response, reusable, keepAlive, timeout);
+            return new UpstreamExchange(response, timeout, new PooledConnection(manager, endpoint, reusable, keepAlive));
         } catch (IOException | RuntimeException e) {
             boolean inTime = timeout.finish();
             discard(manager, endpoint);
@@ -186,11 +215,16 @@ final class UpstreamExchange {
             return;
         }
         finished = true;
-        if (timeout.finish() && reusable) {
-            manager.release(endpoint, null, keepAlive);
+        if (timeout.finish()) {
+            carrier.release();
         } else {
-            discard(manager, endpoint);
+            carrier.discard();
         }
+    }
+
+    /** The upstream's trailer fields; empty until the body was read to its end, and for HTTP/1.1. */
+    List<Header> trailers() {
+        return carrier.trailers();
     }
 
     /** Something went wrong mid-exchange: the connection is closed, not drained, and its lease freed at once. */
@@ -200,7 +234,7 @@ final class UpstreamExchange {
         }
         finished = true;
         timeout.finish();
-        discard(manager, endpoint);
+        carrier.discard();
     }
 
     private static void discard(PoolingHttpClientConnectionManager manager, ConnectionEndpoint endpoint) {

@@ -42,6 +42,7 @@ public final class UpstreamPool implements AutoCloseable {
     private final HttpHost target;
     private final HttpRoute route;
     private final Timeout leaseTimeout;
+    private final @Nullable Http2Upstream http2;
     private final AtomicLong failedUntilNanos = new AtomicLong();
     private volatile boolean checkedDown;
     private final AtomicLong failures = new AtomicLong();
@@ -49,14 +50,17 @@ public final class UpstreamPool implements AutoCloseable {
             new java.util.concurrent.atomic.AtomicReference<>();
 
     public UpstreamPool(Upstream upstream, PoolSettings settings) {
-        this(upstream, settings, null);
+        this(upstream, settings, null, false);
     }
 
-    /** @param tls how an {@code https://} upstream is trusted and named; null: HttpClient's default (the JDK's) */
-    public UpstreamPool(Upstream upstream, PoolSettings settings, @Nullable UpstreamTlsContext tls) {
+    /**
+     * @param tls   how an {@code https://} upstream is trusted and named; null: HttpClient's default (the JDK's)
+     * @param http2 whether requests go over HTTP/2 ({@link Http2Upstream}) rather than pooled HTTP/1.1 connections
+     */
+    public UpstreamPool(Upstream upstream, PoolSettings settings, @Nullable UpstreamTlsContext tls, boolean http2) {
         this.origin = upstream.origin();
         this.tls = tls;
-        this.key = new UpstreamPools.PoolKey(origin, tls == null ? UpstreamTls.DEFAULTS : tls.settings());
+        this.key = new UpstreamPools.PoolKey(origin, tls == null ? UpstreamTls.DEFAULTS : tls.settings(), http2);
         this.upstream = new Upstream(upstream.scheme(), upstream.host(), upstream.port(), "");
         PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create();
         if (tls != null) {
@@ -82,6 +86,8 @@ public final class UpstreamPool implements AutoCloseable {
         this.target = target;
         this.route = new HttpRoute(target, null, "https".equals(upstream.scheme()));
         this.leaseTimeout = Timeout.of(settings.leaseTimeout());
+        this.http2 = http2 ? new Http2Upstream(target, tls,
+                Math.min(settings.maxTotal(), settings.maxPerRoute()), settings.leaseTimeout()) : null;
     }
 
     /** What every pool is built with; per-route timeouts are set on each request. */
@@ -110,14 +116,23 @@ public final class UpstreamPool implements AutoCloseable {
         return target;
     }
 
+    /** Whether requests reach the upstream over HTTP/2. */
+    boolean http2() {
+        return http2 != null;
+    }
+
     /** Leases a connection (connecting when needed), sends the request and reads the response head. */
     UpstreamExchange open(ClassicHttpRequest request, Timeout connectTimeout, ResponseTimeout responseTimeout)
             throws IOException {
-        return UpstreamExchange.open(manager, route, request, connectTimeout, responseTimeout, leaseTimeout);
+        Http2Upstream h2 = http2;
+        return h2 != null ? h2.open(request, connectTimeout, responseTimeout)
+                : UpstreamExchange.open(manager, route, request, connectTimeout, responseTimeout, leaseTimeout);
     }
 
+    /** Connections (HTTP/1.1), or streams (HTTP/2), leased, waited for and idle. */
     public PoolStats stats() {
-        return manager.getTotalStats();
+        Http2Upstream h2 = http2;
+        return h2 != null ? h2.stats() : manager.getTotalStats();
     }
 
     public int maxTotal() {
@@ -175,10 +190,16 @@ public final class UpstreamPool implements AutoCloseable {
     void evict(Duration idle) {
         manager.closeExpired();
         manager.closeIdle(TimeValue.of(idle));
+        if (http2 != null) {
+            http2.evict(idle);
+        }
     }
 
     @Override
     public void close() {
         manager.close(CloseMode.GRACEFUL);
+        if (http2 != null) {
+            http2.close();
+        }
     }
 }

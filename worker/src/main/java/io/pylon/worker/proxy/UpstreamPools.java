@@ -51,8 +51,11 @@ public final class UpstreamPools implements AutoCloseable {
     private final UpstreamTlsContexts tls = new UpstreamTlsContexts();
     private volatile Set<PoolKey> inUse = Set.of();
 
-    /** What a pool is for: an origin, reached with a TLS setting ({@link UpstreamTls#DEFAULTS} for plain ones). */
-    public record PoolKey(String origin, UpstreamTls tls) {
+    /**
+     * What a pool is for: an origin, reached with a TLS setting ({@link UpstreamTls#DEFAULTS} for plain ones), over
+     * HTTP/2 or HTTP/1.1.
+     */
+    public record PoolKey(String origin, UpstreamTls tls, boolean http2) {
     }
 
     private record Retired(UpstreamPool pool, long since) {
@@ -67,7 +70,7 @@ public final class UpstreamPools implements AutoCloseable {
     /** The pool of a route's upstream with the route's TLS setting; created on first use (an older table's route may
      * still name a retired one). */
     public UpstreamPool pool(Upstream upstream, Route route) {
-        return pool(upstream, route.forwarding().upstreamTls());
+        return pool(upstream, route.forwarding().upstreamTls(), route.forwarding().upstreamHttp2());
     }
 
     /** The pool of an upstream reached the default way. */
@@ -75,11 +78,18 @@ public final class UpstreamPools implements AutoCloseable {
         return pool(upstream, UpstreamTls.DEFAULTS);
     }
 
-    /** The pool of an upstream reached with {@code tls}. */
+    /** The HTTP/1.1 pool of an upstream reached with {@code tls}. */
     public UpstreamPool pool(Upstream upstream, UpstreamTls tls) {
-        PoolKey key = new PoolKey(upstream.origin(), upstream.scheme().equals("https") ? tls : UpstreamTls.DEFAULTS);
+        return pool(upstream, tls, false);
+    }
+
+    /** The pool of an upstream reached with {@code tls}, over HTTP/2 or HTTP/1.1. */
+    public UpstreamPool pool(Upstream upstream, UpstreamTls tls, boolean http2) {
+        PoolKey key = new PoolKey(upstream.origin(), upstream.scheme().equals("https") ? tls : UpstreamTls.DEFAULTS,
+                http2);
         UpstreamPool pool = pools.get(key);
-        return pool != null ? pool : pools.computeIfAbsent(key, k -> new UpstreamPool(upstream, settings, this.tls.get(k.tls())));
+        return pool != null ? pool : pools.computeIfAbsent(key,
+                k -> new UpstreamPool(upstream, settings, this.tls.get(k.tls()), k.http2()));
     }
 
     /** The TLS context of a setting, null for the default one: for connections made outside the pools. */

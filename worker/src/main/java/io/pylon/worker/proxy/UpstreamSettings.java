@@ -15,7 +15,8 @@ public final class UpstreamSettings {
             "Most connections one upstream's pool holds (leased plus idle).", 200, SettingType.intRange(1, 100_000));
 
     public static final Setting<Integer> MAX_PER_ROUTE = Setting.of("pylon.worker.upstream.max-per-route",
-            "Most connections one upstream's pool holds per HTTP route (host and port); the lower of this and max-total applies.",
+            "Most connections one upstream's pool holds per HTTP route (host and port); the lower of this and max-total applies."
+                    + " For an HTTP/2 upstream: most requests in flight on its connection.",
             200, SettingType.intRange(1, 100_000));
 
     public static final Setting<Duration> CONNECT_TIMEOUT = Setting.of("pylon.worker.upstream.connect-timeout",

@@ -117,6 +117,11 @@ public final class UpstreamTlsContext {
         return this::upgrade;
     }
 
+    /** The strategy an HTTP/2 upstream's connections are made with: the same context, name and checks, ALPN h2. */
+    Http2TlsStrategy http2Strategy() {
+        return new Http2TlsStrategy(() -> material.strategy(), this::name);
+    }
+
     private SSLSocket upgrade(Socket socket, String target, int port, Object attachment, HttpContext context)
             throws IOException {
         return material.strategy().upgrade(socket, name(target), port, attachment, context);

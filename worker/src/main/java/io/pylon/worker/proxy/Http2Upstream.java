@@ -1,0 +1,147 @@
+package io.pylon.worker.proxy;
+
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.nio.ssl.TlsStrategy;
+import org.apache.hc.core5.http.protocol.HttpCoreContext;
+import org.apache.hc.core5.http.protocol.HttpProcessor;
+import org.apache.hc.core5.http.protocol.HttpProcessorBuilder;
+import org.apache.hc.core5.http2.config.H2Config;
+import org.apache.hc.core5.http2.impl.nio.bootstrap.H2MultiplexingRequester;
+import org.apache.hc.core5.http2.impl.nio.bootstrap.H2MultiplexingRequesterBootstrap;
+import org.apache.hc.core5.http2.protocol.H2RequestConformance;
+import org.apache.hc.core5.http2.protocol.H2RequestContent;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.net.URIAuthority;
+import org.apache.hc.core5.pool.PoolStats;
+import org.apache.hc.core5.reactor.IOReactorConfig;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+import org.jspecify.annotations.Nullable;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP/2 transport of one upstream origin: HttpCore's multiplexing requester, whose one connection carries every
+ * request at once as a stream ({@link Http2Stream}); h2c with prior knowledge for {@code http://}, TLS with ALPN
+ * {@code h2} alone for {@code https://} (an upstream that does not choose h2 fails the handshake, and the request gets
+ * a 502, rather than a preface it cannot read). Like the HTTP/1.1 pool it adds nothing of its own to a request (no
+ * User-Agent), follows no redirect and retries nothing. Its bounds: one I/O thread, streams in flight at most the
+ * pool's per-route connection limit (a request waits the lease timeout for a place, then gets a 503), and the
+ * upstream's own {@code SETTINGS_MAX_CONCURRENT_STREAMS} on top.
+ *
+ * <p>Threading: request threads open streams concurrently; the requester and its connection pool are thread-safe, the
+ * places are a semaphore; the requester's I/O thread drives the streams.
+ */
+final class Http2Upstream implements AutoCloseable {
+    // the request interceptors a forwarded request needs: the body's framing, and a refusal of what HTTP/2 forbids
+    private static final HttpProcessor FRAMING = HttpProcessorBuilder.create()
+            .add(H2RequestContent.INSTANCE)
+            .add(H2RequestConformance.INSTANCE)
+            .build();
+    private static final TimeValue VALIDATE_AFTER_INACTIVITY = TimeValue.ofSeconds(1);
+
+    private final HttpHost target;
+    private final H2MultiplexingRequester requester;
+    private final Semaphore places;
+    private final int maxStreams;
+    private final Timeout leaseTimeout;
+    private final ThreadFactory copiers = Thread.ofVirtual().name("pylon-h2-request-body-", 0).factory();
+
+    /** @param tls how an {@code https://} upstream is trusted and named; null: the JDK's defaults */
+    Http2Upstream(HttpHost target, @Nullable UpstreamTlsContext tls, int maxStreams, Duration leaseTimeout) {
+        this.target = target;
+        this.maxStreams = maxStreams;
+        this.places = new Semaphore(maxStreams, true);
+        this.leaseTimeout = Timeout.of(leaseTimeout);
+        TlsStrategy strategy = tls != null ? tls.http2Strategy()
+                : new Http2TlsStrategy(DefaultClientTlsStrategy::createDefault, host -> host);
+        this.requester = H2MultiplexingRequesterBootstrap.bootstrap()
+                .setIOReactorConfig(IOReactorConfig.custom()
+                        .setIoThreadCount(1)
+                        .setTcpNoDelay(true)
+                        .setSoTimeout(Timeout.DISABLED) // ResponseTimeouts watches each exchange instead
+                        .build())
+                .setHttpProcessor(FRAMING)
+                .setH2Config(H2Config.custom().setPushEnabled(false).build())
+                .setTlsStrategy(strategy)
+                .setStrictALPNHandshake(true)
+                .create();
+        this.requester.setValidateAfterInactivity(VALIDATE_AFTER_INACTIVITY);
+        this.requester.start();
+    }
+
+    /**
+     * Opens a stream (connecting when there is no connection yet), sends the request's head, starts copying its body
+     * and waits for the response head; {@code timeout} watches the stream from now.
+     */
+    UpstreamExchange open(ClassicHttpRequest request, Timeout connectTimeout, ResponseTimeout timeout)
+            throws IOException {
+        try {
+            if (!places.tryAcquire(leaseTimeout.toNanoseconds(), TimeUnit.NANOSECONDS)) {
+                timeout.finish();
+                throw new UpstreamExchange.PoolExhaustedException("every HTTP/2 stream to the upstream allowed is in use");
+            }
+        } catch (InterruptedException e) {
+            timeout.finish();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for an HTTP/2 stream to the upstream");
+        }
+        Http2Stream stream;
+        try {
+            authorityFromHost(request);
+            stream = new Http2Stream(request, places::release, copiers);
+        } catch (IOException | RuntimeException e) {
+            places.release();
+            timeout.finish();
+            throw e;
+        }
+        timeout.watch(stream);
+        try {
+            stream.started(requester.execute(target, stream, connectTimeout, HttpCoreContext.create()));
+            return new UpstreamExchange(stream.awaitHead(), timeout, stream);
+        } catch (IOException | RuntimeException e) {
+            timeout.finish();
+            stream.discard();
+            throw e;
+        }
+    }
+
+    /** A {@code Host} the request carries (preserveHost) becomes its {@code :authority}, as RFC 9113 asks. */
+    private static void authorityFromHost(ClassicHttpRequest request) throws IOException {
+        Header host = request.getFirstHeader("Host");
+        if (host == null) {
+            return;
+        }
+        request.removeHeaders("Host");
+        try {
+            request.setAuthority(URIAuthority.create(host.getValue()));
+        } catch (URISyntaxException e) {
+            throw new IOException("the client's Host cannot be an HTTP/2 authority", e);
+        }
+    }
+
+    /** Streams in flight, and requests waiting for a place, as the pool statistics report them. */
+    PoolStats stats() {
+        int leased = maxStreams - places.availablePermits();
+        return new PoolStats(leased, places.getQueueLength(), 0, maxStreams);
+    }
+
+    /** Closes connections idle longer than {@code idle}. */
+    void evict(Duration idle) {
+        requester.closeIdle(TimeValue.of(idle));
+    }
+
+    @Override
+    public void close() {
+        requester.close(CloseMode.GRACEFUL);
+    }
+}

@@ -55,7 +55,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class Http2Stream implements AsyncClientExchangeHandler, UpstreamExchange.Carrier, ModalCloseable {
     // the answer's buffer is the stream's receive window: HttpCore grants the upstream what the buffer can take
-    private static final int RESPONSE_BUFFER = 64 * 1024;
+    private static final int RESPONSE_BUFFER = 8 * 1024;
     private static final int REQUEST_BUFFER = 16 * 1024;
 
     private final ClassicHttpRequest request;

@@ -13,6 +13,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
 . "$ROOT/scripts/pod-jvm.sh"
 . "$ROOT/bench/worker/pinned-worker.sh"
+. "$ROOT/bench/worker/upstream.sh"
 DURATION=${1:-10}
 ROUNDS=${2:-3}
 PATHS=${PATHS:-/h1/100b /h2/100b /h1/1m /h2/1m}
@@ -37,20 +38,7 @@ build_worker "$ROOT" worker
 mkdir -p "$WORK/up/www" "$WORK/proxy"
 head -c 1048576 /dev/urandom > "$WORK/up/www/1m"
 SMALL=$(printf '%099d' 0)
-for role in up proxy; do
-  dir=$WORK/$role
-  cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    client_body_temp_path $dir/cb; proxy_temp_path $dir/p; fastcgi_temp_path $dir/f;
-    uwsgi_temp_path $dir/u; scgi_temp_path $dir/s;
-CONF
-done
+for role in up proxy; do nginx_conf_head "$WORK/$role" > "$WORK/$role/nginx.conf"; done
 cat >> "$WORK/up/nginx.conf" <<CONF
     server {
         listen $ADDR:$H1_PORT;

@@ -38,11 +38,13 @@ final class Http2TlsStrategy implements TlsStrategy {
         context.get().upgrade(session, named, H2_ONLY, handshakeTimeout, callback);
     }
 
-    /** The older form, which HttpCore's requesters no longer call. */
+    /** The older form, which HttpCore's requesters no longer call: the same name and ALPN, without a callback. */
     @Deprecated
     @Override
+    @SuppressWarnings("deprecation")
     public boolean upgrade(TransportSecurityLayer session, HttpHost host, SocketAddress localAddress,
                            SocketAddress remoteAddress, Object attachment, Timeout handshakeTimeout) {
-        throw new UnsupportedOperationException("HTTP/2 upstream connections upgrade with a callback");
+        HttpHost named = new HttpHost(URIScheme.HTTPS.id, serverName.apply(host.getHostName()), host.getPort());
+        return context.get().upgrade(session, named, localAddress, remoteAddress, H2_ONLY, handshakeTimeout);
     }
 }

@@ -86,8 +86,10 @@ class Http2UpstreamTest {
     static final CountDownLatch HANG_CANCELLED = new CountDownLatch(1);
     static final AtomicReference<Metadata> LAST_HEADERS = new AtomicReference<>();
 
+    static final MethodDescriptor<String, String> SLOW = method("Slow", MethodDescriptor.MethodType.UNARY);
     static Server grpc;
     static Server grpcTls;
+    static Server grpcOneStream;
     static WebServer helidon;
     static final Set<Integer> HELIDON_PEERS = ConcurrentHashMap.newKeySet();
     static Path dir;
@@ -133,6 +135,15 @@ class Http2UpstreamTest {
                         }))
                 .addMethod(HANG, ServerCalls.asyncUnaryCall((String request, StreamObserver<String> out) ->
                         Context.current().addListener(context -> HANG_CANCELLED.countDown(), Runnable::run)))
+                .addMethod(SLOW, ServerCalls.asyncUnaryCall((String request, StreamObserver<String> out) -> {
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    out.onNext("slow " + request);
+                    out.onCompleted();
+                }))
                 .build();
         return ServerInterceptors.intercept(echo, new ServerInterceptor() {
             @Override
@@ -157,6 +168,9 @@ class Http2UpstreamTest {
                         TlsServerCredentials.create(dir.resolve("upstream.crt").toFile(),
                                 dir.resolve("upstream.key").toFile()))
                 .addService(service()).build().start();
+        grpcOneStream = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0),
+                        InsecureServerCredentials.create())
+                .maxConcurrentCallsPerConnection(1).addService(service()).build().start();
         helidon = WebServer.builder().host("127.0.0.1").port(0)
                 .routing(r -> r
                         .get("/files/large", (req, res) -> {
@@ -186,6 +200,11 @@ class Http2UpstreamTest {
                     upstreams: [https://localhost:%d]
                     upstreamProtocol: HTTP/2
                     upstreamTls: {caFile: %s}
+                  - name: one-stream
+                    pathPrefix: /one/test.Echo
+                    rewritePrefix: /test.Echo
+                    upstreams: [http://127.0.0.1:%d]
+                    upstreamProtocol: HTTP/2
                   - name: files
                     pathPrefix: /files
                     upstreams: [http://127.0.0.1:%d]
@@ -200,7 +219,8 @@ class Http2UpstreamTest {
                     pathPrefix: /old
                     upstreams: [%s]
                     upstreamProtocol: HTTP/2
-                """.formatted(grpc.getPort(), grpcTls.getPort(), dir.resolve("ca.pem"), helidon.port(), helidon.port(),
+                """.formatted(grpc.getPort(), grpcTls.getPort(), dir.resolve("ca.pem"), grpcOneStream.getPort(), helidon.port(),
+                helidon.port(),
                 TestUpstream.echo("e").url()));
         URI base = URI.create(gateway.url("/"));
         channel = Grpc.newChannelBuilderForAddress(base.getHost(), base.getPort(), InsecureChannelCredentials.create())
@@ -213,6 +233,7 @@ class Http2UpstreamTest {
         gateway.close();
         grpc.shutdownNow();
         grpcTls.shutdownNow();
+        grpcOneStream.shutdownNow();
         helidon.stop();
     }
 
@@ -291,6 +312,20 @@ class Http2UpstreamTest {
         assertThat(HANG_CANCELLED.await(5, TimeUnit.SECONDS)).as("the upstream's call was cancelled").isTrue();
         assertThat(ClientCalls.blockingUnaryCall(channel, SAY,
                 CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), "after")).isEqualTo("hello after");
+    }
+
+    @Test
+    void callsBeyondTheStreamsTheUpstreamAllowsWaitForAPlace() throws Exception {
+        MethodDescriptor<String, String> slow = SLOW.toBuilder().setFullMethodName("one/test.Echo/Slow").build();
+        List<CompletableFuture<String>> calls = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            String question = "c" + i;
+            calls.add(CompletableFuture.supplyAsync(() -> ClientCalls.blockingUnaryCall(channel, slow,
+                    CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS), question)));
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            assertThat(calls.get(i).get(30, TimeUnit.SECONDS)).isEqualTo("slow c" + i);
+        }
     }
 
     @Test

@@ -50,8 +50,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Threading: the I/O thread, the request thread, the body's copier and the response-timeout sweep all touch it.
  * The two buffers are HttpCore's shared buffers (a lock each); the response head is a future; the trailers, the
- * failure and the execution handle are volatile; starting the copier and ending the stream are compare-and-set, so
- * each happens once.
+ * channel, the execution handle and the flags are volatile; starting the copier and ending the stream are
+ * compare-and-set, so each happens once.
  */
 final class Http2Stream implements AsyncClientExchangeHandler, UpstreamExchange.Carrier, ModalCloseable {
     // the answer's buffer is the stream's receive window: HttpCore grants the upstream what the buffer can take

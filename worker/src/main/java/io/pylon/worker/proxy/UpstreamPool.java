@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The connection pool of one upstream origin, plus whether it failed recently. Requests go through it as
  * {@link UpstreamExchange}s: a plain transport with no retries, redirects, cookies, decompression or default
- * User-Agent, so what the client sent and what the upstream answered pass through unchanged.
+ * User-Agent, so what the client sent and what the upstream answered pass through unchanged. A pool for HTTP/2 sends
+ * them as streams of its {@link Http2Upstream} instead; its HTTP/1.1 connection manager then stays empty.
  *
  * <p>Threading: request threads lease connections concurrently (the HTTP client's pool is thread-safe) and mark
  * failures; the failure count, the cool-down's end and the last TLS failure logged are atomic, so the maintenance thread's probe and request

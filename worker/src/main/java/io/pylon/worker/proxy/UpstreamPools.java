@@ -25,9 +25,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * One {@link UpstreamPool} per upstream origin in the routes and TLS setting it is reached with ({@link PoolKey}: an
- * {@code https://} upstream named by proxies with different {@code upstreamTls} settings gets a pool for each, bounded
- * by the number of distinct settings a bundle may hold). When a reload drops an origin its pool is retired, not
+ * One {@link UpstreamPool} per upstream origin in the routes, TLS setting and protocol it is reached with
+ * ({@link PoolKey}: an {@code https://} upstream named by proxies with different {@code upstreamTls} settings gets a
+ * pool for each, bounded by the number of distinct settings a bundle may hold; one named over HTTP/1.1 and HTTP/2 gets
+ * one of each). When a reload drops an origin its pool is retired, not
  * closed: requests still using it finish, and it is closed once it has no leased connection left. Periodic work
  * ({@link #maintain}, run on the maintenance executor) evicts idle connections, closes drained retired pools and
  * probes upstreams that failed, so they come back before their cool-down ends.

@@ -21,6 +21,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.pylon.worker.testing.TestBodies.checksum;
+import static io.pylon.worker.testing.TestBodies.pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -200,17 +202,4 @@ class Http2Test {
         return HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).connectTimeout(Duration.ofSeconds(10)).build();
     }
 
-    static byte[] pattern(int size) {
-        byte[] bytes = new byte[size];
-        for (int i = 0; i < size; i++) {
-            bytes[i] = (byte) (i * 31 + (i >>> 8));
-        }
-        return bytes;
-    }
-
-    static long checksum(byte[] bytes) {
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        crc.update(bytes);
-        return crc.getValue();
-    }
 }

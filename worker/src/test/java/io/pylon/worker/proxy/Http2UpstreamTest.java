@@ -51,8 +51,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.zip.CRC32;
 
+import static io.pylon.worker.testing.TestBodies.checksum;
+import static io.pylon.worker.testing.TestBodies.pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -179,7 +180,7 @@ class Http2UpstreamTest {
                         })
                         .post("/files/sum", (req, res) -> {
                             byte[] body = req.content().inputStream().readAllBytes();
-                            res.send(body.length + " " + crc(body));
+                            res.send(body.length + " " + checksum(body));
                         })
                         .get("/files/who", (req, res) -> {
                             HELIDON_PEERS.add(req.remotePeer().port());
@@ -338,11 +339,11 @@ class Http2UpstreamTest {
                     .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
             assertThat(down.statusCode()).as(version.name()).isEqualTo(200);
             assertThat(down.body()).hasSize(LARGE);
-            assertThat(crc(down.body())).isEqualTo(crc(upload));
+            assertThat(checksum(down.body())).isEqualTo(checksum(upload));
             HttpResponse<String> up = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/files/sum")))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(upload)).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertThat(up.body()).as(version.name()).isEqualTo(LARGE + " " + crc(upload));
+            assertThat(up.body()).as(version.name()).isEqualTo(LARGE + " " + checksum(upload));
         }
     }
 
@@ -375,19 +376,5 @@ class Http2UpstreamTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(502);
         assertThat(response.body()).contains("\"error\"");
-    }
-
-    static byte[] pattern(int length) {
-        byte[] bytes = new byte[length];
-        for (int i = 0; i < length; i++) {
-            bytes[i] = (byte) (i * 31 + (i >>> 9));
-        }
-        return bytes;
-    }
-
-    static long crc(byte[] bytes) {
-        CRC32 crc = new CRC32();
-        crc.update(bytes);
-        return crc.getValue();
     }
 }

@@ -37,7 +37,7 @@ import java.util.Arrays;
  * against on the same core. Arguments: the address to bind, the port, and optionally an upstream origin and
  * {@code client}.
  * <ul>
- *   <li>Without an upstream it answers on its own: {@code /ping} 4 bytes (bench/worker/stalls.sh's reference),
+ *   <li>Without an upstream it answers on its own: {@code /ping} 4 bytes (the reference of bench/worker/stalls.sh and saturation.sh),
  *   {@code /100b} 100 bytes and {@code /1m} 1 MiB, as the benches' upstream does.</li>
  *   <li>With one it is a reverse proxy of every path with Apache HttpClient 5 classic ({@code HttpClients.createMinimal}
  *   over a pooling connection manager, 256 connections, TCP_NODELAY): the client's headers are copied but

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by the one-core gateway benches (peers.sh, stalls.sh) after bench/bench-env.sh and scripts/pod-jvm.sh: a
+# Sourced by the one-core gateway benches (peers.sh, stalls.sh, saturation.sh) after bench/bench-env.sh and scripts/pod-jvm.sh: a
 # Worker built from a source tree and started pinned to CPU 0, the CPU its processes used, the JIT's share of it, and
 # a time limit. The caller sets ADDR (a loopback address) and WORK (a temporary folder), keeps the pids it starts in
 # PIDS and stops them on exit.

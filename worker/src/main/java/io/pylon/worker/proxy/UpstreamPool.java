@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The connection pool of one upstream origin, plus whether it failed recently. Requests go through it as
  * {@link UpstreamExchange}s: a plain transport with no retries, redirects, cookies, decompression or default
  * User-Agent, so what the client sent and what the upstream answered pass through unchanged. A pool for HTTP/2 sends
- * them as streams of its {@link Http2Upstream} instead; its HTTP/1.1 connection manager then stays empty.
+ * them as streams of its {@link Http2Upstream} instead, and has no HTTP/1.1 connection manager.
  *
  * <p>Threading: request threads lease connections concurrently (the HTTP client's pool is thread-safe) and mark
  * failures; the failure count, the cool-down's end and the last TLS failure logged are atomic, so the maintenance thread's probe and request
@@ -39,7 +39,9 @@ public final class UpstreamPool implements AutoCloseable {
     private final UpstreamPools.PoolKey key;
     private final @Nullable UpstreamTlsContext tls;
     private final Upstream upstream;
-    private final PoolingHttpClientConnectionManager manager;
+    private final @Nullable PoolingHttpClientConnectionManager manager; // null for HTTP/2
+    private final int maxTotal;
+    private final int maxPerRoute;
     private final HttpHost target;
     private final HttpRoute route;
     private final Timeout leaseTimeout;
@@ -63,11 +65,24 @@ public final class UpstreamPool implements AutoCloseable {
         this.tls = tls;
         this.key = new UpstreamPools.PoolKey(origin, tls == null ? UpstreamTls.DEFAULTS : tls.settings(), http2);
         this.upstream = new Upstream(upstream.scheme(), upstream.host(), upstream.port(), "");
+        this.maxTotal = settings.maxTotal();
+        this.maxPerRoute = settings.maxPerRoute();
+        HttpHost target = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
+        this.target = target;
+        this.route = new HttpRoute(target, null, "https".equals(upstream.scheme()));
+        this.leaseTimeout = Timeout.of(settings.leaseTimeout());
+        this.http2 = http2 ? new Http2Upstream(target, tls, Math.min(maxTotal, maxPerRoute), settings.leaseTimeout())
+                : null;
+        this.manager = http2 ? null : http1Manager(settings, tls);
+    }
+
+    private static PoolingHttpClientConnectionManager http1Manager(PoolSettings settings,
+                                                                    @Nullable UpstreamTlsContext tls) {
         PoolingHttpClientConnectionManagerBuilder builder = PoolingHttpClientConnectionManagerBuilder.create();
         if (tls != null) {
             builder.setTlsSocketStrategy(tls.strategy());
         }
-        this.manager = builder
+        return builder
                 .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
                 .setConnectionFactory(UpstreamConnections.INSTANCE)
                 .setMaxConnTotal(settings.maxTotal())
@@ -83,12 +98,6 @@ public final class UpstreamPool implements AutoCloseable {
                 // with no socket read timeout, the TLS handshake needs its own bound
                 .setDefaultTlsConfig(TlsConfig.custom().setHandshakeTimeout(Timeout.of(settings.connectTimeout())).build())
                 .build();
-        HttpHost target = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
-        this.target = target;
-        this.route = new HttpRoute(target, null, "https".equals(upstream.scheme()));
-        this.leaseTimeout = Timeout.of(settings.leaseTimeout());
-        this.http2 = http2 ? new Http2Upstream(target, tls,
-                Math.min(settings.maxTotal(), settings.maxPerRoute()), settings.leaseTimeout()) : null;
     }
 
     /** What every pool is built with; per-route timeouts are set on each request. */
@@ -126,22 +135,32 @@ public final class UpstreamPool implements AutoCloseable {
     UpstreamExchange open(ClassicHttpRequest request, Timeout connectTimeout, ResponseTimeout responseTimeout)
             throws IOException {
         Http2Upstream h2 = http2;
-        return h2 != null ? h2.open(request, connectTimeout, responseTimeout)
-                : UpstreamExchange.open(manager, route, request, connectTimeout, responseTimeout, leaseTimeout);
+        if (h2 != null) {
+            return h2.open(request, connectTimeout, responseTimeout);
+        }
+        return UpstreamExchange.open(http1(), route, request, connectTimeout, responseTimeout, leaseTimeout);
     }
 
     /** Connections (HTTP/1.1), or streams (HTTP/2), leased, waited for and idle. */
     public PoolStats stats() {
         Http2Upstream h2 = http2;
-        return h2 != null ? h2.stats() : manager.getTotalStats();
+        return h2 != null ? h2.stats() : http1().getTotalStats();
+    }
+
+    private PoolingHttpClientConnectionManager http1() {
+        PoolingHttpClientConnectionManager m = manager;
+        if (m == null) {
+            throw new IllegalStateException("an HTTP/2 pool has no HTTP/1.1 connections");
+        }
+        return m;
     }
 
     public int maxTotal() {
-        return manager.getMaxTotal();
+        return maxTotal;
     }
 
     public int maxPerRoute() {
-        return manager.getDefaultMaxPerRoute();
+        return maxPerRoute;
     }
 
     /** Whether round robin may pick it: its health check (if any) passes and it has not failed within the cool-down. */
@@ -189,8 +208,10 @@ public final class UpstreamPool implements AutoCloseable {
 
     /** Closes connections idle longer than {@code idle} and those past their keep-alive. */
     void evict(Duration idle) {
-        manager.closeExpired();
-        manager.closeIdle(TimeValue.of(idle));
+        if (manager != null) {
+            manager.closeExpired();
+            manager.closeIdle(TimeValue.of(idle));
+        }
         if (http2 != null) {
             http2.evict(idle);
         }
@@ -198,7 +219,9 @@ public final class UpstreamPool implements AutoCloseable {
 
     @Override
     public void close() {
-        manager.close(CloseMode.GRACEFUL);
+        if (manager != null) {
+            manager.close(CloseMode.GRACEFUL);
+        }
         if (http2 != null) {
             http2.close();
         }

@@ -6,10 +6,11 @@
 # loop (saturation), then at 70% of the rate that run reached. Each request's time comes from h2load's log, so one
 # pause of the whole process counts once per request it held; wrk instead adds the requests a pause kept from being
 # sent (its latency correction), so one 300 ms pause in a 10 s run moves wrk's p99 by hundreds of milliseconds.
-# Per case, medians of the rounds: requests/s, p50, p99, p99.9, and the longest answer of the worst round.
+# The Worker's health endpoint is measured too (default mode). Per case, medians of the rounds: requests/s, p50, p99,
+# p99.9, and the longest answer of the worst round.
 #   bench/worker/saturation.sh [seconds-per-run] [rounds]
 # BENCH_ADDR: the loopback address every process binds (default 127.0.43.1). Bounded: the build, a warm-up of 3 runs per
-# server, then rounds x 8 runs. Needs h2load (nghttp2-client), nginx, taskset, curl and a JDK >= 21.
+# server, then rounds x 10 runs. Needs h2load (nghttp2-client), nginx, taskset, curl and a JDK >= 21.
 set -euo pipefail
 trap 'echo "bench/worker/saturation.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 # shellcheck source=bench/bench-env.sh
@@ -36,7 +37,7 @@ PIDS=()
 cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-time_limit $((900 + (3 + ROUNDS * 2) * 4 * (DURATION + 2))) bench/worker/saturation.sh; PIDS+=($!)
+time_limit $((900 + (3 + ROUNDS * 2) * 5 * (DURATION + 2))) bench/worker/saturation.sh; PIDS+=($!)
 
 build_worker "$ROOT" worker "$ROOT/bench/worker/BareHelidon.java"
 SMALL=$(printf '%099d' 0)
@@ -54,7 +55,8 @@ for server in $SERVERS; do
   case "$server" in
     worker*)
       PIDS+=("$(start_worker "$server" worker "$port" "$WORK/routes.yaml" $poller)")
-      URL[$server]="http://$ADDR:$port/100b" ;;
+      URL[$server]="http://$ADDR:$port/100b"
+      if [ "$server" = worker ]; then URL[health]="http://$ADDR:$port/platform/management/health"; fi ;;
     bare*)
       # shellcheck disable=SC2086
       taskset -c 0 "$JAVA_HOME/bin/java" $JVM_OPTS $poller -cp "$WORK/worker.classes:$(cat "$WORK/worker.cp")" \
@@ -82,10 +84,11 @@ times() {
 failed() { awk '/^requests:/ { gsub(",", ""); print $10 + $12 + $14 }' "$WORK/$1.txt"; }
 
 echo "warming up..." >&2
-for step in 1 2 3; do for server in $SERVERS; do run "warm-$server" "${URL[$server]}"; done; done
+CASES="worker health worker-p1 bare bare-p1"
+for step in 1 2 3; do for server in $CASES; do run "warm-$server" "${URL[$server]}"; done; done
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 for round in $(seq 1 "$ROUNDS"); do
-  for server in $SERVERS; do
+  for server in $CASES; do
     run "$server-full-$round" "${URL[$server]}"
     per_connection=$(( $(rate "$server-full-$round") * 7 / 10 / 64 ))
     run "$server-70-$round" "${URL[$server]}" "$per_connection"
@@ -102,8 +105,8 @@ worst() { for round in $(seq 1 "$ROUNDS"); do awk -v f="$2" '{ print $f }' "$WOR
 echo
 echo "| server | poller | load | req/s | p50 ms | p99 ms | p99.9 ms | longest ms (worst round) | failed |"
 echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
-for server in $SERVERS; do
-  case "$server" in worker*) label="Worker gateway (100 B)" ;; *) label="bare Helidon /ping" ;; esac
+for server in $CASES; do
+  case "$server" in worker*) label="Worker gateway (100 B)" ;; health) label="Worker health" ;; *) label="bare Helidon /ping" ;; esac
   case "$server" in *-p1) poller="platform threads" ;; *) poller="default" ;; esac
   for load in full 70; do
     [ "$load" = full ] && what="64 connections, closed loop" || what="70% of that rate"

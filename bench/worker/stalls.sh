@@ -171,3 +171,5 @@ echo
 echo "Medians of $ROUNDS interleaved rounds of ${DURATION} s (longest answer: the worst round); both JVMs on CPU 0 with: $JVM_OPTS;"
 echo "wrk -t1 and the upstream nginx on CPU 1. The -c1 rows compare with the bare server's -c1 probe, the others with its -c64."
 echo "Load average before/after: $LOAD_BEFORE / $LOAD_AFTER on $(nproc) CPUs (shared machine)."
+echo "wrk's p99 adds the requests a slow answer kept from being sent (coordinated omission): one pause of the process"
+echo "moves it by hundreds of ms. bench/worker/saturation.sh gives each request's own time."

@@ -19,13 +19,7 @@ TREE_B=$(cd "$2" && pwd)
 DURATION=${3:-10}
 ROUNDS=${4:-6}
 ADDR=${BENCH_ADDR:-127.0.43.1}
-case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
-WORK=$(mktemp -d /tmp/pylon-bench-ab.XXXXXX)
-chmod 755 "$WORK"
-PIDS=()
-cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_work ab
 build_worker "$TREE_A" a
 build_worker "$TREE_B" b
 mkdir -p "$WORK/up/www"

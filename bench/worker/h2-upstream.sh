@@ -18,7 +18,6 @@ DURATION=${1:-10}
 ROUNDS=${2:-3}
 PATHS=${PATHS:-/h1/100b /h2/100b /h1/1m /h2/1m}
 ADDR=${BENCH_ADDR:-127.0.43.1}
-case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
 for tool in nginx wrk ss taskset curl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing" >&2; exit 1; }
 done
@@ -26,12 +25,7 @@ H1_PORT=18580
 H2_PORT=18581
 WORKER_PORT=18582
 NGINX_PORT=18583
-WORK=$(mktemp -d /tmp/pylon-bench-h2up.XXXXXX)
-chmod 755 "$WORK"
-PIDS=()
-cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_work h2up
 time_limit $((900 + ROUNDS * 8 * (DURATION + 2))) bench/worker/h2-upstream.sh; PIDS+=($!)
 
 build_worker "$ROOT" worker

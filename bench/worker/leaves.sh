@@ -14,19 +14,13 @@ set -euo pipefail
 . "$ROOT/bench/worker/pinned-worker.sh"
 TRIALS=${1:-30}
 ADDR=${BENCH_ADDR:-127.0.43.1}
-case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address" >&2; exit 1 ;; esac
 for tool in nginx python3 taskset curl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing" >&2; exit 1; }
 done
 UPSTREAM_PORT=18480
 WORKER_PORT=18481
 NGINX_PORT=18482
-WORK=$(mktemp -d /tmp/pylon-bench-leaves.XXXXXX)
-chmod 755 "$WORK"
-PIDS=()
-cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_work leaves
 time_limit 900 bench/worker/leaves.sh; PIDS+=($!)
 
 build_worker "$ROOT" worker

@@ -29,10 +29,6 @@ trap 'echo "bench/worker/peers.sh: failed at line $LINENO: $BASH_COMMAND" >&2' E
 DURATION=${1:-15}
 ROUNDS=${2:-3}
 ADDR=${BENCH_ADDR:-127.0.40.1}
-case "$ADDR" in
-  127.*) ;;
-  *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
-esac
 PROXIES="nginx"
 for p in ${PEERS:-haproxy caddy scg worker helidon-hc5 helidon netty}; do
   case "$p" in
@@ -57,16 +53,7 @@ BARE_PROXY_PORT=18192
 BARE_PORT=18193
 BARE_CLIENT_PORT=18194
 NETTY_PORT=18195
-WORK=$(mktemp -d /tmp/pylon-bench-peers.XXXXXX)
-chmod 755 "$WORK"
-PIDS=()
-cleanup() {
-  local pid
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM # through the EXIT trap, which stops every process started here
+bench_work peers
 time_limit 2400 bench/worker/peers.sh; PIDS+=($!)
 
 # the JVM peers first (their builds take minutes on a loaded machine): the Worker built from this tree, Spring Cloud

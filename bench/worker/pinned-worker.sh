@@ -1,8 +1,30 @@
 # shellcheck shell=bash
-# Sourced by the one-core gateway benches (peers.sh, stalls.sh, saturation.sh) after bench/bench-env.sh and scripts/pod-jvm.sh: a
-# Worker built from a source tree and started pinned to CPU 0, the CPU its processes used, the JIT's share of it, and
-# a time limit. The caller sets ADDR (a loopback address) and WORK (a temporary folder), keeps the pids it starts in
-# PIDS and stops them on exit.
+# Sourced by the one-core gateway benches (ab.sh, h2-upstream.sh, leaves.sh, peers.sh, saturation.sh, stalls.sh) after
+# bench/bench-env.sh and scripts/pod-jvm.sh: the bench's loopback address and work folder, a Worker built from a
+# source tree and started pinned to CPU 0, the CPU its processes used, the JIT's share of it, and a time limit. The
+# caller sets ADDR, calls bench_work, and keeps the pids it starts in PIDS.
+
+# bench_work NAME: exits unless ADDR is a loopback address (benches talk to 127.0.0.0/8 only); makes WORK, a temporary
+# folder others may read (nginx's workers run as another user), and PIDS, which the bench fills: on exit, or when
+# interrupted, every process in it is stopped and WORK removed.
+bench_work() {
+  case "$ADDR" in
+    127.*) ;;
+    *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
+  esac
+  WORK=$(mktemp -d "/tmp/pylon-bench-$1.XXXXXX")
+  chmod 755 "$WORK"
+  PIDS=()
+  trap bench_stop EXIT
+  trap 'exit 130' INT TERM # through the EXIT trap
+}
+
+bench_stop() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
 
 # build_worker TREE NAME [JAVA_FILE...]: builds the Worker of TREE (no `mvn install`: the class path names the jars and
 # classes of that tree), writes $WORK/NAME.cp and compiles StartWorker.java and the given files into $WORK/NAME.classes.

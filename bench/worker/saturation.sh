@@ -24,19 +24,13 @@ trap 'echo "bench/worker/saturation.sh: failed at line $LINENO: $BASH_COMMAND" >
 DURATION=${1:-10}
 ROUNDS=${2:-3}
 ADDR=${BENCH_ADDR:-127.0.43.1}
-case "$ADDR" in 127.*) ;; *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;; esac
 for tool in h2load nginx taskset curl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y nghttp2-client nginx-light util-linux curl)" >&2; exit 1; }
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (servers on one, upstream and h2load on the other)" >&2; exit 1; }
 JVM_OPTS="$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)"
 UPSTREAM_PORT=18680
-WORK=$(mktemp -d /tmp/pylon-bench-saturation.XXXXXX)
-chmod 755 "$WORK"
-PIDS=()
-cleanup() { local p; for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_work saturation
 time_limit $((900 + (3 + ROUNDS * 2) * 5 * (DURATION + 2))) bench/worker/saturation.sh; PIDS+=($!)
 
 build_worker "$ROOT" worker "$ROOT/bench/worker/BareHelidon.java"

@@ -26,10 +26,6 @@ trap 'echo "bench/worker/stalls.sh: failed at line $LINENO: $BASH_COMMAND" >&2' 
 DURATION=${1:-15}
 ROUNDS=${2:-3}
 ADDR=${BENCH_ADDR:-127.0.40.2}
-case "$ADDR" in
-  127.*) ;;
-  *) echo "BENCH_ADDR must be a loopback address (127.x.y.z), not '$ADDR'" >&2; exit 1 ;;
-esac
 for tool in wrk nginx taskset curl; do
   command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y wrk nginx-light util-linux curl)" >&2; exit 1; }
 done
@@ -38,16 +34,7 @@ JVM_OPTS=${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)}
 UPSTREAM_PORT=18380
 WORKER_PORT=18381
 BARE_PORT=18382
-WORK=$(mktemp -d /tmp/pylon-bench-stalls.XXXXXX)
-chmod 755 "$WORK"
-PIDS=()
-cleanup() {
-  local pid
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM # through the EXIT trap, which stops every process started here
+bench_work stalls
 time_limit 1800 bench/worker/stalls.sh; PIDS+=($!)
 
 build_worker "$ROOT" worker "$ROOT/bench/worker/BareHelidon.java"

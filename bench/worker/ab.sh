@@ -10,8 +10,6 @@
 # h2load), nginx, taskset, a JDK >= 21 (bench/bench-env.sh).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
-. "$ROOT/scripts/pod-jvm.sh"
-. "$ROOT/bench/worker/upstream.sh"
 . "$ROOT/bench/worker/pinned-worker.sh"
 [ $# -ge 2 ] || { echo "usage: bench/worker/ab.sh TREE_A TREE_B [seconds-per-round] [rounds]" >&2; exit 1; }
 TREE_A=$(cd "$1" && pwd)
@@ -19,6 +17,9 @@ TREE_B=$(cd "$2" && pwd)
 DURATION=${3:-10}
 ROUNDS=${4:-6}
 ADDR=${BENCH_ADDR:-127.0.43.1}
+LOAD=${LOAD:-wrk}
+case "$LOAD" in wrk|h2load) ;; *) echo "LOAD must be wrk or h2load" >&2; exit 1 ;; esac
+bench_needs "$LOAD" nginx taskset curl
 bench_work ab
 build_worker "$TREE_A" a
 build_worker "$TREE_B" b
@@ -37,8 +38,6 @@ for v in a b; do
   for _ in $(seq 1 900); do curl -sf -o /dev/null "http://$ADDR:${PORT[$v]}/100b" && break; sleep 0.2; done
 done
 HZ=$(getconf CLK_TCK)
-LOAD=${LOAD:-wrk}
-case "$LOAD" in wrk|h2load) ;; *) echo "LOAD must be wrk or h2load" >&2; exit 1 ;; esac
 run() { # variant seconds
   local t0 t n
   t0=$(ticks "${PID[$1]}")

@@ -11,16 +11,12 @@
 # then rounds x 8 x seconds-per-round. Needs wrk, nginx (with http_v2), ss, taskset, a JDK >= 21.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
-. "$ROOT/scripts/pod-jvm.sh"
 . "$ROOT/bench/worker/pinned-worker.sh"
-. "$ROOT/bench/worker/upstream.sh"
 DURATION=${1:-10}
 ROUNDS=${2:-3}
 PATHS=${PATHS:-/h1/100b /h2/100b /h1/1m /h2/1m}
 ADDR=${BENCH_ADDR:-127.0.43.1}
-for tool in nginx wrk ss taskset curl; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing" >&2; exit 1; }
-done
+bench_needs nginx wrk ss taskset curl
 H1_PORT=18580
 H2_PORT=18581
 WORKER_PORT=18582

@@ -9,14 +9,10 @@
 # trials x 2 x 1.6 s. Needs nginx, python3, taskset and a JDK >= 21.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
-. "$ROOT/scripts/pod-jvm.sh"
-. "$ROOT/bench/worker/upstream.sh"
 . "$ROOT/bench/worker/pinned-worker.sh"
 TRIALS=${1:-30}
 ADDR=${BENCH_ADDR:-127.0.43.1}
-for tool in nginx python3 taskset curl; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing" >&2; exit 1; }
-done
+bench_needs nginx python3 taskset curl
 UPSTREAM_PORT=18480
 WORKER_PORT=18481
 NGINX_PORT=18482

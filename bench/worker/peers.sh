@@ -20,10 +20,6 @@ set -euo pipefail
 trap 'echo "bench/worker/peers.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 # shellcheck source=bench/bench-env.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
-# shellcheck source=scripts/pod-jvm.sh
-. "$ROOT/scripts/pod-jvm.sh"
-# shellcheck source=bench/worker/upstream.sh
-. "$ROOT/bench/worker/upstream.sh"
 # shellcheck source=bench/worker/pinned-worker.sh
 . "$ROOT/bench/worker/pinned-worker.sh"
 DURATION=${1:-15}
@@ -38,10 +34,7 @@ for p in ${PEERS:-haproxy caddy scg worker helidon-hc5 helidon netty}; do
   esac
 done
 wants() { case " $PROXIES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-for tool in wrk nginx taskset $(wants haproxy && echo haproxy) $(wants caddy && echo caddy); do
-  command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y wrk nginx-light haproxy caddy util-linux)" >&2; exit 1; }
-done
-[ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (proxy on one, upstream and wrk on the other)" >&2; exit 1; }
+bench_needs wrk nginx taskset $(wants haproxy && echo haproxy) $(wants caddy && echo caddy)
 JVM_OPTS=${WORKER_JAVA_OPTS:-$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)}
 UPSTREAM_PORT=18180
 NGINX_PORT=18181

@@ -1,8 +1,30 @@
 # shellcheck shell=bash
 # Sourced by the one-core gateway benches (ab.sh, h2-upstream.sh, leaves.sh, peers.sh, saturation.sh, stalls.sh) after
-# bench/bench-env.sh and scripts/pod-jvm.sh: the bench's loopback address and work folder, a Worker built from a
+# bench/bench-env.sh, with what they share: the pod's JVM options (scripts/pod-jvm.sh), the upstream nginx
+# (upstream.sh), the tools and CPUs they need, the bench's loopback address and work folder, a Worker built from a
 # source tree and started pinned to CPU 0, the CPU its processes used, the JIT's share of it, and a time limit. The
-# caller sets ADDR, calls bench_work, and keeps the pids it starts in PIDS.
+# caller calls bench_needs, sets ADDR, calls bench_work, and keeps the pids it starts in PIDS.
+
+# shellcheck source=scripts/pod-jvm.sh
+. "$ROOT/scripts/pod-jvm.sh"
+# shellcheck source=bench/worker/upstream.sh
+. "$ROOT/bench/worker/upstream.sh"
+
+# bench_needs TOOL...: exits unless every tool is installed and there are 2 CPUs (servers on CPU 0, the upstream and
+# the load generator on CPU 1), naming the Debian package of what is missing.
+bench_needs() {
+  local tool package
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 && continue
+    case "$tool" in
+      h2load) package=nghttp2-client ;; nginx) package=nginx-light ;; taskset) package=util-linux ;;
+      ss) package=iproute2 ;; *) package=$tool ;;
+    esac
+    echo "$tool is missing (apt-get install -y $package)" >&2
+    exit 1
+  done
+  [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (servers on CPU 0, the upstream and the load generator on CPU 1)" >&2; exit 1; }
+}
 
 # bench_work NAME: exits unless ADDR is a loopback address (benches talk to 127.0.0.0/8 only); makes WORK, a temporary
 # folder others may read (nginx's workers run as another user), and PIDS, which the bench fills: on exit, or when

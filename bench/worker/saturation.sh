@@ -15,19 +15,12 @@ set -euo pipefail
 trap 'echo "bench/worker/saturation.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 # shellcheck source=bench/bench-env.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../bench-env.sh"
-# shellcheck source=scripts/pod-jvm.sh
-. "$ROOT/scripts/pod-jvm.sh"
-# shellcheck source=bench/worker/upstream.sh
-. "$ROOT/bench/worker/upstream.sh"
 # shellcheck source=bench/worker/pinned-worker.sh
 . "$ROOT/bench/worker/pinned-worker.sh"
 DURATION=${1:-10}
 ROUNDS=${2:-3}
 ADDR=${BENCH_ADDR:-127.0.43.1}
-for tool in h2load nginx taskset curl; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "$tool is missing (apt-get install -y nghttp2-client nginx-light util-linux curl)" >&2; exit 1; }
-done
-[ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs (servers on one, upstream and h2load on the other)" >&2; exit 1; }
+bench_needs h2load nginx taskset curl
 JVM_OPTS="$PYLON_POD_JVM_OPTS $(pylon_pod_heap_opts worker)"
 UPSTREAM_PORT=18680
 bench_work saturation

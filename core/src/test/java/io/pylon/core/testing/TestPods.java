@@ -23,6 +23,10 @@ import java.util.Map;
 public final class TestPods {
     public static final String ENVIRONMENT_ID = "0123456789abcdef01234567";
 
+    // ports for pods started by tests: below the ephemeral range (Linux's default starts at 32768), above the benches'
+    private static final int FREE_PORTS_FROM = 20000;
+    private static final int DEFAULT_EPHEMERAL_START = 32768;
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private TestPods() {
@@ -59,12 +63,36 @@ public final class TestPods {
         return start(module, module.name() + "-test", Map.of());
     }
 
-    /** A port free on 127.0.0.1 when asked, for pods that must know each other's URLs before they start. */
+    /**
+     * A port free on 127.0.0.1 when asked, for pods that must know each other's URLs before they start. Taken below the
+     * kernel's ephemeral range: a port the kernel reports free there is one it may give the next client socket of any
+     * process before the pod binds it (a pod then failed to start with "Address already in use"). Never the same port
+     * twice in this JVM.
+     */
     public static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+        int end = ephemeralRangeStart();
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = FREE_PORTS_FROM + java.util.concurrent.ThreadLocalRandom.current().nextInt(end - FREE_PORTS_FROM);
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
+            try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+                socket.bind(new java.net.InetSocketAddress("127.0.0.1", port), 1);
+                return port;
+            } catch (IOException e) {
+                // in use: another one
+            }
+        }
+        throw new IllegalStateException("no free port on 127.0.0.1 between " + FREE_PORTS_FROM + " and " + end);
+    }
+
+    private static int ephemeralRangeStart() {
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            int start = Integer.parseInt(range.split("\\s+")[0]);
+            return start > FREE_PORTS_FROM + 1000 ? start : DEFAULT_EPHEMERAL_START;
+        } catch (IOException | RuntimeException e) {
+            return DEFAULT_EPHEMERAL_START;
         }
     }
 

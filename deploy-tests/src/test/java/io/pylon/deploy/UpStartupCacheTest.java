@@ -104,7 +104,7 @@ class UpStartupCacheTest {
         builder.environment().remove("PYLON_POD_JAVA_OPTS");
         Process up = builder.start();
         started.add(up);
-        Thread.ofVirtual().start(() -> {
+        Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = reader.readLine()) != null; ) {
                     output.append(line).append('\n');

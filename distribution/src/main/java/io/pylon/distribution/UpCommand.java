@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * name, a child that dies reported, every child stopped (SIGTERM, then forcibly) on Ctrl-C or SIGTERM. Each child
  * also watches this process and exits when it is gone, so not even a SIGKILL leaves a JVM behind.
  *
- * <p>Threading: the command's thread starts the children; one virtual thread per child copies its output; a shutdown
+ * <p>Threading: the command's thread starts the children; one platform thread per child copies its output; a shutdown
  * hook stops everything on Ctrl-C or SIGTERM. The list of children is guarded by its own monitor, output lines by the
  * output stream's monitor (so lines of two pods never interleave), and the volatile {@code stopping} flag keeps a
  * child stopped on purpose from being reported as dead.
@@ -108,7 +108,7 @@ final class UpCommand implements Callable<Integer> {
             synchronized (children) {
                 children.add(child);
             }
-            pipe(process.getInputStream(), String.format("%-" + width + "s | ", pod.name()));
+            pipe(process.getInputStream(), String.format("%-" + width + "s | ", pod.name()), pod.name());
             process.onExit().thenRun(() -> {
                 if (!stopping) {
                     say(pod.name() + " exited with code " + process.exitValue() + " (pid " + process.pid() + ")");
@@ -279,8 +279,13 @@ final class UpCommand implements Callable<Integer> {
         }
     }
 
-    private void pipe(InputStream stream, String prefix) {
-        Thread.ofVirtual().start(() -> {
+    /**
+     * Copies a pod's output on a platform thread. A read from a process pipe holds its carrier while it blocks, and
+     * once the virtual-thread scheduler has retired its idle carriers (30 s without work) a few such readers leave
+     * none: from then on no virtual thread of this process runs, the sample upstream's included.
+     */
+    Thread pipe(InputStream stream, String prefix, String name) {
+        return Thread.ofPlatform().daemon().name("pylon-up-output-" + name).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {

@@ -50,6 +50,18 @@ class UpCommandTest {
     }
 
     @Test
+    void copyingAPodsOutputLeavesTheVirtualThreadCarriersFree() throws Exception {
+        // one carrier and no spare stands for the scheduler after it has retired its idle carriers
+        Process check = new ProcessBuilder(UpProcess.java(), "-cp", System.getProperty("java.class.path"),
+                "-Djdk.virtualThreadScheduler.parallelism=1", "-Djdk.virtualThreadScheduler.maxPoolSize=1",
+                PipeStarvationCheck.class.getName()).redirectErrorStream(true).start();
+
+        assertThat(check.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(check.exitValue()).as(new String(check.getInputStream().readAllBytes(),
+                java.nio.charset.StandardCharsets.UTF_8)).isZero();
+    }
+
+    @Test
     void anInvalidSegmentIsRefusedBeforeAnyPodStarts() {
         Settings settings = Settings.of(Map.of("pylon.path.segment", "a/b"));
 

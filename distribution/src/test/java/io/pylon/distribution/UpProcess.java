@@ -34,7 +34,7 @@ public final class UpProcess implements AutoCloseable {
 
     private UpProcess(Process up) {
         this.up = up;
-        Thread.ofVirtual().start(() -> {
+        Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {

@@ -50,7 +50,7 @@ final class DiagnosticsPodProcess implements AutoCloseable {
         for (String line = out.readLine(); line != null; line = out.readLine()) {
             if (line.startsWith(READY)) {
                 DiagnosticsPodProcess pod = new DiagnosticsPodProcess(process, line.substring(READY.length()));
-                Thread.ofVirtual().start(() -> pod.keep(out));
+                Thread.ofPlatform().daemon().start(() -> pod.keep(out));
                 return pod;
             }
             seen.append(line).append('\n');

@@ -115,7 +115,7 @@ public final class ChildPods implements AutoCloseable {
         Process process = builder.start();
         processes.put(name, process);
         CompletableFuture<Void> up = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
+        Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 java.util.Deque<String> lines = output.computeIfAbsent(name, n -> new java.util.concurrent.ConcurrentLinkedDeque<>());

@@ -36,7 +36,7 @@ final class ManagerProcess implements AutoCloseable {
         builder.environment().put("PYLON_MANAGER_PASSWORD_ARGON2_ITERATIONS", "1");
         builder.environment().put("PYLON_PARENT_PID", String.valueOf(ProcessHandle.current().pid()));
         process = builder.start();
-        Thread.ofVirtual().start(this::collectOutput);
+        Thread.ofPlatform().daemon().start(this::collectOutput);
         baseUrl = awaitListening();
     }
 

@@ -217,7 +217,9 @@ public final class ManagerModule implements PylonModule {
                 .register(routes, secured);
         new EnvironmentConfigEndpoints(environments, proxies, definitions, deployer, deployments, audit, clock)
                 .register(routes, secured);
-        new GatewayPollEndpoint(environments, deployments, watch, clock).register(routes);
+        GatewayPollEndpoint gatewayPolls = new GatewayPollEndpoint(environments, deployments, watch, clock);
+        gatewayPolls.register(routes);
+        context.onStopping(gatewayPolls::stop);
         context.executors().maintenance().scheduleWithFixedDelay(watch::refresh, DEPLOYMENT_REFRESH.toMillis(),
                 DEPLOYMENT_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
         context.executors().maintenance().scheduleWithFixedDelay(() -> {

@@ -57,6 +57,12 @@ public interface ModuleContext {
     void onStop(AutoCloseable resource);
 
     /**
+     * Run when the pod starts stopping (readiness DOWN), before it waits for its requests to finish: where a module
+     * ends requests that would otherwise hold the stop, such as parked long-polls.
+     */
+    void onStopping(Runnable action);
+
+    /**
      * The port the server listens on. While the module starts the server has not bound yet, so this is the
      * configured port; once it has bound, the bound one (they differ when port 0 was configured).
      */

@@ -144,7 +144,7 @@ public final class PodServer {
         DataBudget budget = new DataBudget(settings.get(StorageSettings.BUDGET), StorageSettings.BUDGET.key(),
                 settings.get(StorageSettings.EVICT_RECORDINGS));
         Context context = new Context(settings, identity, segment, dataDir, budget, routes, health, executors,
-                new DiagnosticsRegistry(), metrics, protocols, departures, build, resources, listeningPort);
+                new DiagnosticsRegistry(), metrics, protocols, departures, build, resources, listeningPort, shutdown);
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -339,10 +339,16 @@ public final class PodServer {
                            HealthRegistry health, PodExecutors executors,
                            DiagnosticsRegistry diagnostics, PodMetrics metrics, ListenerProtocols listener,
                            ClientDepartures clientDepartures, BuildInfo buildInfo,
-                           Deque<AutoCloseable> resources, AtomicInteger listeningPort) implements ModuleContext {
+                           Deque<AutoCloseable> resources, AtomicInteger listeningPort, ShutdownCheck shutdown)
+            implements ModuleContext {
         @Override
         public void onStop(AutoCloseable resource) {
             resources.push(resource);
+        }
+
+        @Override
+        public void onStopping(Runnable action) {
+            shutdown.onStopping(action);
         }
 
         @Override

@@ -10,6 +10,8 @@ import io.pylon.manager.environments.EnvironmentStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -17,7 +19,9 @@ import java.util.concurrent.Semaphore;
  * the {@code wait} parameter, and the bound on how many polls one replica holds parked at once (beyond it, 503 with
  * Retry-After: each parked poll holds a virtual thread).
  *
- * <p>Threading: safe for concurrent use; its one shared state is the semaphore counting the parked polls.
+ * <p>Threading: safe for concurrent use. The semaphore counts the parked polls; the set of their threads is guarded by
+ * its own monitor, which {@link #stop} holds while it sets the volatile {@code stopping} flag and interrupts them, so
+ * no thread is interrupted after it left the set.
  */
 public final class WorkerLongPolls {
     public static final Duration MAX_WAIT = Duration.ofSeconds(60);
@@ -31,6 +35,8 @@ public final class WorkerLongPolls {
     private final int max;
     private final String what;
     private final Semaphore parked;
+    private final Set<Thread> waiting = new HashSet<>();
+    private volatile boolean stopping;
 
     /** @param what the polls as the busy answer names them, e.g. "key long-polls" */
     public WorkerLongPolls(int max, String what) {
@@ -39,17 +45,57 @@ public final class WorkerLongPolls {
         this.parked = new Semaphore(max);
     }
 
-    /** Runs {@code wait} in one of the bounded slots; 503 busy when every slot is taken. */
+    /** Runs {@code wait} in one of the bounded slots; 503 busy when every slot is taken, 503 stopping once stopped. */
     public <T> T await(Wait<T> wait) throws InterruptedException {
+        if (stopping) {
+            throw stoppingError();
+        }
         if (!parked.tryAcquire()) {
             throw ApiException.retryLater(Status.SERVICE_UNAVAILABLE_503, "busy",
                     "This Manager holds " + max + " " + what + "; poll again.", Duration.ofSeconds(1));
         }
+        Thread me = Thread.currentThread();
         try {
-            return wait.await();
+            synchronized (waiting) {
+                if (stopping) {
+                    throw stoppingError();
+                }
+                waiting.add(me);
+            }
+            try {
+                return wait.await();
+            } catch (InterruptedException e) {
+                if (stopping) {
+                    throw stoppingError();
+                }
+                throw e;
+            } finally {
+                synchronized (waiting) {
+                    waiting.remove(me);
+                }
+                if (stopping) {
+                    Thread.interrupted(); // stop() may have interrupted us after the wait ended: not this request's
+                }
+            }
         } finally {
             parked.release();
         }
+    }
+
+    /**
+     * Ends every parked poll now, and answers later ones at once, with 503 stopping: the Workers poll another replica
+     * instead of holding this one's stop until their waits run out (up to {@link #MAX_WAIT}).
+     */
+    public void stop() {
+        synchronized (waiting) {
+            stopping = true;
+            waiting.forEach(Thread::interrupt);
+        }
+    }
+
+    private static ApiException stoppingError() {
+        return ApiException.retryLater(Status.SERVICE_UNAVAILABLE_503, "stopping",
+                "This Manager is stopping; poll again.", Duration.ofSeconds(1));
     }
 
     /** The environment whose ID the caller presents (compared in constant time with every one); 401 otherwise. */

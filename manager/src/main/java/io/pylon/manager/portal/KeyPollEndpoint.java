@@ -41,6 +41,11 @@ public final class KeyPollEndpoint {
         routes.get(PATH, this::poll);
     }
 
+    /** Ends the parked polls and refuses new ones (503 stopping): the pod is stopping. */
+    public void stop() {
+        polls.stop();
+    }
+
     private void poll(ServerRequest req, ServerResponse res) {
         try {
             Environment environment = WorkerLongPolls.authenticate(req, environments);

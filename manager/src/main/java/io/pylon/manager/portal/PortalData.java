@@ -43,7 +43,9 @@ public final class PortalData {
         new PortalAdminEndpoints(developers, applications, proxies, keys, audit, clock).register(routes, secured);
         new DeveloperUsageEndpoint(new DeveloperAccess(developers, clock), applications, usage).register(routes, secured);
         new PlanEndpoints(new PlanStore(jdbc), applications, proxies, keys, audit, clock).register(routes, secured);
-        new KeyPollEndpoint(environments, keys).register(routes);
+        KeyPollEndpoint keyPolls = new KeyPollEndpoint(environments, keys);
+        keyPolls.register(routes);
+        context.onStopping(keyPolls::stop);
         context.executors().maintenance().scheduleWithFixedDelay(keys::refresh, KEY_REFRESH_MS, KEY_REFRESH_MS,
                 TimeUnit.MILLISECONDS);
         context.executors().maintenance().scheduleWithFixedDelay(() -> {

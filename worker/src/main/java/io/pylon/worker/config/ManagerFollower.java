@@ -98,6 +98,9 @@ public final class ManagerFollower implements AutoCloseable {
                 backoff = 0;
                 continue;
             }
+            if (stopped) {
+                return; // the poll failed because the pod stops: the data grid's client may be closing too
+            }
             fromGrid();
             // unconfigured (readiness DOWN), the Manager is asked at least every second; the grid always is
             backoff = Math.min(config.applied() == null ? 1_000 : 10_000, backoff == 0 ? 500 : backoff * 2);

@@ -38,7 +38,7 @@ final class PodProcess {
 
     static Started start(LocalPod pod, List<LocalPod> all, LocalEnvironment environment, PodPaths paths, Path stateDir) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(ownSession());
         command.add(java);
         String opts = System.getenv("PYLON_POD_JAVA_OPTS");
         String classPath = libraryClassPath();
@@ -68,6 +68,21 @@ final class PodProcess {
         ignoreLocalDifferences(env);
         env.putAll(moduleEnvironment(pod, all, environment, stateDir.toAbsolutePath(), System.getenv()));
         return new Started(builder.start(), opts.contains("-XX:AOTCacheOutput="));
+    }
+
+    /**
+     * {@code setsid}, where there is one (Linux): a pod in a session of its own does not get the terminal's Ctrl-C, so
+     * {@code pylon up} stops the pods in its order (clients first) instead of all at once. A pod still ends when
+     * {@code pylon up} does, even killed: it watches {@code PYLON_PARENT_PID}. setsid replaces itself with the JVM, so
+     * the pid {@code pylon up} knows is the pod's.
+     */
+    static List<String> ownSession() {
+        for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
+            if (Files.isExecutable(Path.of(candidate))) {
+                return List.of(candidate);
+            }
+        }
+        return List.of();
     }
 
     /**

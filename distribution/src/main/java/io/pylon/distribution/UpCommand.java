@@ -27,8 +27,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The whole local platform as separate JVM processes on loopback: every child's log lines prefixed with its pod
@@ -59,7 +62,8 @@ final class UpCommand implements Callable<Integer> {
     private volatile @Nullable SampleUpstream sample;
     private @Nullable PlatformLock lock;
 
-    record Child(LocalPod pod, Process process, boolean recording) {
+    /** A started pod; {@code stopped} completes when it says it stopped serving, or when its process ends. */
+    record Child(LocalPod pod, Process process, boolean recording, CompletableFuture<Void> stopped) {
     }
 
     /** How long stopping pods may take; a pod writing its AOT cache on its first stop takes longer (JDK 25, 340 MB recorded). */
@@ -104,12 +108,13 @@ final class UpCommand implements Callable<Integer> {
         for (LocalPod pod : pods) {
             PodProcess.Started started = PodProcess.start(pod, pods, environment, paths, stateDir);
             Process process = started.process();
-            Child child = new Child(pod, process, started.recording());
+            Child child = new Child(pod, process, started.recording(), new CompletableFuture<>());
             synchronized (children) {
                 children.add(child);
             }
-            pipe(process.getInputStream(), String.format("%-" + width + "s | ", pod.name()), pod.name());
+            pipe(process.getInputStream(), String.format("%-" + width + "s | ", pod.name()), pod.name(), child.stopped());
             process.onExit().thenRun(() -> {
+                child.stopped().complete(null);
                 if (!stopping) {
                     say(pod.name() + " exited with code " + process.exitValue() + " (pid " + process.pid() + ")");
                 }
@@ -255,8 +260,51 @@ final class UpCommand implements Callable<Integer> {
         if (!recording.isEmpty()) {
             say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
         }
-        terminate(all.stream().map(Child::process).toList(), recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
+        stopInOrder(stopOrder(all), recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
         say("stopped");
+    }
+
+    /**
+     * Clients before what they use, so that no pod spends its last seconds retrying a peer that left first (and logs
+     * it): the Workers and the Portal; each Integration pod alone (the two share an H2 database one of them serves);
+     * the Manager; each Cache pod alone, so the data grid's members leave one by one.
+     */
+    static List<List<Child>> stopOrder(List<Child> all) {
+        List<List<Child>> tiers = new ArrayList<>();
+        tiers.add(all.stream().filter(c -> c.pod().module().equals("worker") || c.pod().module().equals("portal")).toList());
+        reversedPods(all, "integration").forEach(c -> tiers.add(List.of(c)));
+        tiers.add(all.stream().filter(c -> c.pod().module().equals("manager")).toList());
+        reversedPods(all, "cache").forEach(c -> tiers.add(List.of(c)));
+        List<Child> rest = all.stream().filter(c -> tiers.stream().noneMatch(t -> t.contains(c))).toList();
+        tiers.add(rest);
+        tiers.removeIf(List::isEmpty);
+        return tiers;
+    }
+
+    private static List<Child> reversedPods(List<Child> all, String module) {
+        return all.stream().filter(c -> c.pod().module().equals(module)).toList().reversed();
+    }
+
+    /**
+     * SIGTERM to each tier in turn, the next once every pod of this one has said it stopped (its JVM may still be
+     * writing its start-up cache) or ended; then waits for every process, killing those left after {@code seconds}.
+     */
+    static void stopInOrder(List<List<Child>> tiers, long seconds) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (List<Child> tier : tiers) {
+            tier.forEach(c -> c.process().toHandle().destroy());
+            for (Child child : tier) {
+                try {
+                    child.stopped().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                } catch (ExecutionException | TimeoutException e) {
+                    // past the deadline: what is left is killed below
+                }
+            }
+        }
+        awaitExit(tiers.stream().flatMap(List::stream).map(Child::process).toList(), deadline);
     }
 
     /**
@@ -266,7 +314,10 @@ final class UpCommand implements Callable<Integer> {
      */
     static void terminate(List<Process> processes, long seconds) {
         processes.forEach(p -> p.toHandle().destroy());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        awaitExit(processes, System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds));
+    }
+
+    private static void awaitExit(List<Process> processes, long deadline) {
         for (Process process : processes) {
             try {
                 long left = deadline - System.nanoTime();
@@ -284,7 +335,8 @@ final class UpCommand implements Callable<Integer> {
      * once the virtual-thread scheduler has retired its idle carriers (30 s without work) a few such readers leave
      * none: from then on no virtual thread of this process runs, the sample upstream's included.
      */
-    Thread pipe(InputStream stream, String prefix, String name) {
+    Thread pipe(InputStream stream, String prefix, String name, CompletableFuture<Void> stopped) {
+        String stoppedLine = "Pod " + name + " stopped after finishing ";
         return Thread.ofPlatform().daemon().name("pylon-up-output-" + name).start(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;
@@ -294,6 +346,9 @@ final class UpCommand implements Callable<Integer> {
                     }
                     synchronized (out) {
                         out.println(prefix + line);
+                    }
+                    if (line.contains(stoppedLine)) {
+                        stopped.complete(null);
                     }
                 }
             } catch (IOException e) {

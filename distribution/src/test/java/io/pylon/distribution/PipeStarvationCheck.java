@@ -13,7 +13,7 @@ final class PipeStarvationCheck {
     public static void main(String[] args) throws Exception {
         Process silent = new ProcessBuilder("sleep", "30").start();
         try {
-            new UpCommand().pipe(silent.getInputStream(), "silent | ", "silent");
+            new UpCommand().pipe(silent.getInputStream(), "silent | ", "silent", new java.util.concurrent.CompletableFuture<>());
             Thread.sleep(200);
             Thread probe = Thread.ofVirtual().start(() -> { });
             System.exit(probe.join(Duration.ofSeconds(5)) ? 0 : 1);

@@ -62,6 +62,53 @@ class UpCommandTest {
     }
 
     @Test
+    void podsStopClientsFirstAndEachIntegrationAndCachePodAlone() throws Exception {
+        Process any = new ProcessBuilder("true").start();
+        java.util.List<UpCommand.Child> children = LocalPlan.create("127.0.16.1").stream()
+                .map(pod -> new UpCommand.Child(pod, any, false, new java.util.concurrent.CompletableFuture<>())).toList();
+
+        assertThat(UpCommand.stopOrder(children).stream().map(tier -> tier.stream().map(c -> c.pod().name()).toList()))
+                .containsExactly(java.util.List.of("worker-0", "worker-1", "portal"), java.util.List.of("integration-1"),
+                        java.util.List.of("integration-0"), java.util.List.of("manager"), java.util.List.of("cache-1"),
+                        java.util.List.of("cache-0"));
+    }
+
+    @Test
+    void theNextTierIsStoppedOnceThePodsBeforeSaidTheyStoppedNotWhenTheyExit() throws Exception {
+        java.nio.file.Path marks = java.nio.file.Files.createTempDirectory("pylon-stop-order");
+        UpCommand up = new UpCommand();
+        // a Worker that says it stopped 1 s after SIGTERM and exits 2 s later (its JVM writing its start-up cache)
+        UpCommand.Child worker = child(up, "worker", "worker-0", "trap 'sleep 1; date +%s%N > " + marks.resolve("said")
+                + "; echo \"INFO io.pylon.core.server.Pod - Pod worker-0 stopped after finishing 3 requests\"; sleep 2;"
+                + " date +%s%N > " + marks.resolve("exited") + "; exit 0' TERM; while :; do sleep 0.05; done");
+        UpCommand.Child cache = child(up, "cache", "cache-0", "trap 'date +%s%N > " + marks.resolve("cache")
+                + "; exit 0' TERM; while :; do sleep 0.05; done");
+        Thread.sleep(300); // the traps are set
+
+        UpCommand.stopInOrder(UpCommand.stopOrder(java.util.List.of(cache, worker)), 30);
+
+        long said = mark(marks, "said");
+        long cacheTerm = mark(marks, "cache");
+        assertThat(cacheTerm).as("the cache pod gets SIGTERM after the Worker said it stopped").isGreaterThanOrEqualTo(said);
+        assertThat(cacheTerm).as("and before the Worker's process ended").isLessThan(mark(marks, "exited"));
+        assertThat(worker.process().isAlive()).isFalse();
+        assertThat(cache.process().isAlive()).isFalse();
+    }
+
+    private static UpCommand.Child child(UpCommand up, String module, String name, String script) throws Exception {
+        Process process = new ProcessBuilder("bash", "-c", script).start();
+        UpCommand.Child child = new UpCommand.Child(new LocalPod(module, name, "127.0.16.9", 1), process, false,
+                new java.util.concurrent.CompletableFuture<>());
+        up.pipe(process.getInputStream(), name + " | ", name, child.stopped());
+        process.onExit().thenRun(() -> child.stopped().complete(null));
+        return child;
+    }
+
+    private static long mark(java.nio.file.Path marks, String name) throws Exception {
+        return Long.parseLong(java.nio.file.Files.readString(marks.resolve(name)).strip());
+    }
+
+    @Test
     void anInvalidSegmentIsRefusedBeforeAnyPodStarts() {
         Settings settings = Settings.of(Map.of("pylon.path.segment", "a/b"));
 

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -95,6 +96,10 @@ public final class KeyFollower implements AutoCloseable {
         contact.answered();
         if (response.statusCode() == 304) {
             return true;
+        }
+        if (response.statusCode() == 503
+                && new String(response.body(), StandardCharsets.UTF_8).contains("\"error\":\"stopping\"")) {
+            return false; // a replica going away: the next poll, after the back-off, reaches another
         }
         if (response.statusCode() != 200 || response.body().length > MAX_BYTES) {
             return failed("The Manager answered the key poll with " + response.statusCode());

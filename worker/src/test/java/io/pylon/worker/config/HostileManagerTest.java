@@ -205,6 +205,35 @@ class HostileManagerTest {
     }
 
     @Test
+    void aManagerReplicaThatIsStoppingIsNotAFailure() throws Exception {
+        RenderedBundle good = bundle(1, "/api", blue.url());
+        answer.set(serve(good.json(), good.sha256(), 1));
+        worker = ControlPlane.worker("gw-replica-stops", url(), Map.of("pylon.worker.config-poll-wait", "1s"));
+        ControlPlane.await("version 1 applied", () -> TestPods.get(worker, "/api/x").statusCode() == 200);
+
+        // what a Manager answers while it stops: the Worker polls again after its back-off, without an error
+        int before = polls.size();
+        byte[] stopping = "{\"error\":\"stopping\",\"error_description\":\"This Manager is stopping; poll again.\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        answer.set(exchange -> {
+            exchange.getResponseHeaders().add("Retry-After", "1");
+            exchange.sendResponseHeaders(503, stopping.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(stopping);
+            }
+        });
+        ControlPlane.await("polled again after a 503 stopping", () -> polls.size() >= before + 3);
+        assertThat(config().path("lastPollOutcome").asText()).isEqualTo("manager stopping");
+        assertThat(config().path("lastError").isNull()).as(config().toString()).isTrue();
+        assertThat(config().path("pollFailures").asLong()).isZero();
+        assertThat(TestPods.get(worker, "/api/x").body()).isEqualTo("blue GET /api/x");
+
+        RenderedBundle next = bundle(2, "/api2", blue.url());
+        answer.set(serve(next.json(), next.sha256(), 2));
+        ControlPlane.await("version 2 from the replica that serves", () -> TestPods.get(worker, "/api2/x").statusCode() == 200);
+    }
+
+    @Test
     void aWriteCutShortByKillLeavesTheOldCopyWhichIsServed() throws Exception {
         // the state a kill -9 between the temporary file's write and its rename leaves: the old copy and a torn temp
         Path data = Files.createTempDirectory("pylon-gw-killed");

@@ -104,7 +104,7 @@ final class ConnectionTimeouts implements AutoCloseable {
                                                                java.util.Map<String, Http1Upgrader> upgraders) {
         java.util.Map<String, Http1Upgrader> marking = new java.util.LinkedHashMap<>();
         upgraders.forEach((protocol, upgrader) -> marking.put(protocol,
-                protocol.equals("h2c") ? new Http2Upgrade(upgrader) : upgrader));
+                protocol.equals("h2c") ? new Http2Upgrade(upgrader) : new OtherUpgrade(upgrader)));
         var plain = Http1ConnectionSelector.builder().config(http1).upgraders(marking).build();
         return new io.helidon.webserver.spi.ServerConnectionSelector() {
             @Override
@@ -404,6 +404,9 @@ final class ConnectionTimeouts implements AutoCloseable {
             if (interrupt) {
                 hardClosed = true;
                 delegate.close(true);
+            } else if (guarded.isUpgraded()) {
+                awaitListenerClosed();
+                delegate.close(false); // a WebSocket tunnel: Helidon hands the graceful close to it
             } else {
                 awaitListenerClosed();
                 guarded.requestClose(); // an HTTP/2 one: the sweep ends it with GOAWAY once no request is in flight
@@ -474,6 +477,30 @@ final class ConnectionTimeouts implements AutoCloseable {
             if (upgraded != null && ctx instanceof GuardedConnection c) {
                 c.enterHttp2();
                 http2.add(c); // removed when its Tracked connection ends
+            }
+            return upgraded;
+        }
+    }
+
+    /** Another upgrade (WebSocket): once it took the connection over, the server's graceful close is the protocol's. */
+    private static final class OtherUpgrade implements Http1Upgrader {
+        private final Http1Upgrader upgrader;
+
+        OtherUpgrade(Http1Upgrader upgrader) {
+            this.upgrader = upgrader;
+        }
+
+        @Override
+        public String supportedProtocol() {
+            return upgrader.supportedProtocol();
+        }
+
+        @Override
+        public @Nullable ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue,
+                                                  WritableHeaders<?> headers) {
+            ServerConnection upgraded = upgrader.upgrade(ctx, prologue, headers);
+            if (upgraded != null && ctx instanceof GuardedConnection c) {
+                c.upgraded();
             }
             return upgraded;
         }

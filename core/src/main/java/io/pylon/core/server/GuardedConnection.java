@@ -88,6 +88,7 @@ final class GuardedConnection implements ConnectionContext {
     private final int[] resets = new int[RESETS_KEPT]; // guarded by itself
     private int resetsNext; // guarded by resets
     private volatile boolean anyReset;
+    private volatile boolean upgraded;
     private volatile long lastRequestEnd;
     private volatile long phaseStart = System.nanoTime();
     private volatile long readStart;
@@ -211,6 +212,15 @@ final class GuardedConnection implements ConnectionContext {
      * its frames are followed from the preface on ({@link Http2FrameScan}), including what Helidon's reader holds
      * already. Connection thread only.
      */
+    /** The connection now speaks another protocol than HTTP (a WebSocket tunnel): its own close applies. */
+    void upgraded() {
+        upgraded = true;
+    }
+
+    boolean isUpgraded() {
+        return upgraded;
+    }
+
     void enterHttp2() {
         Http2FrameScan scan = new Http2FrameScan(this::streamReset);
         int buffered = reader.available();

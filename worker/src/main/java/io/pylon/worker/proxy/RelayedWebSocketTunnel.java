@@ -22,18 +22,24 @@ import java.util.concurrent.locks.LockSupport;
  * them). When the client's side ends, the upstream's output is shut (it sees the end and finishes its close
  * handshake) and the upstream gets {@value #UPSTREAM_CLOSE_SECONDS} s to end its side; when the upstream's side ends,
  * or either fails, or the tunnel was idle too long, both sockets are closed. Bytes an end has sent are written to the
- * other before its end is passed on.
+ * other before its end is passed on. When the server stops (its graceful close), each end gets a close frame
+ * {@code 1001 Going Away} once what it is being sent reaches a frame's end ({@link FrameBoundary}); after both went,
+ * the ends get {@value #GOING_AWAY_MILLIS} ms to read them, then both sockets close.
  *
  * <p>The connection's own thread (Helidon's) writes on what was read with the handshake, hands both channels to the
  * selector and then only waits in {@link #handle} for the tunnel to end, as Helidon closes the connection when it
  * returns: one parked virtual thread per tunnel, no buffer.
  *
  * <p>Threading: the selector thread alone reads, writes and changes interest ({@link Side}) once it has the channels;
- * {@code lastActivity}, {@code clientEnded} and {@code waiting} are volatile and {@code closed} atomic, as the selector,
- * the idle sweep and the server's shutdown end tunnels from their own threads and unpark the waiting one.
+ * {@code lastActivity}, {@code clientEnded}, {@code goingAway}, {@code saidGoingAway} and {@code waiting} are volatile
+ * and {@code closed} atomic, as the selector, the idle sweep and the server's shutdown end tunnels from their own
+ * threads and unpark the waiting one. Each side's frame boundary and close-sent flag are the selector thread's alone.
  */
 final class RelayedWebSocketTunnel implements WebSocketTunnel {
     private static final long UPSTREAM_CLOSE_SECONDS = 5;
+    /** How long the ends get to read the gateway's close frames and answer before both sockets close. */
+    private static final long GOING_AWAY_MILLIS = 500;
+    static final int GOING_AWAY = 1001;
     /** Reads in a row from one end before the selector turns to other tunnels. */
     private static final int READS_PER_TURN = 4;
 
@@ -46,6 +52,8 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
     private final Side fromClient;
     private final Side fromUpstream;
     private volatile boolean clientEnded;
+    private volatile boolean goingAway;
+    private volatile boolean saidGoingAway;
     private volatile @Nullable Thread waiting;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile long lastActivity = System.nanoTime();
@@ -77,9 +85,13 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
         waiting = Thread.currentThread();
         try {
             start();
-            while (!clientEnded && !closed.get()) {
+            while (!clientEnded && !closed.get() && !saidGoingAway) {
                 LockSupport.park(this); // not a latch: a shallower stack to keep while parked (see WebSocketUpgrader)
                 stopIfInterrupted();
+            }
+            if (saidGoingAway) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(GOING_AWAY_MILLIS));
+                return;
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(UPSTREAM_CLOSE_SECONDS);
             while (!closed.get() && deadline - System.nanoTime() > 0) { // the upstream's close handshake
@@ -122,9 +134,18 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
         try {
             fromClient.key = client.register(selector, SelectionKey.OP_READ, fromClient);
             fromUpstream.key = upstream.register(selector, SelectionKey.OP_READ, fromUpstream);
+            if (goingAway) {
+                sayGoingAway(); // asked before the selector had the channels
+            }
         } catch (IOException | RuntimeException e) {
             close(true); // closed meanwhile
         }
+    }
+
+    /** On the selector thread, once the server asked the tunnel to close: each end's close frame when it can go. */
+    void sayGoingAway() {
+        fromUpstream.closeAtFrameEnd();
+        fromClient.closeAtFrameEnd();
     }
 
     @Override
@@ -134,8 +155,16 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
 
     @Override
     public void close(boolean interrupt) {
-        if (!interrupt || !closed.compareAndSet(false, true)) {
-            return; // a graceful close (server draining) lets the tunnel run until an end closes it
+        if (!interrupt) {
+            // the server stops: each end gets a close frame "going away" once what it is being sent reaches a frame's end
+            if (!goingAway && !closed.get()) {
+                goingAway = true;
+                relay.goAway(this);
+            }
+            return;
+        }
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
         try {
             upstream.close();
@@ -157,6 +186,14 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
         }
     }
 
+    /** Both close frames written: the connection's thread gives the ends a moment to read them, then closes. */
+    private void saidAllGoingAway() {
+        if (fromClient.closeSent && fromUpstream.closeSent && fromClient.pending == null && fromUpstream.pending == null) {
+            saidGoingAway = true;
+            wake();
+        }
+    }
+
     private void wake() {
         Thread thread = waiting;
         if (thread != null) {
@@ -174,6 +211,9 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
         private @Nullable SelectionKey key;
         private @Nullable ByteBuffer pending;
         private boolean inputEnded;
+        /** Frames of what this end sends; after the gateway's close frame to its peer, the rest is dropped. */
+        private final FrameBoundary frames = new FrameBoundary();
+        private boolean closeSent;
 
         private Side(SocketChannel channel, boolean isClient) {
             this.channel = channel;
@@ -220,16 +260,51 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
                 }
                 lastActivity = System.nanoTime();
                 (isClient ? tunnels.bytesFromClients : tunnels.bytesFromUpstreams).add(n);
+                if (closeSent) {
+                    continue; // the peer was told the tunnel goes away: nothing more reaches it
+                }
                 buffer.flip();
+                boolean closeNow = goingAway;
+                buffer.limit(frames.pass(buffer, 0, n, closeNow));
+                closeNow = closeNow && frames.atFrameEnd();
                 Side peer = peer();
-                peer.channel.write(buffer);
-                if (buffer.hasRemaining()) { // the peer is slower: keep the rest, read no more until it is written
-                    peer.pending = ByteBuffer.allocate(buffer.remaining()).put(buffer).flip();
-                    peer.key().interestOpsOr(SelectionKey.OP_WRITE);
-                    key().interestOpsAnd(~SelectionKey.OP_READ);
+                if (!write(peer, buffer)) {
                     return;
                 }
+                if (closeNow) {
+                    sendClose();
+                }
             }
+        }
+
+        /** Writes {@code bytes} to {@code peer}; false when it did not take them all (kept until it does). */
+        private boolean write(Side peer, ByteBuffer bytes) throws IOException {
+            peer.channel.write(bytes);
+            if (bytes.hasRemaining()) { // the peer is slower: keep the rest, read no more until it is written
+                peer.pending = ByteBuffer.allocate(bytes.remaining()).put(bytes).flip();
+                peer.key().interestOpsOr(SelectionKey.OP_WRITE);
+                key().interestOpsAnd(~SelectionKey.OP_READ);
+                return false;
+            }
+            return true;
+        }
+
+        /** Going away: the close frame to the peer when what this end sent so far ends a frame and was written. */
+        private void closeAtFrameEnd() {
+            if (!closeSent && key != null && frames.atFrameEnd() && peer().pending == null) {
+                try {
+                    sendClose();
+                } catch (IOException | CancelledKeyException e) {
+                    close(true);
+                }
+            }
+        }
+
+        private void sendClose() throws IOException {
+            closeSent = true;
+            // frames from the gateway to the upstream are a client's, masked
+            write(peer(), FrameBoundary.closeFrame(GOING_AWAY, "Going Away", isClient));
+            saidAllGoingAway();
         }
 
         private void flush() throws IOException {
@@ -243,6 +318,10 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
             pending = null; // a buffer only while bytes wait
             key().interestOpsAnd(~SelectionKey.OP_WRITE);
             Side peer = peer();
+            if (goingAway) {
+                peer.closeAtFrameEnd();
+                saidAllGoingAway();
+            }
             if (peer.inputEnded) {
                 peer.passEnd();
             } else {

@@ -18,14 +18,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * sending end pauses until they are written ({@link RelayedWebSocketTunnel}). So an idle tunnel holds no buffer and
  * no thread of its own. The thread starts with the first tunnel.
  *
- * <p>Threading: only the selector thread reads, writes and changes a key's interest; tunnels arrive through a
- * concurrent queue; any thread may close a tunnel (closing its channels cancels their keys, then the selector is woken).
+ * <p>Threading: only the selector thread reads, writes and changes a key's interest; tunnels arrive, and are asked
+ * to go away, through concurrent queues; any thread may close a tunnel (closing its channels cancels their keys, then the selector is woken).
  */
 final class WebSocketRelay implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WebSocketRelay.class.getName());
     private static final int BUFFER_BYTES = 64 * 1024;
 
     private final Queue<RelayedWebSocketTunnel> arriving = new ConcurrentLinkedQueue<>();
+    private final Queue<RelayedWebSocketTunnel> goingAway = new ConcurrentLinkedQueue<>();
     private final Object lock = new Object();
     private @Nullable Selector selector; // guarded by lock
     private volatile boolean closed;
@@ -48,6 +49,12 @@ final class WebSocketRelay implements AutoCloseable {
         current.wakeup();
     }
 
+    /** The server stops: the tunnel tells both ends it goes away (on the selector thread). */
+    void goAway(RelayedWebSocketTunnel tunnel) {
+        goingAway.add(tunnel);
+        wakeup();
+    }
+
     /** After a tunnel's channels were closed by another thread: the selector releases their descriptors. */
     void wakeup() {
         Selector current;
@@ -67,6 +74,9 @@ final class WebSocketRelay implements AutoCloseable {
                 RelayedWebSocketTunnel tunnel;
                 while ((tunnel = arriving.poll()) != null) {
                     tunnel.register(selector);
+                }
+                while ((tunnel = goingAway.poll()) != null) {
+                    tunnel.sayGoingAway();
                 }
                 for (SelectionKey key : selector.selectedKeys()) {
                     ((RelayedWebSocketTunnel.Side) key.attachment()).ready(key, buffer);

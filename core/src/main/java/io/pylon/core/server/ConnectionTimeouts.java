@@ -104,7 +104,7 @@ final class ConnectionTimeouts implements AutoCloseable {
                                                                java.util.Map<String, Http1Upgrader> upgraders) {
         java.util.Map<String, Http1Upgrader> marking = new java.util.LinkedHashMap<>();
         upgraders.forEach((protocol, upgrader) -> marking.put(protocol,
-                protocol.equals("h2c") ? new Http2Upgrade(upgrader) : new OtherUpgrade(upgrader)));
+                new MarkedUpgrade(upgrader, protocol.equals("h2c") ? this::enteredHttp2 : GuardedConnection::upgraded)));
         var plain = Http1ConnectionSelector.builder().config(http1).upgraders(marking).build();
         return new io.helidon.webserver.spi.ServerConnectionSelector() {
             @Override
@@ -457,37 +457,23 @@ final class ConnectionTimeouts implements AutoCloseable {
         }
     }
 
-    /** The h2c upgrade: once it took the connection over, the connection is an HTTP/2 one, out of the HTTP/1 phases. */
-    private final class Http2Upgrade implements Http1Upgrader {
-        private final Http1Upgrader upgrader;
-
-        Http2Upgrade(Http1Upgrader upgrader) {
-            this.upgrader = upgrader;
-        }
-
-        @Override
-        public String supportedProtocol() {
-            return upgrader.supportedProtocol();
-        }
-
-        @Override
-        public @Nullable ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue,
-                                                  WritableHeaders<?> headers) {
-            ServerConnection upgraded = upgrader.upgrade(ctx, prologue, headers);
-            if (upgraded != null && ctx instanceof GuardedConnection c) {
-                c.enterHttp2();
-                http2.add(c); // removed when its Tracked connection ends
-            }
-            return upgraded;
-        }
+    /** The h2c upgrade took the connection over: it is an HTTP/2 one, out of the HTTP/1 phases. */
+    private void enteredHttp2(GuardedConnection c) {
+        c.enterHttp2();
+        http2.add(c); // removed when its Tracked connection ends
     }
 
-    /** Another upgrade (WebSocket): once it took the connection over, the server's graceful close is the protocol's. */
-    private static final class OtherUpgrade implements Http1Upgrader {
+    /**
+     * An upgrade that marks the connection it took over: h2c as HTTP/2, another (WebSocket) as upgraded, whose
+     * graceful close on the server's stop is then the protocol's.
+     */
+    private static final class MarkedUpgrade implements Http1Upgrader {
         private final Http1Upgrader upgrader;
+        private final java.util.function.Consumer<GuardedConnection> mark;
 
-        OtherUpgrade(Http1Upgrader upgrader) {
+        MarkedUpgrade(Http1Upgrader upgrader, java.util.function.Consumer<GuardedConnection> mark) {
             this.upgrader = upgrader;
+            this.mark = mark;
         }
 
         @Override
@@ -500,7 +486,7 @@ final class ConnectionTimeouts implements AutoCloseable {
                                                   WritableHeaders<?> headers) {
             ServerConnection upgraded = upgrader.upgrade(ctx, prologue, headers);
             if (upgraded != null && ctx instanceof GuardedConnection c) {
-                c.upgraded();
+                mark.accept(c);
             }
             return upgraded;
         }

@@ -39,7 +39,7 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
     private static final long UPSTREAM_CLOSE_SECONDS = 5;
     /** How long the ends get to read the gateway's close frames and answer before both sockets close. */
     private static final long GOING_AWAY_MILLIS = 500;
-    static final int GOING_AWAY = 1001;
+    private static final int GOING_AWAY = 1001;
     /** Reads in a row from one end before the selector turns to other tunnels. */
     private static final int READS_PER_TURN = 4;
 

@@ -220,6 +220,17 @@ async function admin(browser) {
   await row.getByRole('button', { name: /^Approve / }).click();
   await workerAnswers(key, '/billing/invoices', 200, '"orders"');
 
+  // a slow answer for an older filter does not overwrite the newer filter's list (answers arrive out of order)
+  const slowPending = async (route) => { await new Promise((r) => setTimeout(r, 1500)); await route.continue(); };
+  await adminPage.route('**/apiops/developers?status=pending', slowPending);
+  await adminPage.locator('#developer-status').selectOption('pending');
+  await adminPage.locator('#developer-status').selectOption('');
+  await adminPage.locator('#developers tr[data-developer="dev-admin@example.com"]').waitFor(LONG);
+  await adminPage.waitForTimeout(2500);
+  check(await adminPage.locator('#developers tr[data-developer="dev-admin@example.com"]').count() === 1,
+    'the list of the filter chosen last stays after the older filter\'s slow answer');
+  await adminPage.unroute('**/apiops/developers?status=pending', slowPending);
+
   // disable the developer: their key stops (401) and their session ends; enable: it works again
   await adminPage.locator('#developer-status').selectOption('');
   const developer = adminPage.locator('#developers tr[data-developer="dev-admin@example.com"]');

@@ -47,6 +47,12 @@ export async function render(main, session) {
     main.append(h('p', { class: 'muted', id: 'portal-admin-note' }, 'Subscriptions, plans and developer accounts are managed by admins.'));
   }
 
+  // answers can arrive out of order (a filter changed while an action's reload runs): only a list's latest load renders
+  const latestOnly = () => { let last = 0; return () => { const mine = ++last; return () => mine === last; }; };
+  const publicationsLoad = latestOnly();
+  const subscriptionsLoad = latestOnly();
+  const developersLoad = latestOnly();
+
   const act = async (done, call, reload) => {
     try {
       await call();
@@ -58,10 +64,12 @@ export async function render(main, session) {
   };
 
   async function loadPublications() {
+    const current = publicationsLoad();
     try {
       const [proxies, published] = await Promise.all([
         api.json('/apiops/proxies').then((b) => api.listOf(b, 'proxies')),
         api.json('/apiops/publications').then((b) => api.listOf(b, 'publications'))]);
+      if (!current()) return;
       const byName = new Map(published.map((p) => [p.proxy, p]));
       clear(publications).append(gw.table('publications', ['Proxy', 'Path', 'On the Portal', 'Subscriptions', 'Actions'],
         proxies.map((p) => publicationRow(p, byName.get(p.name))), 'No proxies yet: create one on the API proxies screen.'));
@@ -92,8 +100,10 @@ export async function render(main, session) {
 
   async function loadSubscriptions() {
     const status = subscriptionFilter.value;
+    const current = subscriptionsLoad();
     try {
       const list = api.listOf(await api.json('/apiops/subscriptions' + (status ? '?status=' + api.enc(status) : '')), 'subscriptions');
+      if (!current()) return;
       clear(subscriptions).append(gw.table('subscriptions', ['API', 'Application', 'Developer', 'Status', 'Plan', 'Since', 'Actions'],
         list.map(subscriptionRow), status === 'pending' ? 'No subscription waits for approval.' : 'No subscriptions.'));
     } catch (err) {
@@ -120,8 +130,10 @@ export async function render(main, session) {
 
   async function loadDevelopers() {
     const status = developerFilter.value;
+    const current = developersLoad();
     try {
       const list = api.listOf(await api.json('/apiops/developers' + (status ? '?status=' + api.enc(status) : '')), 'developers');
+      if (!current()) return;
       clear(developers).append(gw.table('developers', ['E-mail', 'Status', 'Applications', 'Live keys', 'Signed up', 'Actions'],
         list.map(developerRow), 'No developers.'));
     } catch (err) {

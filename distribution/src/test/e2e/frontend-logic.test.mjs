@@ -236,3 +236,14 @@ onFailure:
   assert.equal(triggerText({ http: false }), 'run now only');
   assert.equal(statusClass('failed'), 'down');
 });
+
+test('only the latest of overlapping loads may render', async () => {
+  const { latestOnly } = await import('../../../../manager/src/main/resources/web/js/api.js');
+  const load = latestOnly();
+  const first = load();
+  const second = load();
+  assert.equal(first(), false, 'an older load answering last renders nothing');
+  assert.equal(second(), true);
+  assert.equal(load()(), true);
+  assert.equal(second(), false);
+});

@@ -108,6 +108,19 @@ export function diagnosticsPath(environment, module, name, params = {}) {
   return `/apiops/environments/${enc(environment)}/diagnostics/${module}/${name}${qs ? '?' + qs : ''}`;
 }
 
+/**
+ * For a view that loads one list again and again (a filter changed while an action's reload runs): answers can arrive
+ * out of order, and only the latest load's may render. Each call starts a load and gives back "is it still the
+ * latest?".
+ */
+export function latestOnly() {
+  let last = 0;
+  return () => {
+    const mine = ++last;
+    return () => mine === last;
+  };
+}
+
 /** A list answer, whether the API sends a bare array or wraps it: {"users":[...]}. */
 export function listOf(body, key) {
   if (Array.isArray(body)) return body;

@@ -47,11 +47,9 @@ export async function render(main, session) {
     main.append(h('p', { class: 'muted', id: 'portal-admin-note' }, 'Subscriptions, plans and developer accounts are managed by admins.'));
   }
 
-  // answers can arrive out of order (a filter changed while an action's reload runs): only a list's latest load renders
-  const latestOnly = () => { let last = 0; return () => { const mine = ++last; return () => mine === last; }; };
-  const publicationsLoad = latestOnly();
-  const subscriptionsLoad = latestOnly();
-  const developersLoad = latestOnly();
+  const publicationsLoad = api.latestOnly();
+  const subscriptionsLoad = api.latestOnly();
+  const developersLoad = api.latestOnly();
 
   const act = async (done, call, reload) => {
     try {

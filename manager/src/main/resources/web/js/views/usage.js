@@ -31,7 +31,9 @@ export async function render(main, session) {
     status.textContent = api.explain(err);
   }
 
+  const usageLoad = api.latestOnly();
   async function load() {
+    const current = usageLoad();
     const to = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000);
     const from = new Date(to.getTime() - Number(period.value) * 60_000);
     const query = new URLSearchParams({ from: from.toISOString(), to: to.toISOString() });
@@ -39,6 +41,7 @@ export async function render(main, session) {
     status.textContent = 'Loading…';
     try {
       const usage = await api.json('/apiops/usage?' + query);
+      if (!current()) return; // another API or period was chosen meanwhile
       clear(chartBox).append(usageChart(usage, { title: (proxy.value || 'All APIs') + ', requests per minute' }));
       summary.textContent = usageSummary(usage.totals);
       const rows = usage.applications || usage.proxies || [];

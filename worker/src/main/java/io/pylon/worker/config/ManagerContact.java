@@ -25,6 +25,14 @@ public final class ManagerContact {
         this.manager = manager;
     }
 
+    /**
+     * Whether an answer is a Manager replica's "I am stopping" (503 {@code stopping}): a replica going away, as in
+     * every rollout, not a failure; the next poll, after the back-off, reaches another.
+     */
+    public static boolean replicaStopping(int status, String body) {
+        return status == 503 && body.contains("\"error\":\"stopping\"");
+    }
+
     /** The Manager answered a poll (whatever the answer said). */
     public synchronized void answered() {
         switch (state) {

@@ -254,8 +254,7 @@ public final class ManagerFollower implements AutoCloseable {
             }
             if (status != 200) {
                 String text = new String(body.readNBytes(2048), StandardCharsets.UTF_8);
-                if (status == 503 && text.contains("\"error\":\"stopping\"")) {
-                    // a replica going away, as in every rollout: the next poll, after the back-off, reaches another
+                if (ManagerContact.replicaStopping(status, text)) {
                     lastPollOutcome = "manager stopping";
                     return false;
                 }

@@ -97,9 +97,8 @@ public final class KeyFollower implements AutoCloseable {
         if (response.statusCode() == 304) {
             return true;
         }
-        if (response.statusCode() == 503
-                && new String(response.body(), StandardCharsets.UTF_8).contains("\"error\":\"stopping\"")) {
-            return false; // a replica going away: the next poll, after the back-off, reaches another
+        if (ManagerContact.replicaStopping(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8))) {
+            return false;
         }
         if (response.statusCode() != 200 || response.body().length > MAX_BYTES) {
             return failed("The Manager answered the key poll with " + response.statusCode());

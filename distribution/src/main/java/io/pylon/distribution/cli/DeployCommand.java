@@ -25,7 +25,7 @@ public final class DeployCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
-    @Parameters(index = "0", paramLabel = "ENV", description = "The environment.")
+    @Parameters(index = "0", paramLabel = "ENV", description = "The environment (always named: --env, if given, must name the same).")
     String environment;
 
     @Parameters(index = "1..*", paramLabel = "PROXY", description = "Proxies to deploy at their latest revision (NAME or NAME@REVISION).")
@@ -47,7 +47,8 @@ public final class DeployCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (proxies.isEmpty() && undeploy.isEmpty()) {
-            throw CliException.usage("Name at least one proxy to deploy, or one to remove with --undeploy.");
+            throw CliException.usage("Name at least one proxy to deploy, or one to remove with --undeploy (pylon deploy ENV PROXY...:"
+                    + " the first argument, " + Text.printable(environment) + ", is the environment).");
         }
         ObjectNode body = HttpJson.MAPPER.createObjectNode();
         var list = body.putArray("proxies");
@@ -64,7 +65,9 @@ public final class DeployCommand implements Callable<Integer> {
             body.put("comment", comment);
         }
         body.put("wait", DeploymentResult.waitValue(wait));
-        JsonNode answer = Session.open(io, contextOptions).manager().send("POST", CliPaths.deployments(environment),
+        Session session = Session.open(io, contextOptions);
+        session.environment(environment);
+        JsonNode answer = session.manager().send("POST", CliPaths.deployments(environment),
                 body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "application/json",
                 DeploymentResult.callTimeout(wait), Map.of());
         return DeploymentResult.print(io, output, environment, answer);

@@ -1,13 +1,14 @@
 package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.util.List;
 
-/** {@code pylon gateway status ENV}: what every Worker pod of an environment serves, against the current deployment. */
+/** {@code pylon gateway status [ENV]}: what every Worker pod of an environment serves, against the current deployment. */
 @Command(name = "gateway", description = "Shows what the gateway's Worker pods serve.")
 public final class GatewayCommand {
     private final CliIo io;
@@ -23,8 +24,11 @@ public final class GatewayCommand {
     }
 
     @Command(name = "status", description = "Per Worker pod: applied version, hash, source, in sync / behind / rejected / stale, last contact, orphan routes.")
-    int status(@Parameters(paramLabel = "ENV") String environment) {
-        JsonNode status = Session.open(io, contextOptions).manager().get(CliPaths.gatewayStatus(environment));
+    int status(@Parameters(paramLabel = "ENV", arity = "0..1", description = "The environment (default: --env, the context's, or the only one).")
+               @Nullable String named) {
+        Session session = Session.open(io, contextOptions);
+        String environment = session.environment(named);
+        JsonNode status = session.manager().get(CliPaths.gatewayStatus(environment));
         Table table = new Table(List.of("POD", "IP", "STATE", "VERSION", "HASH", "SOURCE", "LAST CONTACT", "ORPHANS", "ERROR"));
         boolean allInSync = true;
         for (JsonNode pod : status.path("pods")) {

@@ -2,6 +2,7 @@ package io.pylon.distribution.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -12,10 +13,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
-/** {@code pylon rollout history|undo ENV}: an environment's numbered deployments, and a rollback as a new number. */
+/** {@code pylon rollout history|undo [ENV]}: an environment's numbered deployments, and a rollback as a new number. */
 @Command(name = "rollout", description = "Shows an environment's deployment history, or rolls it back.",
         subcommandsRepeatable = false)
 public final class RolloutCommand {
+    private static final String ENV = "The environment (default: --env, the context's, or the only one).";
     private final CliIo io;
 
     @Mixin
@@ -29,16 +31,18 @@ public final class RolloutCommand {
     }
 
     @Command(name = "history", description = "Lists an environment's deployments, newest first; with --version, one version's proxies.")
-    int history(@Parameters(paramLabel = "ENV") String environment,
+    int history(@Parameters(paramLabel = "ENV", arity = "0..1", description = ENV) @Nullable String named,
                 @Option(names = "--limit", defaultValue = "50", description = "At most this many (1-1000; default 50).") int limit,
                 @Option(names = "--version", paramLabel = "N", description = "Show the proxies (and revisions) version N deployed.") Long version) {
         if (limit < 1 || limit > 1000) {
             throw CliException.usage("--limit is a number from 1 to 1000.");
         }
+        Session session = Session.open(io, contextOptions);
+        String environment = session.environment(named);
         if (version != null) {
-            return snapshot(environment, version);
+            return snapshot(session.manager(), environment, version);
         }
-        JsonNode deployments = manager().get(CliPaths.deployments(environment) + "?limit=" + limit).path("deployments");
+        JsonNode deployments = session.manager().get(CliPaths.deployments(environment) + "?limit=" + limit).path("deployments");
         Table table = new Table(List.of("VERSION", "KIND", "FROM", "HASH", "PROXIES", "AUTHOR", "CREATED", "COMMENT"));
         for (JsonNode deployment : deployments) {
             table.addValues(deployment.path("version").asLong(), deployment.path("kind").asText(),
@@ -51,11 +55,11 @@ public final class RolloutCommand {
         return 0;
     }
 
-    private int snapshot(String environment, long version) {
+    private int snapshot(ManagerClient manager, String environment, long version) {
         if (version < 1) {
             throw CliException.usage("--version is a version number (1 or more).");
         }
-        JsonNode deployment = manager().get(CliPaths.deployment(environment, version));
+        JsonNode deployment = manager.get(CliPaths.deployment(environment, version));
         Table table = new Table(List.of("PROXY", "REVISION"));
         for (Iterator<Map.Entry<String, JsonNode>> it = deployment.path("proxies").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
@@ -71,14 +75,16 @@ public final class RolloutCommand {
     }
 
     @Command(name = "undo", description = "Deploys an earlier version again, as a new version (default: the one before the current).")
-    int undo(@Parameters(paramLabel = "ENV") String environment,
+    int undo(@Parameters(paramLabel = "ENV", arity = "0..1", description = ENV) @Nullable String named,
              @Option(names = "--to-version", paramLabel = "N", description = "The version to go back to.") Long toVersion,
              @Option(names = "--comment", description = "Why (kept with the deployment).") String comment,
              @Option(names = "--wait", defaultValue = "10s", description = "How long to wait for the pods (0s to 120s; default 10s).") String wait) {
         if (toVersion != null && toVersion < 1) {
             throw CliException.usage("--to-version is a version number (1 or more).");
         }
-        ManagerClient manager = manager();
+        Session session = Session.open(io, contextOptions);
+        String environment = session.environment(named);
+        ManagerClient manager = session.manager();
         long target = toVersion != null ? toVersion : previous(manager, environment);
         ObjectNode body = HttpJson.MAPPER.createObjectNode().put("wait", DeploymentResult.waitValue(wait));
         if (comment != null) {
@@ -99,9 +105,5 @@ public final class RolloutCommand {
                     + (deployments.isEmpty() ? "no deployment" : "only one deployment") + ": nothing to go back to.");
         }
         return deployments.get(1).path("version").asLong();
-    }
-
-    private ManagerClient manager() {
-        return Session.open(io, contextOptions).manager();
     }
 }

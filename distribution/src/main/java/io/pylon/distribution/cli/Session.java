@@ -47,6 +47,21 @@ public final class Session {
         return manager;
     }
 
+    /**
+     * The environment a command names as its argument, else {@link #environment()}; an argument and an {@code --env}
+     * that name different environments are refused rather than one of them ignored.
+     */
+    public String environment(@Nullable String argument) {
+        if (argument == null) {
+            return environment();
+        }
+        if (envOption != null && !envOption.equals(argument)) {
+            throw CliException.usage("The command names environment " + Text.printable(argument) + " and --env names "
+                    + Text.printable(envOption) + ": name one.");
+        }
+        return argument;
+    }
+
     /** The environment name to work on. */
     public String environment() {
         if (envOption != null) {

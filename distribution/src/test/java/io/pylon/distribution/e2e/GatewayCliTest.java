@@ -181,7 +181,10 @@ class GatewayCliTest {
         assertUsage(cli.run("deploy", "test", "orders@x"), "NAME@REVISION");
         assertUsage(cli.run("rollout", "undo", "test", "--to-version", "0"), "--to-version");
         assertUsage(cli.run("rollout"), "subcommand");
-        assertUsage(cli.run("gateway", "status"), "ENV");
+        assertUsage(cli.run("deploy", "orders"), "the first argument, orders, is the environment");
+        assertUsage(cli.run("gateway", "status", "test", "--env", "other"), "names environment test and --env names other");
+        assertUsage(cli.run("rollout", "history", "test", "--env", "other"), "name one");
+        assertUsage(cli.run("deploy", "--env", "other", "test", "orders"), "name one");
         assertUsage(cli.run("proxies", "get", "orders", "-o", "xml"), "xml");
 
         // a viewer reads but cannot deploy: exit 3 naming the role needed
@@ -194,6 +197,15 @@ class GatewayCliTest {
         CliRunner.Result refused = viewer.run("deploy", "test", "anything");
         assertThat(refused.exit()).as(refused.all()).isEqualTo(3);
         assertThat(refused.err()).contains("requires the operator role").doesNotContain("admin role");
+
+        // without ENV: --env, else the context's, else the Manager's only environment
+        for (String[] implicit : new String[][]{{"gateway", "status"}, {"gateway", "status", "--env", "test"},
+                {"rollout", "history"}, {"rollout", "history", "--env", "test"}}) {
+            CliRunner.Result shown = cli.run(implicit);
+            assertThat(shown.exit()).as(shown.all()).isZero();
+        }
+        assertThat(cli.run("gateway", "status").out()).startsWith("Environment test:");
+        assertThat(cli.run("gateway", "status", "--env", "nowhere").err()).contains("nowhere");
 
         CliRunner.Result missing = cli.run("gateway", "status", "nowhere");
         assertThat(missing.exit()).as(missing.all()).isEqualTo(1);

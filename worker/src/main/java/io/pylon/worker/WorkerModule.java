@@ -178,7 +178,7 @@ public final class WorkerModule implements PylonModule {
             ManagerContact contact = new ManagerContact(managerUrl);
             int maxBundleBytes = settings.get(ConfigSettings.MAX_BUNDLE_MB) * 1024 * 1024;
             follower = new ManagerFollower(managerUrl, environmentId,
-                    context.identity().podName(), managed, new LastKnownGood(context.dataDir()),
+                    context.identity().podName(), context.identity().podIp(), managed, new LastKnownGood(context.dataDir()),
                     grid == null ? null : new GridBundleSource(grid, settings.get(CoreSettings.ENVIRONMENT_NAME),
                             environmentId, maxBundleBytes),
                     settings.get(ConfigSettings.POLL_WAIT), settings.get(ConfigSettings.MANAGER_TIMEOUT),

@@ -53,7 +53,7 @@ class GatewayCliTest {
         settings.put("pylon.manager.password.argon2-iterations", "1");
         settings.put("pylon.manager.bootstrap.environment-urls", "worker=http://127.0.0.1:1,cache=http://127.0.0.1:2");
         manager = TestPods.start(new ManagerModule(), "manager-0", settings);
-        one = worker("gw-one", Map.of());
+        one = worker("gw-one", Map.of("pylon.server.bind", "127.0.61.7")); // it reaches the Manager from 127.0.0.1: listed at its own address
         two = worker("gw-two", Map.of("pylon.path.segment", "ops"));
         cli = new CliRunner(home.resolve("pylon").resolve("config"));
         CliRunner.Result login = cli.runWithInput(PASSWORD + "\n", "login", TestPods.baseUrl(manager), "--username", "admin",
@@ -116,7 +116,7 @@ class GatewayCliTest {
         CliRunner.Result deployed = cli.run("deploy", "test", "orders", "--comment", "go", "--wait", "30s");
         assertThat(deployed.exit()).as(deployed.all()).isZero();
         assertThat(deployed.out()).contains("Version 1 (").contains("applied by every pod");
-        assertThat(deployed.out()).containsPattern("gw-one\\s+127\\.0\\.0\\.1\\s+applied\\s+1\\s+\\d+ms")
+        assertThat(deployed.out()).containsPattern("gw-one\\s+127\\.0\\.61\\.7\\s+applied\\s+1\\s+\\d+ms")
                 .containsPattern("gw-two\\s+127\\.0\\.0\\.1\\s+applied\\s+1\\s+\\d+ms");
         assertThat(TestPods.get(one, "/orders/7").body()).isEqualTo("upstream /orders/7");
         assertThat(TestPods.get(two, "/orders/7").body()).isEqualTo("upstream /orders/7");
@@ -124,7 +124,7 @@ class GatewayCliTest {
         CliRunner.Result status = cli.run("gateway", "status", "test");
         assertThat(status.exit()).as(status.all()).isZero();
         assertThat(status.out()).contains("Environment test: version 1")
-                .containsPattern("gw-one\\s+127\\.0\\.0\\.1\\s+in-sync\\s+1\\s+[0-9a-f]{12}\\s+manager")
+                .containsPattern("gw-one\\s+127\\.0\\.61\\.7\\s+in-sync\\s+1\\s+[0-9a-f]{12}\\s+manager")
                 .containsPattern("gw-two\\s+127\\.0\\.0\\.1\\s+in-sync\\s+1\\s+[0-9a-f]{12}\\s+manager");
         JsonNode statusJson = Json.MAPPER.readTree(cli.run("gateway", "status", "test", "-o", "json").out());
         assertThat(statusJson.path("pods")).hasSize(2);
@@ -136,7 +136,7 @@ class GatewayCliTest {
         assertThat(rejected.exit()).as(rejected.all()).isEqualTo(1);
         assertThat(rejected.out()).contains("NOT applied by every pod")
                 .containsPattern("gw-two\\s+127\\.0\\.0\\.1\\s+rejected\\s+1\\s+\\d+ms\\s+Rejected version 2")
-                .containsPattern("gw-one\\s+127\\.0\\.0\\.1\\s+applied\\s+2");
+                .containsPattern("gw-one\\s+127\\.0\\.61\\.7\\s+applied\\s+2");
         assertThat(TestPods.get(two, "/orders/7").body()).isEqualTo("upstream /orders/7");
         assertThat(cli.run("gateway", "status", "test").out()).containsPattern("gw-two\\s+127\\.0\\.0\\.1\\s+rejected\\s+1");
 

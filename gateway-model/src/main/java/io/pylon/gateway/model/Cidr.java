@@ -1,5 +1,7 @@
 package io.pylon.gateway.model;
 
+import org.jspecify.annotations.Nullable;
+
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.regex.Pattern;
@@ -38,6 +40,18 @@ public record Cidr(byte[] network, int prefixLength, String text) {
             }
         }
         return new Cidr(mask(bytes, prefix), prefix, value);
+    }
+
+    /** The address {@code text} spells as one IP literal, as {@link InetAddress#getHostAddress()} writes it; null for anything else (a name is never looked up). */
+    public static @Nullable String addressLiteral(@Nullable String text) {
+        if (text == null || text.indexOf('/') >= 0) {
+            return null;
+        }
+        try {
+            return InetAddress.getByAddress(parse(text).network()).getHostAddress();
+        } catch (IllegalArgumentException | UnknownHostException e) {
+            return null;
+        }
     }
 
     public boolean contains(InetAddress address) {

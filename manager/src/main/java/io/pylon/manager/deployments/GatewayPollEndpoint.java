@@ -9,6 +9,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Routes;
+import io.pylon.gateway.model.Cidr;
 import io.pylon.manager.api.ApiException;
 import io.pylon.manager.environments.Environment;
 import io.pylon.manager.environments.EnvironmentStore;
@@ -33,6 +34,11 @@ public final class GatewayPollEndpoint {
     public static final String PATH = "/apiops/gateway/bundle";
     public static final HeaderName ENVIRONMENT_ID = HeaderNames.create("X-Pylon-Environment-Id");
     public static final HeaderName POD = HeaderNames.create("X-Pylon-Pod");
+    /**
+     * The pod's own address (its {@code pylon.pod.ip}); where it is missing or not an IP literal, the connection's
+     * peer stands for it. A mesh's sidecar or a shared source address makes the peer another address than the pod's.
+     */
+    public static final HeaderName POD_IP = HeaderNames.create("X-Pylon-Pod-Ip");
     public static final HeaderName APPLIED_VERSION = HeaderNames.create("X-Pylon-Applied-Version");
     public static final HeaderName APPLIED_HASH = HeaderNames.create("X-Pylon-Applied-Hash");
     public static final HeaderName SOURCE = HeaderNames.create("X-Pylon-Config-Source");
@@ -120,8 +126,10 @@ public final class GatewayPollEndpoint {
         if (rejection != null && rejection.length() > 1000) {
             rejection = rejection.substring(0, 1000);
         }
-        String ip = req.remotePeer().address() instanceof java.net.InetSocketAddress inet
-                ? inet.getAddress().getHostAddress() : null;
+        String ip = req.headers().first(POD_IP).map(Cidr::addressLiteral).orElse(null);
+        if (ip == null && req.remotePeer().address() instanceof java.net.InetSocketAddress inet) {
+            ip = inet.getAddress().getHostAddress();
+        }
         return new GatewayPod(environment, pod, ip, applied, hash, source, rejected, rejection, clock.instant());
     }
 

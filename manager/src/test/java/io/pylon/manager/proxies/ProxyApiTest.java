@@ -171,6 +171,34 @@ class ProxyApiTest {
         assertThat(history.get(1).has("proxies")).isFalse();
     }
 
+    @Test
+    void aWorkerPodIsListedAtTheAddressItReports() {
+        assertThat(report("addressed", "10.1.2.3").statusCode()).isEqualTo(200);
+        assertThat(report("garbled", "worker.example").statusCode()).isEqualTo(200);
+        assertThat(report("silent", null).statusCode()).isEqualTo(200);
+        JsonNode pods = json(manager.get("/apiops/environments/test/gateway-status", viewer)).path("pods");
+        Map<String, String> addresses = new java.util.HashMap<>();
+        pods.forEach(pod -> addresses.put(pod.path("podName").asText(), pod.path("podIp").asText()));
+        assertThat(addresses).containsEntry("addressed", "10.1.2.3")
+                .containsEntry("garbled", "127.0.0.1") // not an IP literal: the connection's peer
+                .containsEntry("silent", "127.0.0.1");
+        for (String pod : new String[]{"addressed", "garbled", "silent"}) {
+            TestPods.send(HttpRequest.newBuilder(URI.create(TestPods.baseUrl(ProxyApiTest.pod)
+                    + "/apiops/gateway/bundle?wait=0s")).header("X-Pylon-Environment-Id", TestPods.ENVIRONMENT_ID)
+                    .header("X-Pylon-Pod", pod).header("X-Pylon-Leaving", "true").GET().build());
+        }
+    }
+
+    private static HttpResponse<String> report(String podName, String podIp) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(TestPods.baseUrl(pod)
+                + "/apiops/gateway/bundle?wait=0s"))
+                .header("X-Pylon-Environment-Id", TestPods.ENVIRONMENT_ID).header("X-Pylon-Pod", podName);
+        if (podIp != null) {
+            request.header("X-Pylon-Pod-Ip", podIp);
+        }
+        return TestPods.send(request.GET().build());
+    }
+
     private static HttpResponse<String> poll(String etag, String wait, String environmentId) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(TestPods.baseUrl(pod)
                 + "/apiops/gateway/bundle?wait=" + wait))

@@ -1,6 +1,7 @@
 package io.pylon.worker.config;
 
 import io.pylon.cache.client.GridBundle;
+import io.pylon.gateway.model.Cidr;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
@@ -49,6 +50,7 @@ public final class ManagerFollower implements AutoCloseable {
     private final URI manager;
     private final String environmentId;
     private final String podName;
+    private final @Nullable String podIp;
     private final GatewayConfig config;
     private final LastKnownGood disk;
     private final @Nullable GridBundleSource grid;
@@ -68,7 +70,7 @@ public final class ManagerFollower implements AutoCloseable {
     private @Nullable String refusedGridCopy;
     private @Nullable Thread thread;
 
-    public ManagerFollower(URI manager, String environmentId, String podName, GatewayConfig config, LastKnownGood disk,
+    public ManagerFollower(URI manager, String environmentId, String podName, String podIp, GatewayConfig config, LastKnownGood disk,
                            @Nullable GridBundleSource grid, Duration wait, Duration timeout, int maxBytes,
                            ScheduledExecutorService watchdog, ManagerContact contact) {
         this.grid = grid;
@@ -76,6 +78,7 @@ public final class ManagerFollower implements AutoCloseable {
         this.manager = manager;
         this.environmentId = environmentId;
         this.podName = podName;
+        this.podIp = Cidr.addressLiteral(podIp);
         this.config = config;
         this.disk = disk;
         this.wait = wait;
@@ -215,6 +218,9 @@ public final class ManagerFollower implements AutoCloseable {
                 .header("X-Pylon-Pod", podName)
                 .header("X-Pylon-Config-Source", applied == null ? "none" : applied.source())
                 .GET();
+        if (podIp != null) {
+            request.header("X-Pylon-Pod-Ip", podIp);
+        }
         if (applied != null) {
             request.header("If-None-Match", "\"" + applied.sha256() + "\"")
                     .header("X-Pylon-Applied-Version", Long.toString(applied.version()))

@@ -21,6 +21,7 @@ import io.pylon.integration.step.HttpCaller;
 import io.pylon.integration.step.SecretStore;
 import io.pylon.integration.step.StepRunner;
 import io.pylon.integration.store.FlowStore;
+import io.pylon.integration.store.H2ExitClose;
 import io.pylon.integration.store.IntegrationDatabase;
 import io.pylon.integration.store.RunStore;
 import io.pylon.integration.web.IntegrationApi;
@@ -93,6 +94,12 @@ public final class IntegrationModule implements PylonModule {
             String bind = settings.get(io.pylon.core.pod.CoreSettings.BIND);
             if (!bind.equals("0.0.0.0") && !bind.equals("::")) {
                 System.setProperty(H2_BIND_ADDRESS, bind);
+            }
+        }
+        if (IntegrationDatabase.servesOverTcp(url)) {
+            H2ExitClose exitClose = H2ExitClose.takeOver();
+            if (exitClose != null) {
+                context.onStop(exitClose); // closed last: after the scheduler stopped and the pool closed
             }
         }
         IntegrationDatabase database = IntegrationDatabase.open(url, user, password,

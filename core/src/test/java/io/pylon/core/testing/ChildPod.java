@@ -15,7 +15,8 @@ import java.util.Map;
  * kept reachable), {@code --spin} (one thread named {@code pylon-test-spinner} burning CPU) and {@code --commands}
  * (reads lines on standard input: {@code deadlock} deadlocks two threads ({@link Deadlock}), {@code sick} turns its
  * {@code test-liveness} check DOWN, {@code oom-thread} makes a thread allocate until it ends with an uncaught
- * OutOfMemoryError). It runs until killed.
+ * OutOfMemoryError) and {@code --graceful} (SIGTERM stops the pod as a real one's does; else the JVM just exits). It runs
+ * until killed.
  */
 public final class ChildPod {
     private static final List<Object> KEPT = new ArrayList<>();
@@ -33,6 +34,7 @@ public final class ChildPod {
         int fillMb = 0;
         boolean spin = false;
         boolean commands = false;
+        boolean graceful = false;
         for (String arg : args) {
             if (arg.startsWith("--fill-mb=")) {
                 fillMb = Integer.parseInt(arg.substring("--fill-mb=".length()));
@@ -40,10 +42,16 @@ public final class ChildPod {
                 spin = true;
             } else if (arg.equals("--commands")) {
                 commands = true;
+            } else if (arg.equals("--graceful")) {
+                graceful = true;
             } else {
                 int eq = arg.indexOf('=');
                 settings.put(arg.substring(0, eq), arg.substring(eq + 1));
             }
+        }
+        if (graceful) {
+            // as the pylon command does: the pod's stop logs until its end instead of java.util.logging's own reset
+            System.setProperty("java.util.logging.manager", io.pylon.core.server.PodLogManager.class.getName());
         }
         fill(fillMb);
         if (spin) {
@@ -57,6 +65,9 @@ public final class ChildPod {
             Thread.ofPlatform().daemon().name("pylon-test-commands").start(ChildPod::readCommands);
         }
         Pod pod = PodServer.start(module, Settings.of(settings));
+        if (graceful) {
+            pod.stopOnShutdown();
+        }
         System.out.println("READY " + pod.port());
         System.out.flush();
         Thread.currentThread().join();

@@ -209,10 +209,10 @@ public final class ChildPods implements AutoCloseable {
         return process.exitValue();
     }
 
-    /** SIGTERM, and waits for the process to end; its exit code. */
+    /** SIGTERM, and waits for the process to end; its exit code. What the pod writes while it stops is kept. */
     public int terminate(String name) throws InterruptedException {
         Process process = processes.get(name);
-        process.destroy();
+        process.toHandle().destroy(); // Process.destroy() would also close the pipes the pod's last lines come through
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("pod " + name + " did not end within 30 s of SIGTERM");
         }

@@ -8,18 +8,22 @@ import io.helidon.webserver.ConnectionContext;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A WebSocket tunnel with a TLS end (the listener's or the upstream's), whose sockets a selector cannot relay: bytes
  * relayed both ways as they come, never re-framed (frames, pings, close frames and their codes pass as the two ends
- * wrote them). The client's side is read on the connection's own virtual thread, the upstream's on a second one. When the client's side ends, the upstream's output is shut
- * (it sees the end and finishes its close handshake); when the upstream's side ends, or either fails, or the tunnel
- * was idle too long, both sockets are closed.
+ * wrote them). The client's side is read on the connection's own virtual thread, the upstream's on a second one. When
+ * the client's side ends, the upstream's output is shut (it sees the end and finishes its close handshake); when the
+ * upstream's side ends, or either fails, or the tunnel was idle too long, both sockets are closed. When the server
+ * stops (its graceful close), each end gets a close frame {@code 1001 Going Away} once what it is being sent reaches a
+ * frame's end ({@link FrameBoundary}), as on a plain tunnel; after both went, the ends get
+ * {@value #GOING_AWAY_MILLIS} ms to read them, then both sockets close.
  *
  * Plain tunnels are {@link RelayedWebSocketTunnel}s.
  *
@@ -27,18 +31,27 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * hold little memory.
  *
  * <p>Threading: the two relay threads, the idle sweep and the server's shutdown share {@code lastActivity} (volatile)
- * and {@code closed} (atomic); closing a socket from another thread is what ends a blocked read.
+ * and {@code closed} and {@code goingAway} (atomic); closing a socket from another thread is what ends a blocked read.
+ * Each direction's frame boundary, close-sent flag and writes to its receiving end are guarded by that direction's
+ * lock, which its relay thread holds while it passes bytes on and the thread that says "going away" takes to put the
+ * close frame between two frames.
  */
 final class ThreadedWebSocketTunnel implements WebSocketTunnel {
     private static final System.Logger LOG = System.getLogger(ThreadedWebSocketTunnel.class.getName());
     private static final int MIN_BUFFER = 1024;
     private static final int MAX_BUFFER = 16 * 1024;
+    /** How long the ends get to read the gateway's close frames and answer before both sockets close. */
+    private static final long GOING_AWAY_MILLIS = 500;
+    private static final int GOING_AWAY = 1001;
 
     private final ConnectionContext client;
     private final Socket upstream;
     private final byte[] upstreamLeftover;
     private final WebSocketTunnels tunnels;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean goingAway = new AtomicBoolean();
+    private final Direction fromClient = new Direction(true);
+    private final Direction fromUpstream = new Direction(false);
     private volatile long lastActivity = System.nanoTime();
 
     /** @param upstreamLeftover bytes the upstream sent right after its 101, already read with the handshake */
@@ -70,16 +83,17 @@ final class ThreadedWebSocketTunnel implements WebSocketTunnel {
 
     private void clientToUpstream() {
         try {
-            OutputStream out = upstream.getOutputStream();
             DataReader pending = client.dataReader();
             int available = pending.available();
             if (available > 0) { // sent by the client right behind its upgrade request
-                write(out, pending.readBytes(available));
+                byte[] bytes = pending.readBytes(available);
+                fromClient.relay(bytes, bytes.length);
             }
             HelidonSocket socket = client.serverSocket();
             byte[] bytes;
             while ((bytes = socket.get()) != null) {
-                write(out, bytes);
+                lastActivity = System.nanoTime();
+                fromClient.relay(bytes, bytes.length);
             }
             upstream.shutdownOutput();
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
@@ -90,25 +104,17 @@ final class ThreadedWebSocketTunnel implements WebSocketTunnel {
         }
     }
 
-    private void write(OutputStream out, byte[] bytes) throws IOException {
-        lastActivity = System.nanoTime();
-        out.write(bytes);
-        tunnels.bytesFromClients.add(bytes.length);
-    }
-
     private void upstreamToClient() {
         try {
             if (upstreamLeftover.length > 0) {
-                client.dataWriter().writeNow(BufferData.create(upstreamLeftover));
-                tunnels.bytesFromUpstreams.add(upstreamLeftover.length);
+                fromUpstream.relay(upstreamLeftover, upstreamLeftover.length);
             }
             InputStream in = upstream.getInputStream();
             byte[] buffer = new byte[MIN_BUFFER];
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 lastActivity = System.nanoTime();
-                client.dataWriter().writeNow(BufferData.create(buffer, 0, n));
-                tunnels.bytesFromUpstreams.add(n);
+                fromUpstream.relay(buffer, n);
                 if (n == buffer.length && buffer.length < MAX_BUFFER) {
                     buffer = new byte[buffer.length * 2];
                 }
@@ -129,8 +135,19 @@ final class ThreadedWebSocketTunnel implements WebSocketTunnel {
 
     @Override
     public void close(boolean interrupt) {
-        if (!interrupt || !closed.compareAndSet(false, true)) {
-            return; // a graceful close (server draining) lets the tunnel run until an end closes it
+        if (!interrupt) {
+            // the server stops: each end gets "going away" between two frames; not on the server's thread, as a
+            // direction's lock may be held by a write to a slow end
+            if (!closed.get() && goingAway.compareAndSet(false, true)) {
+                Thread.ofVirtual().name("websocket-going-away").start(() -> {
+                    fromUpstream.closeAtFrameEnd();
+                    fromClient.closeAtFrameEnd();
+                });
+            }
+            return;
+        }
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
         try {
             upstream.close();
@@ -141,6 +158,85 @@ final class ThreadedWebSocketTunnel implements WebSocketTunnel {
             client.serverSocket().close();
         } catch (RuntimeException ignored) {
             // already closed by the client
+        }
+    }
+
+    /** Both close frames went: the ends get a moment to read them and answer, then both sockets close. */
+    private void saidAllGoingAway() {
+        if (fromClient.closeSent && fromUpstream.closeSent) {
+            Thread.ofVirtual().name("websocket-gone-away").start(() -> {
+                try {
+                    Thread.sleep(GOING_AWAY_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    close(true);
+                }
+            });
+        }
+    }
+
+    /** One direction of the tunnel: what one end sends, written to the other. */
+    private final class Direction {
+        private final boolean isClient;
+        private final ReentrantLock lock = new ReentrantLock();
+        /** Frames of what this end sends; after the gateway's close frame to the other end, the rest is dropped. */
+        private final FrameBoundary frames = new FrameBoundary();
+        private volatile boolean closeSent;
+
+        private Direction(boolean isClient) {
+            this.isClient = isClient;
+        }
+
+        /** Passes the first {@code n} bytes of {@code bytes} on to the other end (up to a frame's end when going away). */
+        void relay(byte[] bytes, int n) throws IOException {
+            (isClient ? tunnels.bytesFromClients : tunnels.bytesFromUpstreams).add(n);
+            lock.lock();
+            try {
+                if (closeSent) {
+                    return; // the other end was told the tunnel goes away: nothing more reaches it
+                }
+                boolean closeNow = goingAway.get();
+                int end = frames.pass(ByteBuffer.wrap(bytes, 0, n), 0, n, closeNow);
+                write(bytes, end);
+                if (closeNow && frames.atFrameEnd()) {
+                    sendClose();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Going away: the close frame to the other end now, when what this end sent so far ends a frame. */
+        void closeAtFrameEnd() {
+            lock.lock();
+            try {
+                if (!closeSent && frames.atFrameEnd()) {
+                    sendClose();
+                }
+            } catch (IOException | RuntimeException e) {
+                close(true);
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void sendClose() throws IOException {
+            closeSent = true;
+            ByteBuffer frame = FrameBoundary.closeFrame(GOING_AWAY, "Going Away", isClient); // to the upstream: masked
+            write(frame.array(), frame.limit());
+            saidAllGoingAway();
+        }
+
+        private void write(byte[] bytes, int n) throws IOException {
+            if (n == 0) {
+                return;
+            }
+            if (isClient) {
+                upstream.getOutputStream().write(bytes, 0, n);
+            } else {
+                client.dataWriter().writeNow(BufferData.create(bytes, 0, n));
+            }
         }
     }
 }

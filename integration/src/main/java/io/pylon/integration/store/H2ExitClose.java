@@ -53,7 +53,8 @@ public final class H2ExitClose implements AutoCloseable {
 
     /** Closes every H2 database of this JVM, as H2's hook would (the other pods' connections move to one of them). */
     @Override
-    public void close() {
-        hook.run();
+    public void close() throws InterruptedException {
+        hook.start(); // the thread H2 would have started at exit, removed from the JVM's hooks: never started before
+        hook.join();
     }
 }

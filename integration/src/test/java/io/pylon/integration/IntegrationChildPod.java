@@ -8,10 +8,7 @@ public final class IntegrationChildPod {
     }
 
     public static void main(String[] args) throws Exception {
-        if (java.util.List.of(args).contains("--graceful")) {
-            // before the module's loggers exist: java.util.logging's manager is chosen on first use
-            System.setProperty("java.util.logging.manager", io.pylon.core.server.PodLogManager.class.getName());
-        }
+        ChildPod.prepare(args);
         ChildPod.run(args, new IntegrationModule());
     }
 }

@@ -25,7 +25,18 @@ public final class ChildPod {
     }
 
     public static void main(String[] args) throws Exception {
+        prepare(args);
         run(args, new FakeModule("worker").servingDiagnostics());
+    }
+
+    /**
+     * What a module's main calls first, before its module exists: with {@code --graceful}, java.util.logging's manager
+     * is the pylon command's, so that the pod's stop logs to its end (the manager is chosen on the first logger).
+     */
+    public static void prepare(String[] args) {
+        if (List.of(args).contains("--graceful")) {
+            System.setProperty("java.util.logging.manager", io.pylon.core.server.PodLogManager.class.getName());
+        }
     }
 
     /** Starts {@code module} with the arguments of {@link #main} and runs until killed. */
@@ -48,10 +59,6 @@ public final class ChildPod {
                 int eq = arg.indexOf('=');
                 settings.put(arg.substring(0, eq), arg.substring(eq + 1));
             }
-        }
-        if (graceful) {
-            // as the pylon command does: the pod's stop logs until its end instead of java.util.logging's own reset
-            System.setProperty("java.util.logging.manager", io.pylon.core.server.PodLogManager.class.getName());
         }
         fill(fillMb);
         if (spin) {

@@ -17,7 +17,6 @@ import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Cache: the platform's data grid (Hazelcast), with diagnostics of its pods.
@@ -67,8 +66,7 @@ public final class CacheModule implements PylonModule {
         context.health().register(new DatagridCheck(member, expectedMembers(context.settings())));
         ClusterSafety safety = new ClusterSafety(member);
         safety.run();
-        context.executors().maintenance().scheduleWithFixedDelay(safety, SAFETY_CHECK_PERIOD.toMillis(),
-                SAFETY_CHECK_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        context.every("Checking the data grid's safety", SAFETY_CHECK_PERIOD, SAFETY_CHECK_PERIOD, safety);
         datagrid = new DatagridSection(member, safety, clusterName.label());
         context.diagnostics().register(datagrid);
         HazelcastPools.register(member, context.executors());

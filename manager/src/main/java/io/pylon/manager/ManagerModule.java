@@ -68,7 +68,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Manager: management API (tokens, accounts, environments) and the System / Server Management screen.
@@ -191,8 +190,8 @@ public final class ManagerModule implements PylonModule {
         new ApiDocsEndpoint().register(routes, secured);
 
         Duration retention = settings.get(AuditSettings.RETENTION);
-        context.executors().maintenance().scheduleWithFixedDelay(() -> purge(tokens, audit, clock, retention),
-                1, 60, TimeUnit.MINUTES);
+        context.every("Purging tokens and audit records", Duration.ofMinutes(1), Duration.ofMinutes(60),
+                () -> purge(tokens, audit, clock, retention));
         api = new ManagementApi(auth, environments, audit, accounts, tokens);
         for (ManagerExtension extension : java.util.ServiceLoader.load(ManagerExtension.class)) {
             extension.start(context, api);
@@ -220,15 +219,14 @@ public final class ManagerModule implements PylonModule {
         GatewayPollEndpoint gatewayPolls = new GatewayPollEndpoint(environments, deployments, watch, clock);
         gatewayPolls.register(routes);
         context.onStopping(gatewayPolls::stop);
-        context.executors().maintenance().scheduleWithFixedDelay(watch::refresh, DEPLOYMENT_REFRESH.toMillis(),
-                DEPLOYMENT_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
-        context.executors().maintenance().scheduleWithFixedDelay(() -> {
+        context.every("Refreshing deployments", DEPLOYMENT_REFRESH, DEPLOYMENT_REFRESH, watch::refresh);
+        context.every("Forgetting old gateway pods", Duration.ofMinutes(10), Duration.ofMinutes(60), () -> {
             try {
                 deployments.forgetPods(clock.instant().minus(Duration.ofDays(1)));
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Forgetting old gateway pods failed: " + e.getMessage());
             }
-        }, 10, 60, TimeUnit.MINUTES);
+        });
         return proxies;
     }
 
@@ -250,8 +248,8 @@ public final class ManagerModule implements PylonModule {
         GridBundleCopy copy = new GridBundleCopy(grid, watch, name, id, clock);
         context.onStop(copy);
         watch.onChange(copy::changed);
-        context.executors().maintenance().scheduleWithFixedDelay(() -> copy.changed(name), 1, GRID_COPY_SYNC.toSeconds(),
-                TimeUnit.SECONDS);
+        context.every("Copying the gateway bundle to the data grid", Duration.ofSeconds(1), GRID_COPY_SYNC,
+                () -> copy.changed(name));
         return copy;
     }
 

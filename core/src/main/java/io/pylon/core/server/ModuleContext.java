@@ -6,12 +6,14 @@ import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.http.ClientDepartures;
 import io.pylon.core.http.Routes;
 import io.pylon.core.metrics.PodMetrics;
+import io.pylon.core.pod.PeriodicJob;
 import io.pylon.core.pod.PodExecutors;
 import io.pylon.core.pod.PodIdentity;
 import io.pylon.core.storage.DataBudget;
 import io.pylon.core.version.BuildInfo;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 /** What the core hands a module while it starts. */
 public interface ModuleContext {
@@ -55,6 +57,16 @@ public interface ModuleContext {
 
     /** Closed when the pod stops, after the server stopped accepting requests, in reverse order of registration. */
     void onStop(AutoCloseable resource);
+
+    /**
+     * Runs {@code job} on the maintenance executor every {@code period} after {@code initialDelay}, until the pod's
+     * stop reaches it: it stops as a resource registered now ({@link #onStop}), so before the resources registered
+     * earlier (the database or grid client it works on) close, and waits for a run in progress. {@code name} says
+     * what it does in the log line of a failed run ("Refreshing the key set").
+     */
+    default void every(String name, Duration initialDelay, Duration period, Runnable job) {
+        onStop(PeriodicJob.schedule(executors().maintenance(), name, initialDelay, period, job));
+    }
 
     /**
      * Run when the pod starts stopping (readiness DOWN), before it waits for its requests to finish: where a module

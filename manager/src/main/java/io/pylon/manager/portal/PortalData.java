@@ -15,13 +15,13 @@ import io.pylon.manager.usage.UsageQuery;
 
 import java.lang.System.Logger.Level;
 import java.time.Clock;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /** Starts the Manager's side of the developer portal: its endpoints, the Workers' key poll, clean-up. */
 public final class PortalData {
     private static final System.Logger LOG = System.getLogger(PortalData.class.getName());
     /** How often a replica looks for key set changes another replica made. */
-    private static final long KEY_REFRESH_MS = 250;
+    private static final Duration KEY_REFRESH = Duration.ofMillis(250);
 
     private PortalData() {
     }
@@ -46,14 +46,13 @@ public final class PortalData {
         KeyPollEndpoint keyPolls = new KeyPollEndpoint(environments, keys);
         keyPolls.register(routes);
         context.onStopping(keyPolls::stop);
-        context.executors().maintenance().scheduleWithFixedDelay(keys::refresh, KEY_REFRESH_MS, KEY_REFRESH_MS,
-                TimeUnit.MILLISECONDS);
-        context.executors().maintenance().scheduleWithFixedDelay(() -> {
+        context.every("Refreshing the key set", KEY_REFRESH, KEY_REFRESH, keys::refresh);
+        context.every("Purging ended Portal sessions", Duration.ofMinutes(5), Duration.ofMinutes(60), () -> {
             try {
                 developers.purgeSessions(clock.instant());
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Purging ended Portal sessions failed: " + e.getMessage());
             }
-        }, 5, 60, TimeUnit.MINUTES);
+        });
     }
 }

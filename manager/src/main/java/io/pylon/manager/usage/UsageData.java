@@ -9,7 +9,6 @@ import io.pylon.manager.environments.EnvironmentStore;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 /** Starts the Manager's side of usage: the Workers' reports, the admins' questions, the hourly pruning. */
 public final class UsageData {
@@ -28,7 +27,7 @@ public final class UsageData {
         UsageQuery query = new UsageQuery(store, clock, retention);
         new UsageReportEndpoint(environments, store, clock, retention).register(routes);
         new UsageEndpoints(query).register(routes, secured);
-        context.executors().maintenance().scheduleWithFixedDelay(() -> {
+        context.every("Pruning usage", Duration.ofMinutes(1), Duration.ofMinutes(60), () -> {
             try {
                 int deleted = store.prune(clock.instant().minus(retention), clock.instant().minus(REPORT_IDS_KEPT));
                 if (deleted > 0) {
@@ -38,7 +37,7 @@ public final class UsageData {
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Pruning usage failed: " + e.getMessage());
             }
-        }, 1, 60, TimeUnit.MINUTES);
+        });
         return query;
     }
 }

@@ -1,6 +1,8 @@
 package io.pylon.manager.api;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.http.HeaderNames;
@@ -119,9 +121,14 @@ public final class RequestBodies {
         JsonNode node;
         try {
             node = Json.MAPPER.readTree(body);
+        } catch (StreamConstraintsException e) {
+            // Jackson's limits (nesting depth 1,000, numbers of 1,000 digits) say where they were hit without a location
+            throw ApiException.badRequest(String.valueOf(e.getOriginalMessage()).contains("nesting")
+                    ? "The body nests JSON more than 1000 levels deep." : "The body holds a JSON value longer than allowed.");
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("The body is not valid JSON (line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + ").");
+            JsonLocation where = e.getLocation();
+            throw ApiException.badRequest("The body is not valid JSON" + (where == null ? "."
+                    : " (line " + where.getLineNr() + ", column " + where.getColumnNr() + ")."));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -47,10 +47,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every operation of the served {@code openapi.yaml}, fuzzed from the document itself on a real Manager (and, behind
  * its console, a real diagnostics pod that allows 3 heavy calls per caller and minute and has a small data budget):
  * valid and invalid values for every path and query parameter and every body field (wrong types, out-of-range
- * numbers and dates, oversized and malformed bodies, wrong media types, request lines past 8 KiB), with no token, a
- * junk token, a viewer's and an admin's. It fails on any 500, 501 or 503, on any status the operation does not
- * document (so the document lists every status the Manager answers), and on any JSON body that does not match the
- * documented schema.
+ * numbers and dates, oversized, malformed and too deeply nested bodies, numbers too long, wrong media types, request
+ * lines past 8 KiB), with no token, a junk token, a viewer's and an admin's. It fails on any 500, 501 or 503, on any
+ * status the operation does not document (so the document lists every status the Manager answers), and on any JSON
+ * body that does not match the documented schema.
  *
  * <p>Deterministic for a seed ({@code -Dpylon.fuzz.seed=}, printed on failure); bounded by rounds
  * ({@code -Dpylon.fuzz.rounds=}, 150 per operation) and time ({@code -Dpylon.fuzz.seconds=}, 60). 502 and 504 are
@@ -259,6 +259,10 @@ class ManagementApiFuzzTest {
             body = "{\"unterminated\": ";
         } else if (shape == 2) {
             body = "[1, 2, 3]";
+        } else if (shape == 3) {
+            body = "[".repeat(1_500); // past Jackson's nesting limit, which reports no location
+        } else if (shape == 4) {
+            body = "{\"n\": " + "7".repeat(1_500) + "}"; // past its number length limit
         } else if ("application/x-www-form-urlencoded".equals(mediaType)) {
             StringBuilder form = new StringBuilder();
             value(schema, "", 0).fields().forEachRemaining(field -> form.append(enc(field.getKey())).append('=')

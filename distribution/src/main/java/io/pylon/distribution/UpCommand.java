@@ -104,6 +104,8 @@ final class UpCommand implements Callable<Integer> {
         LocalEnvironment environment = LocalEnvironment.load(stateDir);
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("pylon-up-stop").unstarted(this::stopAll));
 
+        // before the pods: a Worker that applies its last-known-good proxies from disk finds the sample listening
+        sample = SampleUpstream.start(firstAddress);
         int width = pods.stream().mapToInt(p -> p.name().length()).max().orElse(8);
         for (LocalPod pod : pods) {
             PodProcess.Started started = PodProcess.start(pod, pods, environment, paths, stateDir);
@@ -125,7 +127,6 @@ final class UpCommand implements Callable<Integer> {
             stopAll();
             return 1;
         }
-        sample = SampleUpstream.start(firstAddress);
         String sampleResult = SampleProxy.ensure(urlOf(pods, "manager"), environment, sample.url());
         say(sampleResult);
         say(LocalPortal.ensure(urlOf(pods, "manager"), environment));

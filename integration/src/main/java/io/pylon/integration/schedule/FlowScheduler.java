@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.ScheduledExecution;
+import com.github.kagkarlsson.scheduler.jdbc.AutodetectJdbcCustomization;
+import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
+import com.github.kagkarlsson.scheduler.jdbc.JdbcCustomization;
 import com.github.kagkarlsson.scheduler.serializer.JacksonSerializer;
 import com.github.kagkarlsson.scheduler.task.CompletionHandler;
 import com.github.kagkarlsson.scheduler.task.ExecutionContext;
@@ -91,6 +94,7 @@ public final class FlowScheduler implements AutoCloseable {
         this.scheduler = Scheduler.create(dataSource, List.of(tick, run))
                 .startTasks(pruning)
                 .tableName(TABLE)
+                .jdbcCustomization(jdbcCustomization(dataSource))
                 .schedulerName(new SchedulerName.Fixed(options.podName()))
                 .serializer(new JacksonSerializer())
                 .threads(options.threads())
@@ -105,6 +109,21 @@ public final class FlowScheduler implements AutoCloseable {
 
     public void start() {
         scheduler.start();
+    }
+
+    /**
+     * db-scheduler's own choice for the database, except on H2, where it has none and warns on every start that it
+     * assumes time columns keep their zone: ours are {@code TIMESTAMP WITH TIME ZONE} (db/integration/h2), so they do.
+     */
+    private static JdbcCustomization jdbcCustomization(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            if ("H2".equals(connection.getMetaData().getDatabaseProductName())) {
+                return new DefaultJdbcCustomization(false);
+            }
+        } catch (SQLException e) {
+            // autodetection below asks again, and says why it cannot
+        }
+        return new AutodetectJdbcCustomization(dataSource);
     }
 
     /** Brings a flow's schedule in line with its stored version: after a create, a change or a delete. */

@@ -5,6 +5,7 @@ import org.jspecify.annotations.Nullable;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
@@ -17,6 +18,9 @@ import java.nio.file.Path;
  * mixed mode ({@link #h2SharedUrl}, docs/integration.md), production pods a PostgreSQL database.
  */
 public final class IntegrationDatabase implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(IntegrationDatabase.class.getName());
+    private static final int MIGRATE_ATTEMPTS = 5;
+    private static final long MIGRATE_RETRY_MILLIS = 1_000;
     private final HikariDataSource dataSource;
     private final String product;
 
@@ -63,19 +67,44 @@ public final class IntegrationDatabase implements AutoCloseable {
         config.setInitializationFailTimeout(30_000);
         HikariDataSource dataSource = new HikariDataSource(config);
         try {
-            Flyway.configure()
+            migrate(Flyway.configure()
                     .dataSource(dataSource)
                     .table("integration_schema_history")
                     .baselineOnMigrate(true)
                     .baselineVersion("99")
                     .locations("classpath:db/integration/" + (productOf(url).equals("postgresql") ? "postgresql" : "h2"))
-                    .load()
-                    .migrate();
+                    .load());
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
         }
         return new IntegrationDatabase(dataSource);
+    }
+
+    /**
+     * Pods that start together on a database nobody migrated yet race for Flyway's history table: one creates it and
+     * migrates, another finds it empty and refuses to baseline ("already exists, and is empty"). Asked again a moment
+     * later, Flyway finds the history and waits on its lock for a migration in progress.
+     */
+    private static void migrate(Flyway flyway) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                flyway.migrate();
+                return;
+            } catch (FlywayException e) {
+                if (attempt == MIGRATE_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.log(System.Logger.Level.INFO, "Migrating the Integration tables failed, as when another pod "
+                        + "creates them at the same moment; trying again: " + e.getMessage());
+                try {
+                    Thread.sleep(MIGRATE_RETRY_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     public DataSource dataSource() {

@@ -3,6 +3,7 @@ package io.pylon.manager.deployments;
 import org.jspecify.annotations.Nullable;
 
 import io.pylon.cache.client.BundleSeal;
+import io.pylon.cache.client.ConnectionState;
 import io.pylon.cache.client.GridBundle;
 import io.pylon.cache.client.GridClient;
 import io.pylon.cache.client.GridUnavailableException;
@@ -22,7 +23,8 @@ import java.util.Optional;
  * {@link #sync()}, which also restores the copy after the grid lost it. Only a newer version replaces the stored one
  * ({@code PutNewerBundle} on the owning member), so replicas never move it backwards; an entry that does not carry
  * the environment's seal, or carries it over other bytes, is overwritten at the next sync (the grid authenticates
- * nobody, so such an entry was not written by a Manager). A grid that is down costs a warning, never a deploy.
+ * nobody, so such an entry was not written by a Manager). A grid that is down costs a warning, never a deploy; one
+ * not reached yet since the Manager started (the Cache pods start beside it) an info line.
  *
  * <p>Threading: {@link #changed} is called by request threads (deploys) and the maintenance thread (refresh); it
  * hands the write to a virtual thread. {@link #sync()} is synchronized, so one write runs at a time and each writes
@@ -114,7 +116,9 @@ public final class GridBundleCopy implements AutoCloseable {
 
     private void failed(String reason) {
         if (!reason.equals(lastError)) {
-            LOG.log(Level.WARNING, "The data grid's copy of the gateway bundle of '" + environment + "' is not up to "
+            // before the grid was ever reached (the Cache pods start beside this one) the grid client says so itself
+            Level level = grid.state() == ConnectionState.CONNECTING ? Level.INFO : Level.WARNING;
+            LOG.log(level, "The data grid's copy of the gateway bundle of '" + environment + "' is not up to "
                     + "date: " + reason + "; retried every few seconds");
         }
         lastError = reason;

@@ -94,6 +94,7 @@ public final class ErrorHandling {
     /** Answers for errors raised by the HTTP layer itself, before any route runs. */
     public static DirectHandlers directHandlers() {
         ParserFailures.install();
+        ListenerCloseRace.install();
         DirectHandler handler = new JsonDirectHandler();
         DirectHandlers.Builder builder = DirectHandlers.builder();
         for (DirectHandler.EventType type : DirectHandler.EventType.values()) {

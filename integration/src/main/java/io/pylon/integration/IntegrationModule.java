@@ -159,7 +159,7 @@ public final class IntegrationModule implements PylonModule {
             }
         };
         FlowCatalog catalog = new FlowCatalog(flows, parser);
-        FlowScheduler scheduler = new FlowScheduler(database.dataSource(), catalog, runner, runs,
+        FlowScheduler scheduler = new FlowScheduler(database.dataSource(), database.product(), catalog, runner, runs,
                 json, clock, new SchedulerOptions(settings.get(IntegrationSettings.THREADS),
                 settings.get(IntegrationSettings.POLLING_INTERVAL), settings.get(IntegrationSettings.SCHEDULE_LEAD),
                 settings.get(IntegrationSettings.HEARTBEAT_INTERVAL),

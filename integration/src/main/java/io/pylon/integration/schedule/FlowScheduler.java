@@ -10,7 +10,6 @@ import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.ScheduledExecution;
 import com.github.kagkarlsson.scheduler.jdbc.AutodetectJdbcCustomization;
 import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
-import com.github.kagkarlsson.scheduler.jdbc.JdbcCustomization;
 import com.github.kagkarlsson.scheduler.serializer.JacksonSerializer;
 import com.github.kagkarlsson.scheduler.task.CompletionHandler;
 import com.github.kagkarlsson.scheduler.task.ExecutionContext;
@@ -72,7 +71,8 @@ public final class FlowScheduler implements AutoCloseable {
     private final CustomTask<RunData> run;
     private final Scheduler scheduler;
 
-    public FlowScheduler(DataSource dataSource, FlowCatalog catalog, FlowRunner runner, RunStore runs, ObjectMapper json,
+    /** @param product the database's product, {@code h2} or {@code postgresql} ({@link io.pylon.integration.store.IntegrationDatabase#product()}) */
+    public FlowScheduler(DataSource dataSource, String product, FlowCatalog catalog, FlowRunner runner, RunStore runs, ObjectMapper json,
                          Clock clock, SchedulerOptions options, Runnable prune, Duration pruneEvery) {
         this.dataSource = dataSource;
         this.catalog = catalog;
@@ -94,7 +94,10 @@ public final class FlowScheduler implements AutoCloseable {
         this.scheduler = Scheduler.create(dataSource, List.of(tick, run))
                 .startTasks(pruning)
                 .tableName(TABLE)
-                .jdbcCustomization(jdbcCustomization(dataSource))
+                // db-scheduler has no customization of its own for H2 and warns on every start that it assumes time
+                // columns keep their zone: ours are TIMESTAMP WITH TIME ZONE (db/integration/h2), so they do
+                .jdbcCustomization(product.equals("h2") ? new DefaultJdbcCustomization(false)
+                        : new AutodetectJdbcCustomization(dataSource))
                 .schedulerName(new SchedulerName.Fixed(options.podName()))
                 .serializer(new JacksonSerializer())
                 .threads(options.threads())
@@ -109,21 +112,6 @@ public final class FlowScheduler implements AutoCloseable {
 
     public void start() {
         scheduler.start();
-    }
-
-    /**
-     * db-scheduler's own choice for the database, except on H2, where it has none and warns on every start that it
-     * assumes time columns keep their zone: ours are {@code TIMESTAMP WITH TIME ZONE} (db/integration/h2), so they do.
-     */
-    private static JdbcCustomization jdbcCustomization(DataSource dataSource) {
-        try (Connection connection = dataSource.getConnection()) {
-            if ("H2".equals(connection.getMetaData().getDatabaseProductName())) {
-                return new DefaultJdbcCustomization(false);
-            }
-        } catch (SQLException e) {
-            // autodetection below asks again, and says why it cannot
-        }
-        return new AutodetectJdbcCustomization(dataSource);
     }
 
     /** Brings a flow's schedule in line with its stored version: after a create, a change or a delete. */

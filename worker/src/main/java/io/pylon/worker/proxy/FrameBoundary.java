@@ -74,6 +74,11 @@ final class FrameBoundary {
         return length < 0 ? Long.MAX_VALUE : length; // a top bit RFC 6455 forbids: no frame end to find
     }
 
+    /** The gateway's close frame when its pod stops: {@code 1001 Going Away}; masked when it goes to an upstream. */
+    static ByteBuffer goingAway(boolean masked) {
+        return closeFrame(1001, "Going Away", masked);
+    }
+
     /** A close frame with {@code code} and {@code reason}; masked (as a client's must be) when {@code masked}. */
     static ByteBuffer closeFrame(int code, String reason, boolean masked) {
         byte[] text = reason.getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -24,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  * or either fails, or the tunnel was idle too long, both sockets are closed. Bytes an end has sent are written to the
  * other before its end is passed on. When the server stops (its graceful close), each end gets a close frame
  * {@code 1001 Going Away} once what it is being sent reaches a frame's end ({@link FrameBoundary}); after both went,
- * the ends get {@value #GOING_AWAY_MILLIS} ms to read them, then both sockets close.
+ * the ends get {@value WebSocketTunnel#GOING_AWAY_MILLIS} ms to read them, then both sockets close.
  *
  * <p>The connection's own thread (Helidon's) writes on what was read with the handshake, hands both channels to the
  * selector and then only waits in {@link #handle} for the tunnel to end, as Helidon closes the connection when it
@@ -37,9 +37,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class RelayedWebSocketTunnel implements WebSocketTunnel {
     private static final long UPSTREAM_CLOSE_SECONDS = 5;
-    /** How long the ends get to read the gateway's close frames and answer before both sockets close. */
-    private static final long GOING_AWAY_MILLIS = 500;
-    private static final int GOING_AWAY = 1001;
     /** Reads in a row from one end before the selector turns to other tunnels. */
     private static final int READS_PER_TURN = 4;
 
@@ -303,7 +300,7 @@ final class RelayedWebSocketTunnel implements WebSocketTunnel {
         private void sendClose() throws IOException {
             closeSent = true;
             // frames from the gateway to the upstream are a client's, masked
-            write(peer(), FrameBoundary.closeFrame(GOING_AWAY, "Going Away", isClient));
+            write(peer(), FrameBoundary.goingAway(isClient));
             saidAllGoingAway();
         }
 

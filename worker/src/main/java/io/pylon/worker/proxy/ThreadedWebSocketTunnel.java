@@ -23,7 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * upstream's side ends, or either fails, or the tunnel was idle too long, both sockets are closed. When the server
  * stops (its graceful close), each end gets a close frame {@code 1001 Going Away} once what it is being sent reaches a
  * frame's end ({@link FrameBoundary}), as on a plain tunnel; after both went, the ends get
- * {@value #GOING_AWAY_MILLIS} ms to read them, then both sockets close.
+ * {@value WebSocketTunnel#GOING_AWAY_MILLIS} ms to read them, then both sockets close.
  *
  * Plain tunnels are {@link RelayedWebSocketTunnel}s.
  *
@@ -40,9 +40,6 @@ final class ThreadedWebSocketTunnel implements WebSocketTunnel {
     private static final System.Logger LOG = System.getLogger(ThreadedWebSocketTunnel.class.getName());
     private static final int MIN_BUFFER = 1024;
     private static final int MAX_BUFFER = 16 * 1024;
-    /** How long the ends get to read the gateway's close frames and answer before both sockets close. */
-    private static final long GOING_AWAY_MILLIS = 500;
-    private static final int GOING_AWAY = 1001;
 
     private final ConnectionContext client;
     private final Socket upstream;
@@ -223,7 +220,7 @@ final class ThreadedWebSocketTunnel implements WebSocketTunnel {
 
         private void sendClose() throws IOException {
             closeSent = true;
-            ByteBuffer frame = FrameBoundary.closeFrame(GOING_AWAY, "Going Away", isClient); // to the upstream: masked
+            ByteBuffer frame = FrameBoundary.goingAway(isClient); // to the upstream: masked
             write(frame.array(), frame.limit());
             saidAllGoingAway();
         }

@@ -8,6 +8,9 @@ import io.helidon.webserver.spi.ServerConnection;
  * selector ({@link RelayedWebSocketTunnel}), one with a TLS end by two threads ({@link ThreadedWebSocketTunnel}).
  */
 sealed interface WebSocketTunnel extends ServerConnection permits RelayedWebSocketTunnel, ThreadedWebSocketTunnel {
+    /** How long the ends get to read the gateway's close frames ({@link FrameBoundary#goingAway}) before both sockets close. */
+    long GOING_AWAY_MILLIS = 500;
+
     /** {@link System#nanoTime()} of the last bytes read from either end. */
     long lastActivity();
 }

@@ -76,6 +76,11 @@ final class PodProcess {
      * {@code pylon up} does, even killed: it watches {@code PYLON_PARENT_PID}. setsid replaces itself with the JVM, so
      * the pid {@code pylon up} knows is the pod's.
      */
+    /** Where the Integration pods of {@code pylon up} keep the database and secrets they share. */
+    static Path sharedIntegrationDir(Path stateDir) {
+        return stateDir.resolve("data").resolve("integration");
+    }
+
     static List<String> ownSession() {
         for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
             if (Files.isExecutable(Path.of(candidate))) {
@@ -131,7 +136,7 @@ final class PodProcess {
                 all.stream().filter(p -> p.module().equals("manager")).findFirst()
                         .ifPresent(manager -> env.put("PYLON_INTEGRATION_MANAGER_URL", manager.url()));
                 // the Integration pods share one database, its scheduler table with it, and one secrets folder
-                Path shared = stateDir.resolve("data").resolve("integration");
+                Path shared = sharedIntegrationDir(stateDir);
                 if (!operator.containsKey(INTEGRATION_DB_URL)) {
                     env.put(INTEGRATION_DB_URL, IntegrationDatabase.h2SharedUrl(shared));
                 }

@@ -10,6 +10,7 @@ import io.pylon.core.config.Settings;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
 import io.pylon.core.pod.CoreSettings;
+import io.pylon.integration.store.IntegrationDatabase;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,9 +24,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -261,19 +264,25 @@ final class UpCommand implements Callable<Integer> {
         if (!recording.isEmpty()) {
             say("writing the start-up cache of " + String.join(", ", recording) + " (once; the next start uses it and is faster)");
         }
-        stopInOrder(stopOrder(all), recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
+        OptionalLong servingIntegration = SharedH2Server.ofThisMachine().servingPid(
+                IntegrationDatabase.h2SharedLockFile(PodProcess.sharedIntegrationDir(stateDir)),
+                all.stream().map(c -> c.process().pid()).toList());
+        stopInOrder(stopOrder(all, servingIntegration), recording.isEmpty() ? STOP_SECONDS : STOP_RECORDING_SECONDS);
         say("stopped");
     }
 
     /**
      * Clients before what they use, so that no pod spends its last seconds retrying a peer that left first (and logs
-     * it): the Workers and the Portal; each Integration pod alone (the two share an H2 database one of them serves);
-     * the Manager; each Cache pod alone, so the data grid's members leave one by one.
+     * it): the Workers and the Portal; each Integration pod alone, the one serving the H2 database they share last (a
+     * pod stopped after it would be taking the file over as its stop interrupts it); the Manager; each Cache pod alone,
+     * so the data grid's members leave one by one.
      */
-    static List<List<Child>> stopOrder(List<Child> all) {
+    static List<List<Child>> stopOrder(List<Child> all, OptionalLong servingIntegration) {
         List<List<Child>> tiers = new ArrayList<>();
         tiers.add(all.stream().filter(c -> c.pod().module().equals("worker") || c.pod().module().equals("portal")).toList());
-        reversedPods(all, "integration").forEach(c -> tiers.add(List.of(c)));
+        reversedPods(all, "integration").stream()
+                .sorted(Comparator.comparing(c -> servingIntegration.equals(OptionalLong.of(c.process().pid()))))
+                .forEach(c -> tiers.add(List.of(c)));
         tiers.add(all.stream().filter(c -> c.pod().module().equals("manager")).toList());
         reversedPods(all, "cache").forEach(c -> tiers.add(List.of(c)));
         List<Child> rest = all.stream().filter(c -> tiers.stream().noneMatch(t -> t.contains(c))).toList();

@@ -67,10 +67,36 @@ class UpCommandTest {
         java.util.List<UpCommand.Child> children = LocalPlan.create("127.0.16.1").stream()
                 .map(pod -> new UpCommand.Child(pod, any, false, new java.util.concurrent.CompletableFuture<>())).toList();
 
-        assertThat(UpCommand.stopOrder(children).stream().map(tier -> tier.stream().map(c -> c.pod().name()).toList()))
+        assertThat(UpCommand.stopOrder(children, java.util.OptionalLong.empty()).stream()
+                .map(tier -> tier.stream().map(c -> c.pod().name()).toList()))
                 .containsExactly(java.util.List.of("worker-0", "worker-1", "portal"), java.util.List.of("integration-1"),
                         java.util.List.of("integration-0"), java.util.List.of("manager"), java.util.List.of("cache-1"),
                         java.util.List.of("cache-0"));
+    }
+
+    @Test
+    void theIntegrationPodServingTheSharedDatabaseStopsLast() throws Exception {
+        java.util.List<UpCommand.Child> children = new java.util.ArrayList<>();
+        for (LocalPod pod : LocalPlan.create("127.0.16.1")) {
+            children.add(new UpCommand.Child(pod, new ProcessBuilder("sleep", "30").start(), false,
+                    new java.util.concurrent.CompletableFuture<>()));
+        }
+        try {
+            long second = children.stream().filter(c -> c.pod().name().equals("integration-0")).findFirst().orElseThrow()
+                    .process().pid();
+
+            assertThat(UpCommand.stopOrder(children, java.util.OptionalLong.of(second)).stream()
+                    .map(tier -> tier.stream().map(c -> c.pod().name()).toList()))
+                    .containsSubsequence(java.util.List.of("integration-1"), java.util.List.of("integration-0"));
+            long first = children.stream().filter(c -> c.pod().name().equals("integration-1")).findFirst().orElseThrow()
+                    .process().pid();
+            assertThat(UpCommand.stopOrder(children, java.util.OptionalLong.of(first)).stream()
+                    .map(tier -> tier.stream().map(c -> c.pod().name()).toList()))
+                    .containsSubsequence(java.util.List.of("integration-0"), java.util.List.of("integration-1"))
+                    .containsSubsequence(java.util.List.of("integration-1"), java.util.List.of("manager"));
+        } finally {
+            children.forEach(c -> c.process().destroyForcibly());
+        }
     }
 
     @Test
@@ -85,7 +111,7 @@ class UpCommandTest {
                 + "; exit 0' TERM; while :; do sleep 0.05; done");
         Thread.sleep(300); // the traps are set
 
-        UpCommand.stopInOrder(UpCommand.stopOrder(java.util.List.of(cache, worker)), 30);
+        UpCommand.stopInOrder(UpCommand.stopOrder(java.util.List.of(cache, worker), java.util.OptionalLong.empty()), 30);
 
         long said = mark(marks, "said");
         long cacheTerm = mark(marks, "cache");

@@ -44,6 +44,11 @@ public final class IntegrationDatabase implements AutoCloseable {
         return "jdbc:h2:file:" + dir.resolve("integration").toAbsolutePath() + ";AUTO_SERVER=TRUE;WRITE_DELAY=0;LOCK_TIMEOUT=10000";
     }
 
+    /** The lock file of {@link #h2SharedUrl}'s database, which names the address of the pod serving it. */
+    public static Path h2SharedLockFile(Path dir) {
+        return dir.resolve("integration.lock.db");
+    }
+
     /** Whether {@code url} is H2 in automatic mixed mode, whose pod may serve the database over TCP. */
     public static boolean servesOverTcp(String url) {
         return url.startsWith("jdbc:h2:") && url.toUpperCase(java.util.Locale.ROOT).contains(";AUTO_SERVER=TRUE");

@@ -120,9 +120,10 @@ public final class ErrorHandling {
         @Override
         public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
                                         ServerResponseHeaders headers, @Nullable String message) {
-            String reason = ParserFailures.take();
-            Status effective = effectiveStatus(unreadableRequest(request, status), message != null ? message : reason);
-            byte[] body = Json.bytes(ErrorBody.of(errorCode(effective), effective.reasonPhrase()));
+            String parsed = ParserFailures.take(); // taken in any case: it must not outlive this refusal
+            String reason = message != null ? message : parsed;
+            Status effective = effectiveStatus(unreadableRequest(request, status), reason);
+            byte[] body = Json.bytes(ErrorBody.of(errorCode(effective), RefusalReasons.describe(effective, reason)));
             return TransportResponse.builder()
                     .status(effective)
                     .headers(headers)

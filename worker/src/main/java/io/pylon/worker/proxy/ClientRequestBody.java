@@ -1,5 +1,7 @@
 package io.pylon.worker.proxy;
 
+import io.helidon.http.RequestException;
+import io.helidon.http.Status;
 import io.pylon.core.http.RequestBodyTimeoutException;
 
 import java.io.IOException;
@@ -9,7 +11,7 @@ import java.io.InterruptedIOException;
 /**
  * The client's request body on its way upstream, remembering whether reading started (after that, trying another
  * upstream would send a partial body), whether it was the client's side that failed (then nobody is left to answer)
- * and whether the client stopped sending (then it is answered 408).
+ * whether the client stopped sending (then it is answered 408) and whether its chunked framing was malformed (400).
  *
  * <p>Threading: read by the one thread writing the request upstream; the flags are volatile for the request thread that
  * reads them after a failure.
@@ -22,6 +24,7 @@ final class ClientRequestBody extends InputStream {
     private volatile boolean clientFailed;
     private volatile boolean tooLarge;
     private volatile boolean timedOut;
+    private volatile boolean malformed;
 
     /** The body grew past its limit while it streamed (a chunked body, whose length nobody announced). */
     static final class TooLargeException extends IOException {
@@ -48,6 +51,14 @@ final class ClientRequestBody extends InputStream {
     /** Whether the client stopped sending within the body timeout (an HTTP/2 stream: it is still there for a 408). */
     boolean timedOut() {
         return timedOut;
+    }
+
+    /**
+     * Whether the server could not parse the body's chunked framing (Helidon 4.5 also refuses chunk extensions and
+     * trailer fields): the client is answered 400.
+     */
+    boolean malformed() {
+        return malformed;
     }
 
     boolean started() {
@@ -77,6 +88,14 @@ final class ClientRequestBody extends InputStream {
         } catch (IOException e) {
             clientFailed = true;
             throw e;
+        } catch (RequestException | NumberFormatException e) {
+            // Helidon 4.5 parses a chunk's size with Integer.parseUnsignedInt and lets its exception through
+            if (e instanceof RequestException r && r.status().code() == Status.REQUEST_ENTITY_TOO_LARGE_413.code()) {
+                tooLarge = true;
+            } else {
+                malformed = true;
+            }
+            throw new IOException("the client's request body is malformed: " + e.getClass().getSimpleName());
         } catch (RuntimeException e) {
             clientFailed = true;
             throw new InterruptedIOException("client request body failed: " + e.getClass().getSimpleName());
@@ -93,6 +112,9 @@ final class ClientRequestBody extends InputStream {
 
     @Override
     public void close() throws IOException {
+        if (malformed) {
+            return; // closing reads the body on to its end, which a malformed one lacks (Helidon 4.5 would wait for it)
+        }
         in.close();
     }
 }

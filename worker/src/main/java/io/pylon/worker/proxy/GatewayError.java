@@ -32,6 +32,10 @@ record GatewayError(Status status, String error, String message, long retryAfter
             "payload_too_large", "The request body is larger than this route accepts.", 0);
     static final GatewayError BODY_TIMEOUT = new GatewayError(Status.REQUEST_TIMEOUT_408, "request_timeout",
             "The request body stopped arriving: no bytes within the body timeout.", 0);
+    static final GatewayError BODY_MALFORMED = new GatewayError(Status.BAD_REQUEST_400, "bad_request",
+            "The chunked request body is malformed: each chunk must be a hexadecimal size, CRLF, the data and CRLF, and "
+                    + "the last chunk a 0 followed by an empty line (chunk extensions and trailer fields are not accepted).",
+            0);
     static final GatewayError POOL_EXHAUSTED = new GatewayError(Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
             "The upstream service has too many requests in progress; try again later.", 1);
 

@@ -268,7 +268,8 @@ public final class ProxyHandler implements Handler {
                         headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
                                 headers), trailers);
                 case UpstreamDispatch.Failed failed -> {
-                    if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE) {
+                    if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE
+                            || failed.failure() == UpstreamFailure.BODY_MALFORMED) {
                         res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read
                     }
                     GatewayError answer = failed.failure().answer(stats);

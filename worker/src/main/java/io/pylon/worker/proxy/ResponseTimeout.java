@@ -25,6 +25,7 @@ final class ResponseTimeout {
     private static final int EXPIRED = 1;
     private static final int FINISHED = 2;
     private static final int ABANDONED = 3;
+    private static final int CUT = 4;
 
     private final ResponseTimeouts owner;
     private final long timeoutNanos;
@@ -60,6 +61,15 @@ final class ResponseTimeout {
      */
     void abandon() {
         closeAs(ABANDONED);
+    }
+
+    /**
+     * Reading the client's body failed (it was malformed, too large, too slow, or the client left): the upstream
+     * connection is closed before HttpClient ends the body it was writing, so that a chunked body cut short never
+     * reaches the upstream as a whole one (its last chunk written as the stream closes). Called on the exchange's thread.
+     */
+    void cutUpstream() {
+        closeAs(CUT);
     }
 
     /** Whether the connection was closed because the client left. */

@@ -114,14 +114,9 @@ final class UpstreamDispatch {
                 return new Opened(exchange, upstream);
             } catch (UpstreamExchange.ReusedConnectionFailedException e) {
                 leftBeforeTheAnswer(responseTimeout, e);
-                if (body != null && body.tooLarge()) {
-                    return new Failed(UpstreamFailure.BODY_TOO_LARGE);
-                }
-                if (body != null && body.timedOut()) {
-                    return new Failed(UpstreamFailure.BODY_TIMEOUT);
-                }
-                if (body != null && body.clientFailed()) {
-                    throw ClientGoneException.counted(stats, "while sending the request body", e);
+                Failed bodyFailed = clientBodyFailed(body, e);
+                if (bodyFailed != null) {
+                    return bodyFailed;
                 }
                 // the upstream closed an idle connection, or spoiled it: once more, on another connection
                 log(route, pool, e);
@@ -141,14 +136,9 @@ final class UpstreamDispatch {
                 }
             } catch (SSLException e) {
                 leftBeforeTheAnswer(responseTimeout, e);
-                if (body != null && body.tooLarge()) {
-                    return new Failed(UpstreamFailure.BODY_TOO_LARGE);
-                }
-                if (body != null && body.timedOut()) {
-                    return new Failed(UpstreamFailure.BODY_TIMEOUT);
-                }
-                if (body != null && body.clientFailed()) {
-                    throw ClientGoneException.counted(stats, "while sending the request body", e);
+                Failed bodyFailed = clientBodyFailed(body, e);
+                if (bodyFailed != null) {
+                    return bodyFailed;
                 }
                 // the handshake failed, or the upstream refused this client's certificate: the next upstream is tried
                 // while none of the client's body was sent. Not marked failed: the upstream is up (a TCP probe would
@@ -161,14 +151,9 @@ final class UpstreamDispatch {
                 }
             } catch (IOException e) {
                 leftBeforeTheAnswer(responseTimeout, e);
-                if (body != null && body.tooLarge()) {
-                    return new Failed(UpstreamFailure.BODY_TOO_LARGE);
-                }
-                if (body != null && body.timedOut()) {
-                    return new Failed(UpstreamFailure.BODY_TIMEOUT);
-                }
-                if (body != null && body.clientFailed()) {
-                    throw ClientGoneException.counted(stats, "while sending the request body", e);
+                Failed bodyFailed = clientBodyFailed(body, e);
+                if (bodyFailed != null) {
+                    return bodyFailed;
                 }
                 failure = responseTimeout.expired() ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(e);
                 if (failure == UpstreamFailure.UNREACHABLE) {
@@ -179,6 +164,29 @@ final class UpstreamDispatch {
             }
         }
         return new Failed(failure);
+    }
+
+    /**
+     * What the client is answered when the exchange failed because of the client's body; null when it did not. Throws
+     * when the client left while sending it: nobody is there to answer.
+     */
+    private @Nullable Failed clientBodyFailed(@Nullable ClientRequestBody body, IOException e) {
+        if (body == null) {
+            return null;
+        }
+        if (body.tooLarge()) {
+            return new Failed(UpstreamFailure.BODY_TOO_LARGE);
+        }
+        if (body.timedOut()) {
+            return new Failed(UpstreamFailure.BODY_TIMEOUT);
+        }
+        if (body.malformed()) {
+            return new Failed(UpstreamFailure.BODY_MALFORMED);
+        }
+        if (body.clientFailed()) {
+            throw ClientGoneException.counted(stats, "while sending the request body", e);
+        }
+        return null;
     }
 
     /** The client left, which closed the upstream connection (not the upstream's failure): nobody to answer. */

@@ -15,6 +15,8 @@ enum UpstreamFailure {
     UNREACHABLE, TIMEOUT, POOL_EXHAUSTED, BODY_TOO_LARGE,
     /** The client stopped sending the request body (an HTTP/2 stream past the body timeout). */
     BODY_TIMEOUT,
+    /** The request body's chunked framing could not be parsed. */
+    BODY_MALFORMED,
     /** The upstream's certificate does not chain to a trusted authority. */
     TLS_UNTRUSTED,
     /** The upstream's certificate is not for the name checked. */
@@ -73,7 +75,7 @@ enum UpstreamFailure {
         switch (this) {
             case TIMEOUT -> stats.gatewayTimeout.increment();
             case POOL_EXHAUSTED -> stats.poolExhausted.increment();
-            case BODY_TOO_LARGE, BODY_TIMEOUT -> stats.badRequest.increment();
+            case BODY_TOO_LARGE, BODY_TIMEOUT, BODY_MALFORMED -> stats.badRequest.increment();
             default -> stats.badGateway.increment();
         }
         return error();
@@ -86,6 +88,7 @@ enum UpstreamFailure {
             case POOL_EXHAUSTED -> GatewayError.POOL_EXHAUSTED;
             case BODY_TOO_LARGE -> GatewayError.BODY_TOO_LARGE;
             case BODY_TIMEOUT -> GatewayError.BODY_TIMEOUT;
+            case BODY_MALFORMED -> GatewayError.BODY_MALFORMED;
             case UNREACHABLE -> GatewayError.BAD_GATEWAY;
             case TLS_UNTRUSTED -> GatewayError.TLS_UNTRUSTED;
             case TLS_NAME_MISMATCH -> GatewayError.TLS_NAME_MISMATCH;

@@ -9,7 +9,9 @@ import java.io.OutputStream;
 /**
  * The client's request body on its way to the upstream, streamed through a fixed buffer. The response timeout is
  * armed while a chunk is written to the upstream (an upstream that stops reading blocks the write) and disarmed while
- * the next chunk is read from the client, whose pace is not the upstream's fault.
+ * the next chunk is read from the client, whose pace is not the upstream's fault. When reading the client's body fails,
+ * the upstream connection is cut before HttpClient closes the body's stream: closing a chunked stream writes its last
+ * chunk, and the upstream would take what it got for the whole body.
  */
 final class UpstreamRequestBody extends AbstractHttpEntity {
     private final InputStream in;
@@ -50,7 +52,13 @@ final class UpstreamRequestBody extends AbstractHttpEntity {
         try (InputStream ignored = in) {
             while (length < 0 || remaining > 0) {
                 timeout.disarm();
-                int n = in.read(buffer, 0, length < 0 ? buffer.length : (int) Math.min(buffer.length, remaining));
+                int n;
+                try {
+                    n = in.read(buffer, 0, length < 0 ? buffer.length : (int) Math.min(buffer.length, remaining));
+                } catch (IOException | RuntimeException e) {
+                    timeout.cutUpstream();
+                    throw e;
+                }
                 if (n < 0) {
                     break;
                 }

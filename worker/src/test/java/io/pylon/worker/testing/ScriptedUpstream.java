@@ -89,6 +89,11 @@ public final class ScriptedUpstream implements AutoCloseable {
      * Forgets the requests seen so far, once none is half-read: a request whose body the gateway cut is recorded when
      * its connection ends, which may come after the test that sent it (waits at most 5 s).
      */
+    /** How many requests' bodies are being read now. */
+    public int reading() {
+        return reading.get();
+    }
+
     public void clearSeen() {
         long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
         while (reading.get() > 0 && System.nanoTime() < end) {

@@ -220,7 +220,7 @@ public final class PodServer {
         return pod;
     }
 
-    /** Worker and Cache pods: the shared sections, the heap dump, and the endpoint with its broadcast. */
+    /** Worker, Cache and Integration pods: the shared sections, the heap dump, and the endpoint with its broadcast. */
     private static void installDiagnostics(ModuleContext context, List<Setting<?>> settings) {
         CoreDiagnostics.PodDiagnostics diagnostics = CoreDiagnostics.install(context.settings(), context.identity(),
                 context.dataDir(), context.dataBudget(), context.executors(), context.health(), context.diagnostics(),

@@ -25,7 +25,7 @@ public interface PylonModule {
         return List.of();
     }
 
-    /** Whether pods of this module serve {@code /<segment>/diagnostics/<name>} (Worker and Cache do). */
+    /** Whether pods of this module serve {@code /<segment>/diagnostics/<name>} (Worker, Cache and Integration do). */
     default boolean servesDiagnostics() {
         return false;
     }

@@ -42,6 +42,8 @@ import java.util.concurrent.TimeUnit;
  * places are a semaphore; the requester's I/O thread drives the streams.
  */
 final class Http2Upstream implements AutoCloseable {
+    /** The most bytes of one response's header fields an upstream may send (SETTINGS_MAX_HEADER_LIST_SIZE). */
+    static final int MAX_HEADER_LIST = 64 * 1024;
     // the request interceptors a forwarded request needs: the body's framing, and a refusal of what HTTP/2 forbids
     private static final HttpProcessor FRAMING = HttpProcessorBuilder.create()
             .add(H2RequestContent.INSTANCE)
@@ -71,7 +73,8 @@ final class Http2Upstream implements AutoCloseable {
                         .setSoTimeout(Timeout.DISABLED) // ResponseTimeouts watches each exchange instead
                         .build())
                 .setHttpProcessor(FRAMING)
-                .setH2Config(H2Config.custom().setPushEnabled(false).build())
+                // an upstream's header block is bounded as on HTTP/1.1 (HttpCore's default is 16 MiB)
+                .setH2Config(H2Config.custom().setPushEnabled(false).setMaxHeaderListSize(MAX_HEADER_LIST).build())
                 .setTlsStrategy(strategy)
                 .setStrictALPNHandshake(true)
                 .create();

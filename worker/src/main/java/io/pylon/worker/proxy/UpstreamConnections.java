@@ -7,6 +7,7 @@ import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.ProtocolVersion;
+import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.io.HttpConnectionFactory;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.util.Timeout;
@@ -23,18 +24,28 @@ import java.net.SocketAddress;
  * socket-option calls per proxied request (about 1.5% of the Worker's CPU in the benchmark's profile), while these
  * sockets always read without a timeout: {@link ResponseTimeouts} watches the exchanges instead, and the pools set no
  * timeout of their own (a TLS handshake or a staleness check restores the socket's timeout, zero, when done).
+ * An upstream's response head is read within bounds (a line of {@value #MAX_LINE} bytes, {@value #MAX_FIELDS} fields),
+ * so one that sends an endless header cannot fill the pod's heap: the client gets 502.
  * Stateless; each connection is used by one request thread at a time, as HttpClient's own (its state is confined to
  * that thread).
  */
 final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClientConnection> {
     static final UpstreamConnections INSTANCE = new UpstreamConnections();
+    /** The longest line of an upstream's response head, trailers or chunk sizes (HttpClient's default: unbounded). */
+    static final int MAX_LINE = 16 * 1024;
+    /** The most header (or trailer) fields an upstream's response may have (HttpClient's default: unbounded). */
+    static final int MAX_FIELDS = 200;
+
+    private static final ManagedHttpClientConnectionFactory FACTORY = ManagedHttpClientConnectionFactory.builder()
+            .http1Config(Http1Config.custom().setMaxLineLength(MAX_LINE).setMaxHeaderCount(MAX_FIELDS).build())
+            .build();
 
     private UpstreamConnections() {
     }
 
     @Override
     public ManagedHttpClientConnection createConnection(Socket socket) throws IOException {
-        return new Connection(ManagedHttpClientConnectionFactory.INSTANCE.createConnection(socket));
+        return new Connection(FACTORY.createConnection(socket));
     }
 
     /**

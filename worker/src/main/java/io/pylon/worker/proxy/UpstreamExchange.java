@@ -12,6 +12,7 @@ import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpHeaders;
+import org.apache.hc.core5.http.MessageConstraintException;
 import org.apache.hc.core5.http.impl.DefaultConnectionReuseStrategy;
 import org.apache.hc.core5.http.impl.io.HttpRequestExecutor;
 import org.apache.hc.core5.http.protocol.HttpProcessor;
@@ -145,7 +146,8 @@ final class UpstreamExchange {
         } catch (IOException | RuntimeException e) {
             boolean inTime = timeout.finish();
             discard(manager, endpoint);
-            if (reused && !responded && inTime && e instanceof IOException) {
+            // a head past the bounds was the upstream's answer, not a connection it had closed while idle
+            if (reused && !responded && inTime && e instanceof IOException && !(e instanceof MessageConstraintException)) {
                 throw new ReusedConnectionFailedException(e);
             }
             throw e;

@@ -1,5 +1,6 @@
 package io.pylon.worker.proxy;
 
+import org.apache.hc.core5.http.MessageConstraintException;
 import org.jspecify.annotations.Nullable;
 
 import javax.net.ssl.SSLException;
@@ -15,6 +16,8 @@ enum UpstreamFailure {
     UNREACHABLE, TIMEOUT, POOL_EXHAUSTED, BODY_TOO_LARGE,
     /** The client stopped sending the request body (an HTTP/2 stream past the body timeout). */
     BODY_TIMEOUT,
+    /** The upstream's response head was larger than the gateway reads (a line or the number of fields). */
+    RESPONSE_HEAD_TOO_LARGE,
     /** The request body's chunked framing could not be parsed. */
     BODY_MALFORMED,
     /** The upstream's certificate does not chain to a trusted authority. */
@@ -33,6 +36,9 @@ enum UpstreamFailure {
         }
         if (e instanceof SocketTimeoutException) {
             return TIMEOUT;
+        }
+        if (e instanceof MessageConstraintException) {
+            return RESPONSE_HEAD_TOO_LARGE;
         }
         UpstreamFailure tls = tls(e);
         return tls != null ? tls : UNREACHABLE;
@@ -89,6 +95,7 @@ enum UpstreamFailure {
             case BODY_TOO_LARGE -> GatewayError.BODY_TOO_LARGE;
             case BODY_TIMEOUT -> GatewayError.BODY_TIMEOUT;
             case BODY_MALFORMED -> GatewayError.BODY_MALFORMED;
+            case RESPONSE_HEAD_TOO_LARGE -> GatewayError.RESPONSE_HEAD_TOO_LARGE;
             case UNREACHABLE -> GatewayError.BAD_GATEWAY;
             case TLS_UNTRUSTED -> GatewayError.TLS_UNTRUSTED;
             case TLS_NAME_MISMATCH -> GatewayError.TLS_NAME_MISMATCH;

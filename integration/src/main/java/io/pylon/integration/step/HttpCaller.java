@@ -9,11 +9,13 @@ import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.util.Timeout;
@@ -32,16 +34,26 @@ import java.util.concurrent.TimeUnit;
 /**
  * The HTTP client of http and webhook steps (Apache HttpClient 5, classic): every connection goes through the
  * {@link GuardedDnsResolver}, redirects are not followed (each hop would need its own decision), a call is cancelled
- * at its deadline however the server dribbles, and at most the step's body bound is read from a response. Thread-safe:
+ * at its deadline however the server dribbles, and at most the step's body bound is read from a response (its head
+ * within {@value #MAX_LINE} bytes a line and {@value #MAX_FIELDS} fields, so a server that sends an endless header
+ * fails the step instead of filling the pod's heap). Thread-safe:
  * the client and its pool are shared by every run.
  */
 public final class HttpCaller implements AutoCloseable {
+    /** The longest line of a response's head, trailers or chunk sizes (HttpClient's default: unbounded). */
+    static final int MAX_LINE = 16 * 1024;
+    /** The most header (or trailer) fields a response may have (HttpClient's default: unbounded). */
+    static final int MAX_FIELDS = 200;
+
     private final CloseableHttpClient client;
     private final ScheduledExecutorService deadlines;
 
     public HttpCaller(GuardedDnsResolver resolver, ScheduledExecutorService deadlines, int maxConnections) {
         PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setDnsResolver(resolver)
+                .setConnectionFactory(ManagedHttpClientConnectionFactory.builder()
+                        .http1Config(Http1Config.custom().setMaxLineLength(MAX_LINE).setMaxHeaderCount(MAX_FIELDS).build())
+                        .build())
                 .setMaxConnTotal(maxConnections)
                 .setMaxConnPerRoute(maxConnections)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()

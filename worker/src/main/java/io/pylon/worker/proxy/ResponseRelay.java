@@ -74,7 +74,7 @@ final class ResponseRelay {
                 if (location != null && (name.equalsIgnoreCase("location") || name.equalsIgnoreCase("content-location"))) {
                     value = location.apply(value);
                 }
-                res.headers().add(HeaderValues.create(name, value));
+                res.headers().add(ObsTextHeader.of(name, value));
             }
             edit.accept(res.headers());
             if (entity == null) {

@@ -29,7 +29,8 @@ import java.util.zip.CRC32;
  * sends half, closes), {@code /lie-long} (announces 5 bytes, sends 10), {@code /http10/N} (HTTP/1.0, close-delimited),
  * {@code /echo} (the request body's length, CRC-32 and framing), {@code /delay/MS} (answers after MS ms),
  * {@code /hold/KEY} (never answers; notes how long the proxy kept the connection, {@link #awaitReleased}),
- * {@code /hold/KEY/part} (the same after a chunked head and one chunk), {@code /status/CODE}, {@code /fail-first/KEY} (503
+ * {@code /hold/KEY/part} (the same after a chunked head and one chunk), {@code /utf8-header} (a header value in
+ * UTF-8 bytes), {@code /status/CODE}, {@code /fail-first/KEY} (503
  * the first time, then 200), {@code /redirect/PATH} (302 to this upstream's absolute {@code /redirect/PATH/done}), {@code /health} (the
  * status set by {@link #healthStatus}), anything else:
  * 200 with the request's target.
@@ -300,6 +301,12 @@ public final class ScriptedUpstream implements AutoCloseable {
                 }
                 out.flush();
                 return false;
+            }
+            case "utf8-header" -> {
+                // a header value in UTF-8 bytes (obs-text to HTTP), as servers send file names
+                write(out, "HTTP/1.1 200 OK\r\nContent-Disposition: attachment; filename=\""
+                        + new String("café.txt".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)
+                        + "\"\r\nContent-Length: 2\r\n" + conn + "\r\n" + (head ? "" : "ok"));
             }
             case "lie-long" -> {
                 write(out, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n" + (head ? "" : "helloEXTRA"));

@@ -164,7 +164,11 @@ class RequestFramingAttackTest {
                 new Attack("two spaces on the request line", "GET  /x HTTP/1.1\r\n" + HOST + "\r\n", REFUSED),
                 new Attack("request head lines ending in LF alone", "GET /x HTTP/1.1\n" + HOST.replace("\r\n", "\n") + "\n",
                         REFUSED),
-                new Attack("a header line without a colon", "GET /x HTTP/1.1\r\n" + HOST + "Junk\r\n\r\n", REFUSED));
+                new Attack("a header line without a colon", "GET /x HTTP/1.1\r\n" + HOST + "Junk\r\n\r\n", REFUSED),
+                new Attack("no protocol at all", "HELLO\r\n\r\n", null),
+                // nginx answers an HTTP/0.9 request with a bare body and a clear-text HTTP/2.0 line with 505
+                new Attack("an HTTP/0.9 request", "GET /x\r\n\r\n", REFUSED),
+                new Attack("HTTP/2.0 on the request line", "GET /x HTTP/2.0\r\n" + HOST + "\r\n", REFUSED));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -29,6 +29,9 @@ record GatewayError(Status status, String error, String message, long retryAfter
     static final GatewayError RESPONSE_HEAD_TOO_LARGE = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
             "The upstream service's response head is larger than the gateway accepts (a header line over 16 KiB, or "
                     + "more than 200 header fields).", 0);
+    static final GatewayError RESPONSE_MALFORMED = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
+            "The upstream service's response breaks HTTP's rules (its status line, or its framing: two Content-Lengths, "
+                    + "say).", 0);
     static final GatewayError GATEWAY_TIMEOUT = new GatewayError(Status.GATEWAY_TIMEOUT_504, "gateway_timeout",
             "The upstream service did not answer in time.", 0);
     static final GatewayError BODY_TOO_LARGE = new GatewayError(Status.REQUEST_ENTITY_TOO_LARGE_413,

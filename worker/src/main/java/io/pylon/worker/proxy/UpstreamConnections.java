@@ -91,9 +91,10 @@ final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClie
             return delegate.getSSLSession();
         }
 
+        /** The pool asks on release: a connection holding bytes past its last response is closed, not pooled. */
         @Override
         public boolean isConsistent() {
-            return delegate.isConsistent();
+            return delegate.isConsistent() && !LeftoverBytes.buffered(delegate);
         }
 
         @Override

@@ -104,6 +104,13 @@ final class UpstreamExchange {
         }
     }
 
+    /** The upstream's response broke HTTP/1.1's rules (two Content-Lengths, a malformed status line, say). */
+    static final class MalformedResponseException extends IOException {
+        MalformedResponseException(HttpException cause) {
+            super("the upstream broke the HTTP protocol: " + cause.getMessage(), cause);
+        }
+    }
+
     /**
      * A pooled connection, already used, failed before any of the response arrived: the upstream had closed it while
      * it idled, or left bytes on it after a response (more than its Content-Length). The request may go again on
@@ -140,7 +147,11 @@ final class UpstreamExchange {
             timeout.watch(endpoint);
             ClassicHttpResponse response = endpoint.execute(EXCHANGE_ID, request, EXECUTOR, context);
             responded = true;
-            boolean reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(request, response, context);
+            // RFC 9112 section 6.3: a response framed both ways may be an attempt at response splitting; its
+            // connection is not used again
+            boolean reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(request, response, context)
+                    && !(response.containsHeader(HttpHeaders.TRANSFER_ENCODING)
+                    && response.containsHeader(HttpHeaders.CONTENT_LENGTH));
             TimeValue keepAlive = keepAlive(response, context);
             return new UpstreamExchange(response, timeout, new PooledConnection(manager, endpoint, reusable, keepAlive));
         } catch (IOException | RuntimeException e) {
@@ -157,7 +168,7 @@ final class UpstreamExchange {
             if (reused && inTime) {
                 throw new ReusedConnectionFailedException(e);
             }
-            throw new IOException("the upstream broke the HTTP protocol", e);
+            throw new MalformedResponseException(e);
         }
     }
 

@@ -16,6 +16,8 @@ enum UpstreamFailure {
     UNREACHABLE, TIMEOUT, POOL_EXHAUSTED, BODY_TOO_LARGE,
     /** The client stopped sending the request body (an HTTP/2 stream past the body timeout). */
     BODY_TIMEOUT,
+    /** The upstream's response broke HTTP's rules. */
+    RESPONSE_MALFORMED,
     /** The upstream's response head was larger than the gateway reads (a line or the number of fields). */
     RESPONSE_HEAD_TOO_LARGE,
     /** The request body's chunked framing could not be parsed. */
@@ -39,6 +41,9 @@ enum UpstreamFailure {
         }
         if (e instanceof MessageConstraintException) {
             return RESPONSE_HEAD_TOO_LARGE;
+        }
+        if (e instanceof UpstreamExchange.MalformedResponseException) {
+            return RESPONSE_MALFORMED;
         }
         UpstreamFailure tls = tls(e);
         return tls != null ? tls : UNREACHABLE;
@@ -96,6 +101,7 @@ enum UpstreamFailure {
             case BODY_TIMEOUT -> GatewayError.BODY_TIMEOUT;
             case BODY_MALFORMED -> GatewayError.BODY_MALFORMED;
             case RESPONSE_HEAD_TOO_LARGE -> GatewayError.RESPONSE_HEAD_TOO_LARGE;
+            case RESPONSE_MALFORMED -> GatewayError.RESPONSE_MALFORMED;
             case UNREACHABLE -> GatewayError.BAD_GATEWAY;
             case TLS_UNTRUSTED -> GatewayError.TLS_UNTRUSTED;
             case TLS_NAME_MISMATCH -> GatewayError.TLS_NAME_MISMATCH;

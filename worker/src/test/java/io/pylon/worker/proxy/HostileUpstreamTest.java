@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * An upstream that sends an endless response head (one endless header line, or header fields without end) or endless
  * trailers: the Worker reads a head only within bounds (a line of 16 KiB, 200 fields), answers 502 with JSON (or cuts
  * a response whose head it already relayed), and drops the upstream's connection at once instead of filling its heap.
- * A large head within the bounds passes whole.
+ * A large head within the bounds passes whole. An upstream that sends more than its answer (a second answer nobody
+ * asked for) never has it taken for another client's answer: its connection is not pooled.
  */
 class HostileUpstreamTest {
     static HostileUpstream upstream;
@@ -107,6 +108,40 @@ class HostileUpstreamTest {
         assertThat(response.body()).isEqualTo("ok");
     }
 
+    /**
+     * A response framed both ways (Transfer-Encoding and Content-Length) and followed by a second answer nobody asked
+     * for: the client gets the chunked body, and the connection is not pooled, so the next client does not get the
+     * unasked answer.
+     */
+    @Test
+    void aResponseFramedBothWaysIsReadChunkedAndItsConnectionIsNotReused() throws Exception {
+        RawHttp.Response first = RawHttp.exchange(host, port, "GET /cl-and-te HTTP/1.1\r\nHost: api.test\r\n\r\n");
+        RawHttp.Response next = RawHttp.exchange(host, port, get("/next"));
+
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(next.body()).as("what the next client got").isNotEqualTo("spoilt").isNotEqualTo("fresh");
+        assertThat(next.status()).as("answered on a new connection").isEqualTo(404);
+    }
+
+    /** Bytes past a response's end on a connection that could be pooled: it is not, whatever its headers say. */
+    @Test
+    void aConnectionHoldingBytesPastItsResponseIsNotReused() throws Exception {
+        RawHttp.Response first = RawHttp.exchange(host, port, "GET /extra HTTP/1.1\r\nHost: api.test\r\n\r\n");
+        RawHttp.Response next = RawHttp.exchange(host, port, get("/next"));
+
+        assertThat(first.body()).isEqualTo("ok");
+        assertThat(next.body()).as("what the next client got").isNotEqualTo("spoilt");
+        assertThat(next.status()).isEqualTo(404);
+    }
+
+    @Test
+    void twoContentLengthsAreA502NamingTheFault() throws Exception {
+        RawHttp.Response response = RawHttp.exchange(host, port, get("/two-lengths"));
+
+        assertThat(response.status()).isEqualTo(502);
+        assertThat(response.body()).contains("breaks HTTP's rules");
+    }
+
     private static String get(String path) {
         return "GET " + path + " HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n";
     }
@@ -151,6 +186,30 @@ class HostileUpstreamTest {
                     case "/endless-fields" -> endless(path, out, "HTTP/1.1 200 OK\r\n", "X-Field: 1\r\n".repeat(500));
                     case "/endless-trailers" -> endless(path, out, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
                             + "2\r\nok\r\n0\r\n", "X-Trailer: 1\r\n".repeat(500));
+                    case "/cl-and-te" -> {
+                        // framed both ways, then a second answer nobody asked for; the connection stays open
+                        out.write(("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                + "2\r\nok\r\n0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nspoilt")
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                        out.flush();
+                        while (true) {
+                            RawHttp.readHead(socket.getInputStream());
+                            out.write(("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfresh").getBytes(StandardCharsets.ISO_8859_1));
+                            out.flush();
+                        }
+                    }
+                    case "/extra" -> {
+                        out.write(("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+                                + "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nspoilt").getBytes(StandardCharsets.ISO_8859_1));
+                        out.flush();
+                        while (true) {
+                            RawHttp.readHead(socket.getInputStream());
+                            out.write(("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfresh").getBytes(StandardCharsets.ISO_8859_1));
+                            out.flush();
+                        }
+                    }
+                    case "/two-lengths" -> out.write(("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 8\r\n\r\n"
+                            + "okspoilt").getBytes(StandardCharsets.ISO_8859_1));
                     case "/large-head" -> {
                         StringBuilder fields = new StringBuilder();
                         for (int i = 0; i < 150; i++) {

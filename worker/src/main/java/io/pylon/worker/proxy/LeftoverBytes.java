@@ -15,17 +15,25 @@ import java.lang.invoke.VarHandle;
  */
 final class LeftoverBytes {
     private static final System.Logger LOG = System.getLogger(LeftoverBytes.class.getName());
+    // the class holding the buffer is package-private: found by name
+    private static final Class<?> BASE = base();
     private static final @Nullable VarHandle IN_BUFFER = inBuffer();
 
     private LeftoverBytes() {
     }
 
+    private static Class<?> base() {
+        try {
+            return Class.forName("org.apache.hc.core5.http.impl.io.BHttpConnectionBase");
+        } catch (ClassNotFoundException e) {
+            return Void.class; // no connection is one: nothing is known of their buffers
+        }
+    }
+
     private static @Nullable VarHandle inBuffer() {
         try {
-            // the class holding the buffer is package-private: found by name
-            Class<?> base = Class.forName("org.apache.hc.core5.http.impl.io.BHttpConnectionBase");
-            return MethodHandles.privateLookupIn(base, MethodHandles.lookup())
-                    .findVarHandle(base, "inBuffer", SessionInputBufferImpl.class);
+            return MethodHandles.privateLookupIn(BASE, MethodHandles.lookup())
+                    .findVarHandle(BASE, "inBuffer", SessionInputBufferImpl.class);
         } catch (ReflectiveOperationException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "Cannot see HttpCore's connection buffer (" + e
                     + "): bytes an upstream sends past its response are noticed only at the next request");
@@ -36,8 +44,7 @@ final class LeftoverBytes {
     /** Whether {@code connection} has read bytes nobody has consumed yet; false when that cannot be known. */
     static boolean buffered(Object connection) {
         VarHandle inBuffer = IN_BUFFER;
-        if (inBuffer == null || !inBuffer.varType().equals(SessionInputBufferImpl.class)
-                || !inBuffer.coordinateTypes().getFirst().isInstance(connection)) {
+        if (inBuffer == null || !BASE.isInstance(connection)) {
             return false;
         }
         SessionInputBufferImpl buffer = (SessionInputBufferImpl) inBuffer.get(connection);

@@ -35,9 +35,9 @@ public final class ErrorHandling {
         routing.addFilter((chain, req, res) -> {
             int size = 0;
             for (io.helidon.http.Header header : req.headers()) {
-                size += header.name().length() + 4;
+                // Helidon keeps a name's lines as one header with a value each: each line counts its name
                 for (String value : header.allValues()) {
-                    size += value.length();
+                    size += header.name().length() + 4 + value.length();
                 }
             }
             if (size > maxHeaders) {

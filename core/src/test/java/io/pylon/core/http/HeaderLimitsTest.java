@@ -54,6 +54,16 @@ class HeaderLimitsTest {
         assertThat(exchange.only().status()).isEqualTo(431);
     }
 
+    /** One name repeated on 3,000 lines (24 KB on the wire) counts as 3,000 fields, not as one with 3,000 values. */
+    @Test
+    void aRepeatedHeaderCountsEachOfItsLines() throws IOException {
+        String request = "GET /platform/management/health HTTP/1.1\r\nHost: x\r\n" + "X-N: 1\r\n".repeat(3000) + "\r\n";
+
+        RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(), request);
+
+        assertThat(exchange.only().status()).isEqualTo(431);
+    }
+
     @Test
     void aRequestLineOverTheLimitIs414() throws IOException {
         RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(),

@@ -3,7 +3,6 @@ package io.pylon.worker.conformance;
 import io.pylon.core.testing.LingeringClients;
 import io.pylon.core.testing.RawWire;
 import io.pylon.worker.testing.Gateway;
-import io.pylon.worker.testing.LogCapture;
 import io.pylon.worker.testing.Nginx;
 import io.pylon.worker.testing.ScriptedUpstream;
 import io.pylon.worker.testing.WireConnection;
@@ -13,14 +12,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
 import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,63 +36,39 @@ class NginxConformanceTest {
     /** nginx's lingering_time on the limited location and the Worker's, shorter than the default 30 s for the test. */
     static final String LINGERING_TIME = "3s";
 
+    static NginxBeside proxies;
     static ScriptedUpstream upstream;
     static Nginx nginx;
-    static Gateway gateway;
-    static LogCapture severe;
     static int workerPort;
 
     @BeforeAll
     static void start() throws Exception {
-        Nginx.binary(); // fails first, naming nginx, when it is missing
-        severe = LogCapture.open(Level.SEVERE);
-        upstream = ScriptedUpstream.start();
-        nginx = Nginx.start("""
-                    upstream api {
-                        server 127.0.0.1:%d;
-                        keepalive 16;
-                    }
-                """.formatted(upstream.port()), """
+        proxies = NginxBeside.start("conformance-test", """
                         client_max_body_size 128m;
                         location /limited/ {
                             client_max_body_size 64k;
                             lingering_time %1$s;
                             proxy_pass http://api;
                         }
-                        location / {
-                            proxy_pass http://api;
-                            proxy_http_version 1.1;
-                            proxy_set_header Connection "";
-                            proxy_buffering off;
-                            proxy_request_buffering off;
-                        }
-                """.formatted(LINGERING_TIME));
-        gateway = Gateway.start("conformance-test", """
+                """.formatted(LINGERING_TIME), """
                 routes:
                   - {name: limited, pathPrefix: /limited/, maxRequestBody: 64k, upstreams: [%1$s]}
                   - {name: api, pathPrefix: /, upstreams: [%1$s]}
-                """.formatted(upstream.url()), Map.of("pylon.server.lingering-time", LINGERING_TIME));
-        workerPort = URI.create(gateway.url("/")).getPort();
+                """, Map.of("pylon.server.lingering-time", LINGERING_TIME));
+        upstream = proxies.upstream;
+        nginx = proxies.nginx;
+        workerPort = proxies.workerPort;
     }
 
     @AfterEach
     void noSevereLines() {
-        assertThat(severe.lines()).as("the Worker's SEVERE log lines").isEmpty();
+        assertThat(proxies.severe.lines()).as("the Worker's SEVERE log lines").isEmpty();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (nginx != null) {
-            nginx.close();
-        }
-        if (upstream != null) {
-            upstream.close();
-        }
-        if (severe != null) {
-            severe.close();
+        if (proxies != null) {
+            proxies.close();
         }
     }
 

@@ -1,7 +1,6 @@
 package io.pylon.worker.conformance;
 
 import io.pylon.worker.testing.Gateway;
-import io.pylon.worker.testing.LogCapture;
 import io.pylon.worker.testing.Nginx;
 import io.pylon.worker.testing.ScriptedUpstream;
 import org.junit.jupiter.api.AfterAll;
@@ -16,12 +15,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -42,57 +39,32 @@ class RequestFramingAttackTest {
     static final String NEXT = "GET /next HTTP/1.1\r\n" + HOST + "\r\n";
     static final String CHUNKED_HIDDEN = Integer.toHexString(HIDDEN.length()) + "\r\n" + HIDDEN + "\r\n0\r\n\r\n";
 
+    static NginxBeside proxies;
     static ScriptedUpstream upstream;
     static Nginx nginx;
-    static Gateway gateway;
-    static LogCapture severe;
     static int workerPort;
 
     @BeforeAll
     static void start() throws Exception {
-        Nginx.binary();
-        severe = LogCapture.open(Level.SEVERE);
-        upstream = ScriptedUpstream.start();
-        nginx = Nginx.start("""
-                    upstream api {
-                        server 127.0.0.1:%d;
-                        keepalive 16;
-                    }
-                """.formatted(upstream.port()), """
-                        location / {
-                            proxy_pass http://api;
-                            proxy_http_version 1.1;
-                            proxy_set_header Connection "";
-                            proxy_buffering off;
-                            proxy_request_buffering off;
-                        }
-                """);
-        gateway = Gateway.start("framing-attack-test", """
+        proxies = NginxBeside.start("framing-attack-test", "", """
                 routes:
                   - {name: limited, pathPrefix: /limited/, maxRequestBody: 1k, upstreams: [%1$s]}
                   - {name: api, pathPrefix: /, upstreams: [%1$s]}
-                """.formatted(upstream.url()), Map.of());
-        workerPort = URI.create(gateway.url("/")).getPort();
+                """, Map.of());
+        upstream = proxies.upstream;
+        nginx = proxies.nginx;
+        workerPort = proxies.workerPort;
     }
 
     @AfterEach
     void noSevereLines() {
-        assertThat(severe.lines()).as("the Worker's SEVERE log lines").isEmpty();
+        assertThat(proxies.severe.lines()).as("the Worker's SEVERE log lines").isEmpty();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (gateway != null) {
-            gateway.close();
-        }
-        if (nginx != null) {
-            nginx.close();
-        }
-        if (upstream != null) {
-            upstream.close();
-        }
-        if (severe != null) {
-            severe.close();
+        if (proxies != null) {
+            proxies.close();
         }
     }
 

@@ -34,6 +34,7 @@ import java.util.function.Supplier;
  * the stages.
  */
 public final class ProxyHandler implements Handler {
+    private static final System.Logger LOG = System.getLogger(ProxyHandler.class.getName());
     private final PodPaths paths;
     private final Supplier<RouteTable> routes;
     private final RateLimitGate rateLimits;
@@ -274,13 +275,29 @@ public final class ProxyHandler implements Handler {
                     }
                     GatewayError answer = failed.failure().answer(stats);
                     stats.meters.unanswered(entry, answer.status().code());
-                    answer.send(res);
+                    sendUnlessReset(answer, req, res);
                 }
             }
         } finally {
             if (departure != null) {
                 departure.clear(); // the exchange is over: nothing to abort any more
             }
+        }
+    }
+
+    /**
+     * Sends {@code answer}, unless the client's HTTP/2 stream is gone: Helidon 4.5 resets a stream whose body breaks
+     * its framing (DATA longer or shorter than its content-length) with PROTOCOL_ERROR, and a write to it then fails
+     * with IllegalStateException, which Helidon would log as a WARNING with its stack trace, once per such stream.
+     */
+    private static void sendUnlessReset(GatewayError answer, ServerRequest req, ServerResponse res) {
+        try {
+            answer.send(res);
+        } catch (IllegalStateException e) {
+            if (!"2.0".equals(req.prologue().protocolVersion())) {
+                throw e;
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> "HTTP/2 stream already closed; " + answer.status().code() + " not sent");
         }
     }
 }

@@ -297,6 +297,43 @@ final class RawHttp2 implements AutoCloseable {
      * The RST_STREAM frames the server sent until it closed the connection (other frames skipped); -1 when it was still
      * open after {@code millis}.
      */
+    /**
+     * What the server sends on {@code stream} within {@code millis}, answering its SETTINGS and PINGs: "HEADERS", "DATA",
+     * "RST_STREAM code" and "GOAWAY code", each with " end" when it ends the stream, until the stream ends or the
+     * connection does.
+     */
+    java.util.List<String> framesOf(int stream, int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        try {
+            while (true) {
+                Frame frame = readFrame();
+                if (frame.type == SETTINGS && (frame.flags & 1) == 0) {
+                    frame(SETTINGS, 1, 0, new byte[0]);
+                } else if (frame.type == PING && (frame.flags & 1) == 0) {
+                    frame(PING, 1, 0, frame.payload);
+                } else if (frame.type == GOAWAY) {
+                    seen.add("GOAWAY " + frame.payload[7]);
+                    return seen;
+                } else if (frame.stream == stream) {
+                    boolean end = (frame.flags & END_STREAM) != 0 && (frame.type == DATA || frame.type == HEADERS);
+                    seen.add(switch (frame.type) {
+                        case DATA -> "DATA";
+                        case HEADERS -> "HEADERS";
+                        case RST_STREAM -> "RST_STREAM " + frame.payload[3];
+                        default -> "frame " + frame.type;
+                    } + (end ? " end" : ""));
+                    if (end || frame.type == RST_STREAM) {
+                        return seen;
+                    }
+                }
+            }
+        } catch (java.io.EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
+            seen.add(e.getClass().getSimpleName());
+            return seen;
+        }
+    }
+
     int resetsUntilClosed(int millis) throws IOException {
         socket.setSoTimeout(millis);
         int resets = 0;

@@ -187,8 +187,13 @@ public final class ConnectionGuard implements Filter {
         }
     }
 
-    /** Reads {@code body} to its end and discards it; false past {@code maxBytes}, or when the body failed. */
+    /**
+     * Reads {@code body} to its end and discards it; false past {@code maxBytes}, or when the body failed. The reads may
+     * pull {@code maxBytes} and 64 KiB of framing lines from an HTTP/1 connection, no more ({@link ReadBudget}): Helidon
+     * holds a chunk whole before handing any of it out.
+     */
     private static boolean skip(InputStream body, long maxBytes) {
+        ReadBudget.begin(maxBytes + 64 * 1024);
         try {
             long skipped = 0;
             byte[] buffer = new byte[16 * 1024];
@@ -201,6 +206,8 @@ public final class ConnectionGuard implements Filter {
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
+        } finally {
+            ReadBudget.end();
         }
     }
 }

@@ -17,6 +17,7 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.pylon.core.http.ClientDeparture;
 import io.pylon.core.http.Http10Connections;
 import io.pylon.core.http.Http10Exchanges;
+import io.pylon.core.http.ReadBudget;
 import org.jspecify.annotations.Nullable;
 
 import java.io.Closeable;
@@ -151,6 +152,8 @@ final class GuardedConnection implements ConnectionContext {
             byte[] bytes = readSocket(socket);
             if (bytes == null) {
                 ended = true;
+            } else {
+                ReadBudget.spend(bytes.length);
             }
             if (bytes != null && phase == Phase.AWAITING_REQUEST) {
                 enter(Phase.IN_HEADERS);

@@ -2,6 +2,7 @@ package io.pylon.worker.proxy;
 
 import io.helidon.http.RequestException;
 import io.helidon.http.Status;
+import io.pylon.core.http.ReadBudget;
 import io.pylon.core.http.RequestBodyTimeoutException;
 
 import java.io.IOException;
@@ -11,7 +12,8 @@ import java.io.InterruptedIOException;
 /**
  * The client's request body on its way upstream, remembering whether reading started (after that, trying another
  * upstream would send a partial body), whether it was the client's side that failed (then nobody is left to answer)
- * whether the client stopped sending (then it is answered 408) and whether its chunked framing was malformed (400).
+ * whether the client stopped sending (then it is answered 408), whether its chunked framing was malformed (400) and
+ * whether a chunk outgrew what the gateway holds (413).
  *
  * <p>Threading: read by the one thread writing the request upstream; the flags are volatile for the request thread that
  * reads them after a failure.
@@ -25,6 +27,15 @@ final class ClientRequestBody extends InputStream {
     private volatile boolean tooLarge;
     private volatile boolean timedOut;
     private volatile boolean malformed;
+    private volatile boolean chunkTooLarge;
+
+    /**
+     * The largest chunk of a chunked body the gateway takes: Helidon 4.5 holds each chunk whole (and a chunk's size line
+     * however long), so each read of the body may pull at most this much, with room for its lines, from the connection
+     * ({@link ReadBudget}).
+     */
+    static final int MAX_CHUNK = 8 << 20;
+    private static final int LINES = 64 * 1024;
 
     /** The body grew past its limit while it streamed (a chunked body, whose length nobody announced). */
     static final class TooLargeException extends IOException {
@@ -61,6 +72,11 @@ final class ClientRequestBody extends InputStream {
         return malformed;
     }
 
+    /** Whether a chunk of the body, or a line of its framing, outgrew {@link #MAX_CHUNK}: the client is answered 413. */
+    boolean chunkTooLarge() {
+        return chunkTooLarge;
+    }
+
     boolean started() {
         return started;
     }
@@ -80,8 +96,12 @@ final class ClientRequestBody extends InputStream {
     public int read(byte[] b, int off, int len) throws IOException {
         started = true;
         int n;
+        ReadBudget.begin((long) MAX_CHUNK + LINES + len);
         try {
             n = in.read(b, off, len);
+        } catch (ReadBudget.ExceededException e) {
+            chunkTooLarge = true;
+            throw new IOException("a chunk of the client's request body is larger than " + MAX_CHUNK + " bytes");
         } catch (RequestBodyTimeoutException e) {
             timedOut = true;
             throw e;
@@ -99,6 +119,8 @@ final class ClientRequestBody extends InputStream {
         } catch (RuntimeException e) {
             clientFailed = true;
             throw new InterruptedIOException("client request body failed: " + e.getClass().getSimpleName());
+        } finally {
+            ReadBudget.end();
         }
         if (n > 0 && limit > 0) {
             read += n;
@@ -112,7 +134,7 @@ final class ClientRequestBody extends InputStream {
 
     @Override
     public void close() throws IOException {
-        if (malformed) {
+        if (malformed || chunkTooLarge) {
             return; // closing reads the body on to its end, which a malformed one lacks (Helidon 4.5 would wait for it)
         }
         in.close();

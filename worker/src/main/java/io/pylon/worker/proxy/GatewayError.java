@@ -38,6 +38,9 @@ record GatewayError(Status status, String error, String message, long retryAfter
             "payload_too_large", "The request body is larger than this route accepts.", 0);
     static final GatewayError BODY_TIMEOUT = new GatewayError(Status.REQUEST_TIMEOUT_408, "request_timeout",
             "The request body stopped arriving: no bytes within the body timeout.", 0);
+    static final GatewayError BODY_CHUNK_TOO_LARGE = new GatewayError(Status.REQUEST_ENTITY_TOO_LARGE_413,
+            "payload_too_large", "A chunk of the request body, or a line of its chunked framing, is larger than "
+                    + (ClientRequestBody.MAX_CHUNK >> 20) + " MiB; send the body in smaller chunks.", 0);
     static final GatewayError BODY_MALFORMED = new GatewayError(Status.BAD_REQUEST_400, "bad_request",
             "The chunked request body is malformed: each chunk must be a hexadecimal size, CRLF, the data and CRLF, and "
                     + "the last chunk a 0 followed by an empty line (chunk extensions and trailer fields are not accepted).",

@@ -270,6 +270,7 @@ public final class ProxyHandler implements Handler {
                                 headers), trailers);
                 case UpstreamDispatch.Failed failed -> {
                     if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE
+                            || failed.failure() == UpstreamFailure.BODY_CHUNK_TOO_LARGE
                             || failed.failure() == UpstreamFailure.BODY_MALFORMED) {
                         res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read
                     }

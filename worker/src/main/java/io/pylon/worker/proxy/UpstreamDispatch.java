@@ -174,6 +174,9 @@ final class UpstreamDispatch {
         if (body == null) {
             return null;
         }
+        if (body.chunkTooLarge()) {
+            return new Failed(UpstreamFailure.BODY_CHUNK_TOO_LARGE);
+        }
         if (body.tooLarge()) {
             return new Failed(UpstreamFailure.BODY_TOO_LARGE);
         }

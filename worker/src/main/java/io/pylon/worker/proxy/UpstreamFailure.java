@@ -20,6 +20,8 @@ enum UpstreamFailure {
     RESPONSE_MALFORMED,
     /** The upstream's response head was larger than the gateway reads (a line or the number of fields). */
     RESPONSE_HEAD_TOO_LARGE,
+    /** A chunk of the request body, or a line of its framing, was larger than the gateway holds. */
+    BODY_CHUNK_TOO_LARGE,
     /** The request body's chunked framing could not be parsed. */
     BODY_MALFORMED,
     /** The upstream's certificate does not chain to a trusted authority. */
@@ -86,7 +88,7 @@ enum UpstreamFailure {
         switch (this) {
             case TIMEOUT -> stats.gatewayTimeout.increment();
             case POOL_EXHAUSTED -> stats.poolExhausted.increment();
-            case BODY_TOO_LARGE, BODY_TIMEOUT, BODY_MALFORMED -> stats.badRequest.increment();
+            case BODY_TOO_LARGE, BODY_CHUNK_TOO_LARGE, BODY_TIMEOUT, BODY_MALFORMED -> stats.badRequest.increment();
             default -> stats.badGateway.increment();
         }
         return error();
@@ -100,6 +102,7 @@ enum UpstreamFailure {
             case BODY_TOO_LARGE -> GatewayError.BODY_TOO_LARGE;
             case BODY_TIMEOUT -> GatewayError.BODY_TIMEOUT;
             case BODY_MALFORMED -> GatewayError.BODY_MALFORMED;
+            case BODY_CHUNK_TOO_LARGE -> GatewayError.BODY_CHUNK_TOO_LARGE;
             case RESPONSE_HEAD_TOO_LARGE -> GatewayError.RESPONSE_HEAD_TOO_LARGE;
             case RESPONSE_MALFORMED -> GatewayError.RESPONSE_MALFORMED;
             case UNREACHABLE -> GatewayError.BAD_GATEWAY;

@@ -216,12 +216,8 @@ final class RawHttp2 implements AutoCloseable {
     String answer(int stream) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         while (true) {
-            Frame frame = readFrame();
-            if (frame.type == SETTINGS && (frame.flags & 1) == 0) {
-                frame(SETTINGS, 1, 0, new byte[0]);
-            } else if (frame.type == PING && (frame.flags & 1) == 0) {
-                frame(PING, 1, 0, frame.payload);
-            } else if (frame.type == GOAWAY) {
+            Frame frame = nextAnswered();
+            if (frame.type == GOAWAY) {
                 throw new IOException("GOAWAY, error code " + frame.payload[7]);
             } else if (frame.stream == stream && (frame.type == DATA || frame.type == HEADERS)) {
                 if (frame.type == DATA) {
@@ -307,12 +303,8 @@ final class RawHttp2 implements AutoCloseable {
         java.util.List<String> seen = new java.util.ArrayList<>();
         try {
             while (true) {
-                Frame frame = readFrame();
-                if (frame.type == SETTINGS && (frame.flags & 1) == 0) {
-                    frame(SETTINGS, 1, 0, new byte[0]);
-                } else if (frame.type == PING && (frame.flags & 1) == 0) {
-                    frame(PING, 1, 0, frame.payload);
-                } else if (frame.type == GOAWAY) {
+                Frame frame = nextAnswered();
+                if (frame.type == GOAWAY) {
                     seen.add("GOAWAY " + frame.payload[7]);
                     return seen;
                 } else if (frame.stream == stream) {
@@ -365,6 +357,20 @@ final class RawHttp2 implements AutoCloseable {
     }
 
     private record Frame(int type, int flags, int stream, byte[] payload) {
+    }
+
+    /** The next frame that is neither a SETTINGS nor a PING from the server; those are acknowledged on the way. */
+    private Frame nextAnswered() throws IOException {
+        while (true) {
+            Frame frame = readFrame();
+            if (frame.type == SETTINGS && (frame.flags & 1) == 0) {
+                frame(SETTINGS, 1, 0, new byte[0]);
+            } else if (frame.type == PING && (frame.flags & 1) == 0) {
+                frame(PING, 1, 0, frame.payload);
+            } else if (!(frame.type == SETTINGS || frame.type == PING)) {
+                return frame;
+            }
+        }
     }
 
     private Frame readFrame() throws IOException {

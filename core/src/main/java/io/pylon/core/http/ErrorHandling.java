@@ -30,15 +30,24 @@ public final class ErrorHandling {
     /**
      * Refuses a request whose header block exceeds {@code maxHeaders} bytes with 431 (RFC 6585). Helidon's own
      * parser limit sits higher and answers a plain 400 without saying why, so the limit operators see is this one.
+     * The same pass refuses a header line with an empty name (400), which Helidon's parser lets through.
      */
     public static void limitHeaders(HttpRouting.Builder routing, int maxHeaders) {
         routing.addFilter((chain, req, res) -> {
             int size = 0;
+            boolean unnamed = false;
             for (io.helidon.http.Header header : req.headers()) {
+                unnamed |= header.name().isEmpty();
                 // Helidon keeps a name's lines as one header with a value each: each line counts its name
                 for (String value : header.allValues()) {
                     size += header.name().length() + 4 + value.length();
                 }
+            }
+            if (unnamed) {
+                // Helidon 4.5 takes ": value" for a field with an empty name; a field name is one or more token characters
+                res.header(io.helidon.http.HeaderValues.CONNECTION_CLOSE);
+                ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "A header line has no field name before its colon.");
+                return;
             }
             if (size > maxHeaders) {
                 ErrorBody.send(res, HEADERS_TOO_LARGE, errorCode(HEADERS_TOO_LARGE),

@@ -27,8 +27,9 @@ record GatewayError(Status status, String error, String message, long retryAfter
     static final GatewayError TLS_FAILED = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
             "TLS to the upstream failed.", 0);
     static final GatewayError RESPONSE_HEAD_TOO_LARGE = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
-            "The upstream service's response head is larger than the gateway accepts (a header line over 16 KiB, or "
-                    + "more than 200 header fields).", 0);
+            "The upstream service's response head is larger than the gateway accepts (a header line over "
+                    + (UpstreamConnections.MAX_LINE >> 10) + " KiB, or more than " + UpstreamConnections.MAX_FIELDS
+                    + " header fields).", 0);
     static final GatewayError RESPONSE_MALFORMED = new GatewayError(Status.BAD_GATEWAY_502, "bad_gateway",
             "The upstream service's response breaks HTTP's rules (its status line, or its framing: two Content-Lengths, "
                     + "say).", 0);

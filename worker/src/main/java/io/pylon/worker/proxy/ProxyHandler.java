@@ -269,10 +269,8 @@ public final class ProxyHandler implements Handler {
                         headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
                                 headers), trailers);
                 case UpstreamDispatch.Failed failed -> {
-                    if (failed.failure() == UpstreamFailure.BODY_TOO_LARGE
-                            || failed.failure() == UpstreamFailure.BODY_CHUNK_TOO_LARGE
-                            || failed.failure() == UpstreamFailure.BODY_MALFORMED) {
-                        res.header(HeaderValues.CONNECTION_CLOSE); // the rest of the body is not read
+                    if (failed.failure().closesClientConnection()) {
+                        res.header(HeaderValues.CONNECTION_CLOSE);
                     }
                     GatewayError answer = failed.failure().answer(stats);
                     stats.meters.unanswered(entry, answer.status().code());

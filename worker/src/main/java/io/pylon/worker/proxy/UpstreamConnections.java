@@ -36,9 +36,12 @@ final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClie
     /** The most header (or trailer) fields an upstream's response may have (HttpClient's default: unbounded). */
     static final int MAX_FIELDS = 200;
 
-    private static final ManagedHttpClientConnectionFactory FACTORY = ManagedHttpClientConnectionFactory.builder()
-            .http1Config(Http1Config.custom().setMaxLineLength(MAX_LINE).setMaxHeaderCount(MAX_FIELDS).build())
+    /** The bounds an upstream's response head is read within, on pooled connections and WebSocket handshakes alike. */
+    static final Http1Config HEAD_BOUNDS = Http1Config.custom().setMaxLineLength(MAX_LINE).setMaxHeaderCount(MAX_FIELDS)
             .build();
+
+    private static final ManagedHttpClientConnectionFactory FACTORY = ManagedHttpClientConnectionFactory.builder()
+            .http1Config(HEAD_BOUNDS).build();
 
     private UpstreamConnections() {
     }

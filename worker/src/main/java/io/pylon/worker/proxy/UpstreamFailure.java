@@ -79,6 +79,14 @@ enum UpstreamFailure {
         return ssl ? TLS_FAILED : null;
     }
 
+    /**
+     * Whether the client's answer ends its connection: the rest of a body refused part-way (too large, a chunk too
+     * large, malformed) is not read, so nothing after it on the connection could be taken for the next request.
+     */
+    boolean closesClientConnection() {
+        return this == BODY_TOO_LARGE || this == BODY_CHUNK_TOO_LARGE || this == BODY_MALFORMED;
+    }
+
     boolean isTls() {
         return this == TLS_UNTRUSTED || this == TLS_NAME_MISMATCH || this == TLS_REFUSED || this == TLS_FAILED;
     }

@@ -10,7 +10,6 @@ import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpHost;
-import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.impl.io.ChunkedInputStream;
 import org.apache.hc.core5.http.impl.io.ContentLengthInputStream;
 import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParser;
@@ -44,7 +43,6 @@ import java.util.Locale;
 final class WebSocketHandshake {
     /** Largest refusal body relayed; a larger one is answered 502. */
     static final int MAX_REFUSAL_BODY = 64 * 1024;
-    private static final int MAX_HEAD = 16 * 1024;
 
     private WebSocketHandshake() {
     }
@@ -131,9 +129,8 @@ final class WebSocketHandshake {
 
         socket.setSoTimeout((int) Math.max(1, route.responseTimeout().toMillis()));
         InputStream in = socket.getInputStream();
-        SessionInputBufferImpl buffer = new SessionInputBufferImpl(8 * 1024, MAX_HEAD);
-        DefaultHttpResponseParser parser = new DefaultHttpResponseParser(Http1Config.custom()
-                .setMaxLineLength(MAX_HEAD).setMaxHeaderCount(200).build());
+        SessionInputBufferImpl buffer = new SessionInputBufferImpl(8 * 1024, UpstreamConnections.MAX_LINE);
+        DefaultHttpResponseParser parser = new DefaultHttpResponseParser(UpstreamConnections.HEAD_BOUNDS);
         ClassicHttpResponse response = parser.parse(buffer, in);
         while (response != null && response.getCode() < 200 && response.getCode() != 101) {
             response = parser.parse(buffer, in); // 100 Continue and other interim answers

@@ -9,6 +9,7 @@ import io.pylon.worker.routes.RouteTable;
 import io.pylon.gateway.model.Upstream;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.Method;
 import org.apache.hc.core5.util.Timeout;
 
 import javax.net.ssl.SSLException;
@@ -19,15 +20,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The failover stage: opens an exchange with one of a route's upstreams. They are tried round robin from the route's
  * cursor, healthy ones first; one that refuses the connection or does not accept it in time is marked failed and the
  * next is tried, which is safe for any method because nothing was sent (unless the client's body was already being
- * read). A reused connection that fails before any of the response arrived (closed by the upstream while idle, or
- * left with bytes past a response) is retried once on another connection of the same upstream while none of the
+ * read). A reused connection that fails before any of the response arrived (closed by the upstream while idle, or,
+ * for an idempotent method, answering with bytes that break HTTP's rules) is retried once on another connection of the same upstream while none of the
  * client's body was consumed. A route's {@code retries} also try an idempotent request without a body again after
  * a failed connection or a listed status (502, 503, 504), over the upstreams in turn, within its time budget. Any
  * other failure ends the attempt.
@@ -66,8 +66,6 @@ final class UpstreamDispatch {
         this.stats = stats;
     }
 
-    private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE");
-
     /**
      * @param method the request's method: only an idempotent one without a body is retried ({@link Forwarding})
      * @param body      the client's body, null when the request has none
@@ -79,7 +77,7 @@ final class UpstreamDispatch {
                 @Nullable ClientDeparture departure, Outbound outbound) {
         Route route = entry.route();
         Forwarding.Retries retries = route.forwarding().retries();
-        boolean retryable = retries.attempts() > 0 && body == null && IDEMPOTENT.contains(method);
+        boolean retryable = retries.attempts() > 0 && body == null && Method.isIdempotent(method);
         List<Upstream> order = order(entry);
         int tries = retryable ? Math.max(order.size(), 1 + retries.attempts()) : order.size();
         long deadline = retryable ? System.nanoTime() + retries.within().toNanos() : Long.MAX_VALUE;

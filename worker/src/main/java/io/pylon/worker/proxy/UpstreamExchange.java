@@ -13,6 +13,7 @@ import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.MessageConstraintException;
+import org.apache.hc.core5.http.Method;
 import org.apache.hc.core5.http.impl.DefaultConnectionReuseStrategy;
 import org.apache.hc.core5.http.impl.io.HttpRequestExecutor;
 import org.apache.hc.core5.http.protocol.HttpProcessor;
@@ -113,8 +114,9 @@ final class UpstreamExchange {
 
     /**
      * A pooled connection, already used, failed before any of the response arrived: the upstream had closed it while
-     * it idled, or left bytes on it after a response (more than its Content-Length). The request may go again on
-     * another connection as long as none of the client's body was consumed.
+     * it idled, or (for an idempotent method only) what came back broke HTTP's rules, as bytes left on it after a
+     * response would. The request may go again on another connection as long as none of the client's body was
+     * consumed.
      */
     static final class ReusedConnectionFailedException extends IOException {
         ReusedConnectionFailedException(Exception cause) {
@@ -165,7 +167,9 @@ final class UpstreamExchange {
         } catch (HttpException e) {
             boolean inTime = timeout.finish();
             discard(manager, endpoint);
-            if (reused && inTime) {
+            // on a reused connection this may be bytes an earlier answer left behind, but it may as well be the
+            // upstream's answer to this request: sent again only when sending it twice does no harm
+            if (reused && inTime && Method.isIdempotent(request.getMethod())) {
                 throw new ReusedConnectionFailedException(e);
             }
             throw new MalformedResponseException(e);

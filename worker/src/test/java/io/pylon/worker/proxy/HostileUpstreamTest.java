@@ -142,14 +142,44 @@ class HostileUpstreamTest {
         assertThat(response.body()).contains("breaks HTTP's rules");
     }
 
+    /**
+     * A malformed answer on a reused connection may be bytes an earlier answer left behind, so an idempotent request is
+     * sent once more on a new connection; a POST is not, because the upstream may have acted on it.
+     */
+    @Test
+    void aMalformedAnswerToAPostOnAReusedConnectionIsNotSentAgain() throws Exception {
+        int before = upstream.received("/charge");
+        RawHttp.Response kept = RawHttp.exchange(host, port, get("/keep"));
+        RawHttp.Response charged = RawHttp.exchange(host, port,
+                "POST /charge HTTP/1.1\r\nHost: api.test\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+
+        assertThat(kept.body()).isEqualTo("ok");
+        assertThat(charged.status()).isEqualTo(502);
+        assertThat(charged.body()).contains("breaks HTTP's rules");
+        assertThat(upstream.received("/charge") - before).as("POSTs the upstream received").isEqualTo(1);
+    }
+
+    @Test
+    void aMalformedAnswerToAGetOnAReusedConnectionIsTriedOnceMore() throws Exception {
+        int before = upstream.received("/charge");
+        RawHttp.exchange(host, port, get("/keep"));
+        RawHttp.Response response = RawHttp.exchange(host, port, get("/charge"));
+
+        assertThat(response.status()).isEqualTo(502);
+        assertThat(upstream.received("/charge") - before).as("GETs the upstream received").isEqualTo(2);
+    }
+
     private static String get(String path) {
         return "GET " + path + " HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n";
     }
 
     /** A raw upstream that answers by path; for the endless ones it notes how much it sent before it was dropped. */
     static final class HostileUpstream implements AutoCloseable {
+        private static final byte[] TWO_LENGTHS = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 8\r\n\r\nokspoilt"
+                .getBytes(StandardCharsets.ISO_8859_1);
         private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
         private final Map<String, Long> dropped = new ConcurrentHashMap<>();
+        private final Map<String, Integer> received = new ConcurrentHashMap<>();
 
         HostileUpstream() throws IOException {
             Thread.ofVirtual().start(() -> {
@@ -176,11 +206,16 @@ class HostileUpstreamTest {
             return dropped.getOrDefault(path, -1L);
         }
 
+        int received(String path) {
+            return received.getOrDefault(path, 0);
+        }
+
         private void serve(Socket socket) {
             try (socket) {
                 String head = RawHttp.readHead(socket.getInputStream());
                 String path = head.split(" ")[1];
                 OutputStream out = socket.getOutputStream();
+                received.merge(path, 1, Integer::sum);
                 switch (path) {
                     case "/endless-line" -> endless(path, out, "HTTP/1.1 200 OK\r\nX-Endless: ", "a".repeat(8192));
                     case "/endless-fields" -> endless(path, out, "HTTP/1.1 200 OK\r\n", "X-Field: 1\r\n".repeat(500));
@@ -208,6 +243,14 @@ class HostileUpstreamTest {
                             out.flush();
                         }
                     }
+                    case "/keep" -> {
+                        // an answer that keeps the connection, then a malformed one to whatever comes next on it
+                        out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1));
+                        out.flush();
+                        received.merge(RawHttp.readHead(socket.getInputStream()).split(" ")[1], 1, Integer::sum);
+                        out.write(TWO_LENGTHS);
+                    }
+                    case "/charge" -> out.write(TWO_LENGTHS);
                     case "/two-lengths" -> out.write(("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 8\r\n\r\n"
                             + "okspoilt").getBytes(StandardCharsets.ISO_8859_1));
                     case "/large-head" -> {

@@ -20,7 +20,8 @@ import java.util.logging.Logger;
  *
  * <p>A client that has not reached the grid yet ({@link #quietUntilConnected}) logs none of Hazelcast's lines about
  * its failed attempts (a stack trace each, while the Cache pods start, which is normal): its first one runs the
- * client's own one-line notice instead.
+ * client's own one-line notice instead. A double completion Hazelcast logs as it shuts down is logged at FINE
+ * ({@link ShutdownDoubleCompletion}).
  *
  * <p>Threading: {@link #hide}, {@link #quietUntilConnected} and {@link #connected} may be called by any thread (a
  * pod's start-up, Hazelcast's lifecycle events); the secrets and the quiet clients are kept in concurrent maps that
@@ -119,10 +120,12 @@ public final class RedactingLoggerFactory extends LoggerFactorySupport {
 
         @Override
         public void log(java.util.logging.Level level, String message, @Nullable Throwable thrown) {
-            if (!logger.isLoggable(level) || quieted(logger.getName(), message)) {
+            java.util.logging.Level effective = ShutdownDoubleCompletion.matches(message, thrown)
+                    ? java.util.logging.Level.FINE : level;
+            if (!logger.isLoggable(effective) || quieted(logger.getName(), message)) {
                 return;
             }
-            LogRecord record = new LogRecord(level, redact(message));
+            LogRecord record = new LogRecord(effective, redact(message));
             record.setLoggerName(logger.getName());
             record.setSourceClassName(logger.getName());
             record.setThrown(redact(thrown));

@@ -1,6 +1,7 @@
 package io.pylon.core.server;
 
 import io.helidon.common.buffers.BufferData;
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
@@ -61,6 +62,7 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final Http2Connections http2;
     private final RequestDepartures departures;
     private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
+    private final AcceptedConnections accepted = new AcceptedConnections();
     // connections of the listener's other protocols (HTTP/2): counted and asked to close on stop, no HTTP/1 phases
     private final Set<ServerConnection> others = ConcurrentHashMap.newKeySet();
     private final AtomicLong closedIdle = new AtomicLong();
@@ -90,6 +92,15 @@ final class ConnectionTimeouts implements AutoCloseable {
     }
 
     private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * The accepted sockets' options: {@code options}, and when Helidon may hold a connection before a protocol takes
+     * it ({@code heldBeforeSelection}: TLS, or more than one protocol), each accepted socket noted until one does
+     * ({@link AcceptedConnections}): one still waiting after the idle timeout is closed.
+     */
+    SocketOptions connectionOptions(SocketOptions options, boolean heldBeforeSelection) {
+        return heldBeforeSelection ? new WatchedSocketOptions(options, accepted::accepted) : options;
+    }
 
     /** Adds the guard's listeners to the HTTP/1 configuration. */
     Http1Config.Builder listenTo(Http1Config.Builder http1) {
@@ -256,6 +267,10 @@ final class ConnectionTimeouts implements AutoCloseable {
     private void sweep() {
         long now = System.nanoTime();
         bodyReads.sweep(now);
+        // a connection no protocol took yet waits for its first bytes or its TLS handshake: idle, as nginx's
+        // client_header_timeout bounds both
+        closedIdle.addAndGet(accepted.closeWaitingLongerThan(
+                (draining ? DRAIN_IDLE : limits.idleTimeout()).toNanos(), now));
         for (GuardedConnection c : http2.all()) {
             // an HTTP/2 connection reads frames for every stream, and a silent client may be waiting for an answer:
             // idle is no request in flight and nothing from the client since the last one ended. Its streams'
@@ -371,6 +386,7 @@ final class ConnectionTimeouts implements AutoCloseable {
         @Override
         public void handle(io.helidon.common.concurrency.limits.Limit limit) throws InterruptedException {
             lastOpened = System.nanoTime();
+            accepted.taken(guarded.serverSocket());
             connections.add(guarded);
             departures.add(guarded);
             boolean closedByServer = false;
@@ -427,6 +443,7 @@ final class ConnectionTimeouts implements AutoCloseable {
         @Override
         public void handle(io.helidon.common.concurrency.limits.Limit limit) throws InterruptedException {
             lastOpened = System.nanoTime();
+            accepted.taken(guarded.serverSocket());
             others.add(this);
             http2.add(guarded);
             try {

@@ -1,5 +1,6 @@
 package io.pylon.core.server;
 
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
@@ -176,7 +177,8 @@ public final class PodServer {
                 .directHandlers(ErrorHandling.directHandlers())
                 .errorHandling(io.helidon.webserver.ErrorHandling.builder().logAllMessages(true).build()) // ParserFailures
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
-                .connectionOptions(options -> options.tcpNoDelay(true))
+                .connectionOptions(timeouts.connectionOptions(SocketOptions.builder().tcpNoDelay(true).build(),
+                        protocols.secure() || !protocols.selectors().isEmpty()))
                 .maxTcpConnections(limits.maxConnections())
                 .useNio(!protocols.usesBlockingSockets())
                 .protocolsDiscoverServices(false)

@@ -95,6 +95,15 @@ class SlowClientsTest {
     }
 
     @Test
+    void aConnectionThatNeverSendsIsClosedAfterTheIdleTimeout() throws Exception {
+        start(Map.of("pylon.server.idle-timeout", "1s"));
+        try (Socket socket = connect()) {
+            long t0 = System.nanoTime();
+            assertThat(msUntilClosed(socket, t0)).isBetween(900L, 3000L);
+        }
+    }
+
+    @Test
     void halfARequestLineIsClosedAfterTheHeaderTimeout() throws Exception {
         start(Map.of("pylon.server.header-timeout", "1s"));
         try (Socket socket = connect()) {

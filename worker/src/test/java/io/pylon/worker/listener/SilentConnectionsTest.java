@@ -1,0 +1,136 @@
+package io.pylon.worker.listener;
+
+import io.pylon.core.testing.TestPods;
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.TestCertificates;
+import io.pylon.worker.testing.TestUpstream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import javax.net.ssl.SSLSocket;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Clients that connect and then hold the connection without starting a request: Helidon finishes a TLS handshake, and
+ * with HTTP/2 beside HTTP/1 reads the first bytes, before any protocol (and so the pod's connection guard) takes the
+ * connection. Each is closed after the idle timeout, as nginx's client_header_timeout does, instead of holding a
+ * connection slot, a thread and a descriptor for good; a connection in use is not.
+ */
+class SilentConnectionsTest {
+    static TestCertificates.Issued ca;
+    static Path secret;
+    static TestUpstream echo;
+    static Gateway plain;
+    static Gateway tls;
+
+    @BeforeAll
+    static void start() throws IOException {
+        ca = TestCertificates.authority("Test CA");
+        TestCertificates.Issued leaf = TestCertificates.leaf("silent", ca);
+        secret = Files.createTempDirectory("pylon-tls");
+        Files.writeString(secret.resolve("tls.crt"), leaf.certificatePem());
+        Files.writeString(secret.resolve("tls.key"), leaf.keyPem());
+        echo = TestUpstream.echo("e");
+        String routes = """
+                routes:
+                  - {name: echo, pathPrefix: /echo, upstreams: [%s]}
+                """.formatted(echo.url());
+        plain = Gateway.start("worker-silent", routes, Map.of("pylon.server.idle-timeout", "1s"));
+        tls = Gateway.start("worker-silent-tls", routes, Map.of(
+                "pylon.server.idle-timeout", "1s",
+                "pylon.worker.tls.certificate-file", secret.resolve("tls.crt").toString(),
+                "pylon.worker.tls.key-file", secret.resolve("tls.key").toString()));
+    }
+
+    @AfterAll
+    static void stop() {
+        plain.close();
+        tls.close();
+        echo.close();
+        TestPods.deleteTree(secret);
+    }
+
+    @Test
+    void aPlainConnectionThatSendsNothingIsClosed() throws Exception {
+        try (Socket socket = connect(plain)) {
+            assertThat(msUntilClosed(socket)).isBetween(900L, 3_000L);
+        }
+    }
+
+    @Test
+    void aTlsConnectionThatSendsNothingIsClosed() throws Exception {
+        try (Socket socket = connect(tls)) {
+            assertThat(msUntilClosed(socket)).isBetween(900L, 3_000L);
+        }
+    }
+
+    @Test
+    void aTlsHandshakeLeftHalfwayIsClosed() throws Exception {
+        try (Socket socket = connect(tls)) {
+            socket.getOutputStream().write(new byte[]{0x16, 0x03, 0x01, 0x02}); // a handshake record's start
+            assertThat(msUntilClosed(socket)).isBetween(900L, 3_000L);
+        }
+    }
+
+    @Test
+    void aTlsConnectionSilentAfterItsHandshakeIsClosed() throws Exception {
+        URI uri = URI.create(tls.url("/"));
+        try (SSLSocket socket = (SSLSocket) TestCertificates.trusting(ca).getSocketFactory()
+                .createSocket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.startHandshake();
+            assertThat(msUntilClosed(socket)).isBetween(900L, 3_000L);
+        }
+    }
+
+    @Test
+    void aConnectionInUseOutlivesTheBound() throws Exception {
+        try (Socket socket = connect(plain)) {
+            for (int i = 0; i < 6; i++) { // 2.4 s in all, well past the bound counted from the connect
+                socket.getOutputStream().write("GET /echo/x HTTP/1.1\r\nHost: api.test\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertThat(answer(socket)).startsWith("HTTP/1.1 200");
+                Thread.sleep(400);
+            }
+        }
+    }
+
+    private static Socket connect(Gateway gateway) throws IOException {
+        URI uri = URI.create(gateway.url("/"));
+        Socket socket = new Socket(uri.getHost(), uri.getPort());
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    private static long msUntilClosed(Socket socket) throws IOException {
+        long t0 = System.nanoTime();
+        InputStream in = socket.getInputStream();
+        try {
+            while (in.read() != -1) {
+                // a TLS alert may come first; the close is what is timed
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the Worker kept the silent connection open for 10 s", e);
+        } catch (IOException reset) {
+            // closed with a reset: also closed
+        }
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private static String answer(Socket socket) throws IOException {
+        byte[] buffer = new byte[4096];
+        int n = socket.getInputStream().read(buffer);
+        return n < 0 ? "" : new String(buffer, 0, n, StandardCharsets.US_ASCII);
+    }
+}

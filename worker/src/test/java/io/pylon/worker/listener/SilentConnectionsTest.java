@@ -97,12 +97,28 @@ class SilentConnectionsTest {
     @Test
     void aConnectionInUseOutlivesTheBound() throws Exception {
         try (Socket socket = connect(plain)) {
-            for (int i = 0; i < 6; i++) { // 2.4 s in all, well past the bound counted from the connect
-                socket.getOutputStream().write("GET /echo/x HTTP/1.1\r\nHost: api.test\r\n\r\n"
-                        .getBytes(StandardCharsets.US_ASCII));
-                assertThat(answer(socket)).startsWith("HTTP/1.1 200");
-                Thread.sleep(400);
-            }
+            useFor2400ms(socket);
+        }
+    }
+
+    @Test
+    void aTlsConnectionInUseOutlivesTheBound() throws Exception {
+        URI uri = URI.create(tls.url("/"));
+        try (SSLSocket socket = (SSLSocket) TestCertificates.trusting(ca).getSocketFactory()
+                .createSocket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(10_000);
+            useFor2400ms(socket);
+        }
+    }
+
+    /** Requests 400 ms apart: well past the bound counted from the connect, never idle as long as the idle timeout. */
+    private static void useFor2400ms(Socket socket) throws Exception {
+        for (int i = 0; i < 6; i++) {
+            socket.getOutputStream().write("GET /echo/x HTTP/1.1\r\nHost: api.test\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            assertThat(answer(socket)).startsWith("HTTP/1.1 200");
+            Thread.sleep(400);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.pylon.core.server;
 
 import io.pylon.core.testing.FakeModule;
+import io.pylon.core.testing.RawWire;
 import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -60,21 +61,6 @@ class SlowClientsTest {
         return socket;
     }
 
-    /** Milliseconds until the server closes the connection (EOF or reset), failing beyond the socket timeout. */
-    private static long msUntilClosed(Socket socket, long t0) throws IOException {
-        InputStream in = socket.getInputStream();
-        try {
-            while (in.read() != -1) {
-                // an answer may come first (the stalled body); the close is what is timed
-            }
-        } catch (SocketTimeoutException e) {
-            throw new AssertionError("the server kept the connection open for 10 s", e);
-        } catch (IOException reset) {
-            // closed with a reset: also closed
-        }
-        return (System.nanoTime() - t0) / 1_000_000;
-    }
-
     private static String answer(Socket socket) throws IOException {
         byte[] buffer = new byte[4096];
         int n = socket.getInputStream().read(buffer);
@@ -88,7 +74,7 @@ class SlowClientsTest {
             socket.getOutputStream().write(HEALTH.getBytes(StandardCharsets.US_ASCII));
             assertThat(answer(socket)).startsWith("HTTP/1.1 200").contains("keep-alive");
             long t0 = System.nanoTime();
-            assertThat(msUntilClosed(socket, t0)).isBetween(900L, 3000L);
+            assertThat(RawWire.msUntilClosed(socket, t0)).isBetween(900L, 3000L);
         }
         // at least this one: on a cold, loaded JVM one more connection was counted (not explained yet)
         assertThat(TestPods.get(pod, "/platform/management/health").body()).containsPattern("\"closedIdle\":[1-9]");
@@ -99,7 +85,7 @@ class SlowClientsTest {
         start(Map.of("pylon.server.idle-timeout", "1s"));
         try (Socket socket = connect()) {
             long t0 = System.nanoTime();
-            assertThat(msUntilClosed(socket, t0)).isBetween(900L, 3000L);
+            assertThat(RawWire.msUntilClosed(socket, t0)).isBetween(900L, 3000L);
         }
     }
 
@@ -109,7 +95,7 @@ class SlowClientsTest {
         try (Socket socket = connect()) {
             long t0 = System.nanoTime();
             socket.getOutputStream().write("GET /platform/manag".getBytes(StandardCharsets.US_ASCII));
-            assertThat(msUntilClosed(socket, t0)).isBetween(900L, 3000L);
+            assertThat(RawWire.msUntilClosed(socket, t0)).isBetween(900L, 3000L);
         }
     }
 
@@ -130,7 +116,7 @@ class SlowClientsTest {
                     cut = true;
                 }
             }
-            assertThat(msUntilClosed(socket, t0)).isBetween(1400L, 3500L);
+            assertThat(RawWire.msUntilClosed(socket, t0)).isBetween(1400L, 3500L);
         }
         assertThat(TestPods.get(pod, "/platform/management/health").body()).contains("\"closedSlowHeaders\":1");
     }
@@ -151,7 +137,7 @@ class SlowClientsTest {
         try (Socket stalled = connect()) {
             stalled.getOutputStream().write((head + "abc").getBytes(StandardCharsets.US_ASCII));
             long t0 = System.nanoTime();
-            assertThat(msUntilClosed(stalled, t0)).isBetween(900L, 3000L);
+            assertThat(RawWire.msUntilClosed(stalled, t0)).isBetween(900L, 3000L);
         }
         assertThat(TestPods.get(pod, "/platform/management/health").body()).contains("\"closedStalledBody\":1");
     }

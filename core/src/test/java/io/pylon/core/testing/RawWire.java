@@ -43,6 +43,24 @@ public final class RawWire {
         }
     }
 
+    /**
+     * Milliseconds from {@code t0} until the server closes {@code socket} (EOF or reset), reading and dropping what
+     * comes first (an answer, a TLS alert); fails when the socket's read timeout passes first.
+     */
+    public static long msUntilClosed(Socket socket, long t0) throws IOException {
+        InputStream in = socket.getInputStream();
+        try {
+            while (in.read() != -1) {
+                // what comes before the close is not what is timed
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the server kept the connection open for " + socket.getSoTimeout() + " ms", e);
+        } catch (IOException reset) {
+            // closed with a reset: also closed
+        }
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
     public static Exchange send(String host, int port, String request) throws IOException {
         return send(host, port, request.getBytes(StandardCharsets.ISO_8859_1), 3000);
     }

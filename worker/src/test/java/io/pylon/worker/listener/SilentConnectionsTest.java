@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import java.io.IOException;
 import java.net.Socket;
@@ -89,6 +90,21 @@ class SilentConnectionsTest {
                 .createSocket(uri.getHost(), uri.getPort())) {
             socket.setSoTimeout(10_000);
             socket.startHandshake();
+            assertThat(RawWire.msUntilClosed(socket, System.nanoTime())).isBetween(900L, 3_000L);
+        }
+    }
+
+    @Test
+    void anHttp2ConnectionChosenByAlpnAndSilentIsClosed() throws Exception {
+        URI uri = URI.create(tls.url("/"));
+        try (SSLSocket socket = (SSLSocket) TestCertificates.trusting(ca).getSocketFactory()
+                .createSocket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(10_000);
+            SSLParameters parameters = socket.getSSLParameters();
+            parameters.setApplicationProtocols(new String[]{"h2"});
+            socket.setSSLParameters(parameters);
+            socket.startHandshake();
+            assertThat(socket.getApplicationProtocol()).isEqualTo("h2");
             assertThat(RawWire.msUntilClosed(socket, System.nanoTime())).isBetween(900L, 3_000L);
         }
     }

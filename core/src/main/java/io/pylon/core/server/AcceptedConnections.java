@@ -66,8 +66,14 @@ final class AcceptedConnections {
         return closed;
     }
 
-    /** Connections waiting now. */
-    int size() {
-        return waiting.size();
+    /** Connections waiting now (still open). */
+    int open() {
+        int open = 0;
+        for (Waiting w : waiting.values()) {
+            if (w.channel().isOpen()) {
+                open++;
+            }
+        }
+        return open;
     }
 }

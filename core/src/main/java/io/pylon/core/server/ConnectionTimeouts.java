@@ -199,9 +199,9 @@ final class ConnectionTimeouts implements AutoCloseable {
         };
     }
 
-    /** Connections open now, of every protocol. */
+    /** Connections open now, of every protocol, and those no protocol took yet. */
     int open() {
-        return connections.size() + others.size();
+        return connections.size() + others.size() + accepted.open();
     }
 
     /** While on, connections waiting for a request are closed once they waited {@link #DRAIN_IDLE}. */

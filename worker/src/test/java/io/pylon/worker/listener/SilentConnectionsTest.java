@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -106,6 +108,20 @@ class SilentConnectionsTest {
             socket.startHandshake();
             assertThat(socket.getApplicationProtocol()).isEqualTo("h2");
             assertThat(RawWire.msUntilClosed(socket, System.nanoTime())).isBetween(900L, 3_000L);
+        }
+    }
+
+    /** While they are held, the listener check counts them: they hold connection slots like any other. */
+    @Test
+    void silentConnectionsAreCountedInTheHealthCheck() throws Exception {
+        try (Gateway patient = Gateway.start("worker-silent-counted", "routes: []",
+                Map.of("pylon.server.idle-timeout", "60s"));
+             Socket one = connect(patient); Socket two = connect(patient); Socket three = connect(patient)) {
+            Gateway.await("three silent connections counted", 10_000, () -> {
+                String health = TestPods.get(patient.pod, "/platform/management/health").body();
+                Matcher m = Pattern.compile("\"clientConnections\":(\\d+)").matcher(health);
+                return m.find() && Integer.parseInt(m.group(1)) >= 3;
+            });
         }
     }
 

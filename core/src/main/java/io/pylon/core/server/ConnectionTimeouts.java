@@ -72,6 +72,7 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final AtomicLong lingeringCut = new AtomicLong();
     private final ScheduledFuture<?> sweeper;
     private volatile boolean draining;
+    private volatile boolean stopping;
     private volatile long lastOpened = System.nanoTime();
     private final Object closeLock = new Object();
     private @Nullable Runnable untilListenerClosed; // guarded by closeLock
@@ -204,6 +205,15 @@ final class ConnectionTimeouts implements AutoCloseable {
         return connections.size() + others.size() + accepted.open();
     }
 
+    /**
+     * The server stops: a connection no protocol took yet is closed once it waited {@link #DRAIN_IDLE} since it was
+     * accepted. Helidon's stop waits up to the shutdown grace for every connection's handler, and it cannot ask these
+     * to close: one silent client would hold the pod's stop for the whole grace.
+     */
+    void stopping() {
+        stopping = true;
+    }
+
     /** While on, connections waiting for a request are closed once they waited {@link #DRAIN_IDLE}. */
     void drain(boolean on) {
         draining = on;
@@ -270,7 +280,7 @@ final class ConnectionTimeouts implements AutoCloseable {
         // a connection no protocol took yet waits for its first bytes or its TLS handshake: idle, as nginx's
         // client_header_timeout bounds both
         closedIdle.addAndGet(accepted.closeWaitingLongerThan(
-                (draining ? DRAIN_IDLE : limits.idleTimeout()).toNanos(), now));
+                (draining || stopping ? DRAIN_IDLE : limits.idleTimeout()).toNanos(), now));
         for (GuardedConnection c : http2.all()) {
             // an HTTP/2 connection reads frames for every stream, and a silent client may be waiting for an answer:
             // idle is no request in flight and nothing from the client since the last one ended. Its streams'

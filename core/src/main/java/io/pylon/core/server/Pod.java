@@ -107,6 +107,7 @@ public final class Pod implements AutoCloseable {
         // answered with Connection: close.
         timeouts.beforeAskingToClose(() -> server.awaitClosed(MAX_WAIT_FOR_LISTENER_CLOSE));
         LOG.log(Level.INFO, "Pod " + identity.podName() + " closes its listener (" + timeouts.open() + " connections open)");
+        timeouts.stopping();
         server.stop();
         while (!resources.isEmpty()) {
             AutoCloseable resource = resources.pop();

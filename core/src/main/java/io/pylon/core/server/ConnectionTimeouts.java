@@ -207,8 +207,9 @@ final class ConnectionTimeouts implements AutoCloseable {
 
     /**
      * The server stops: a connection no protocol took yet is closed once it waited {@link #DRAIN_IDLE} since it was
-     * accepted. Helidon's stop waits up to the shutdown grace for every connection's handler, and it cannot ask these
-     * to close: one silent client would hold the pod's stop for the whole grace.
+     * accepted, and one still sending a request's headers once they took that long. Helidon's stop waits up to the
+     * shutdown grace for every connection's handler, and it cannot ask these to close: one silent or slow client would
+     * hold the pod's stop for the whole grace.
      */
     void stopping() {
         stopping = true;
@@ -337,6 +338,9 @@ final class ConnectionTimeouts implements AutoCloseable {
                 case IN_HEADERS -> {
                     if (inPhase > limits.headerTimeout().toNanos()) {
                         closedHeaders.incrementAndGet();
+                        c.abort();
+                    } else if (stopping && inPhase > DRAIN_IDLE.toNanos()) {
+                        // no handler has it yet, so nothing is lost; left alone it would hold the stop for the grace
                         c.abort();
                     }
                 }

@@ -89,6 +89,19 @@ class SlowClientsTest {
         }
     }
 
+    /** Helidon's stop would wait the whole shutdown grace for it: nothing of its request reached a handler. */
+    @Test
+    void halfARequestDoesNotHoldThePodsStop() throws Exception {
+        start(Map.of("pylon.shutdown.grace", "15s"));
+        try (Socket socket = connect()) {
+            socket.getOutputStream().write("GET /platform/manag".getBytes(StandardCharsets.US_ASCII));
+            Thread.sleep(300);
+            long t0 = System.nanoTime();
+            pod.stop();
+            assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(6_000L);
+        }
+    }
+
     @Test
     void halfARequestLineIsClosedAfterTheHeaderTimeout() throws Exception {
         start(Map.of("pylon.server.header-timeout", "1s"));

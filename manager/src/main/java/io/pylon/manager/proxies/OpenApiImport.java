@@ -22,12 +22,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An OpenAPI 3.0 or 3.1 document (in the body, or fetched from a URL on a host the operator allowed) read with
@@ -38,6 +41,8 @@ import java.util.TreeSet;
 public final class OpenApiImport {
     /** Largest OpenAPI document accepted, in the body or from a URL. */
     public static final int MAX_DOCUMENT = 1024 * 1024;
+    /** How long fetching a document by URL may take in all: the answer's head and the document. */
+    static final Duration FETCH_TIME = Duration.ofSeconds(10);
     private static final Set<String> FIELDS = Set.of("document", "url", "name", "pathPrefix", "upstreams", "comment");
 
     /** The definition made from the document, the document itself (stored with the revision) and the comment. */
@@ -164,8 +169,10 @@ public final class OpenApiImport {
                     + host + "' is not in pylon.manager.proxies.import-url-hosts"
                     + (allowedHosts.isEmpty() ? " (empty: import by URL is off); send the document in 'document'." : "."));
         }
+        long deadline = System.nanoTime() + FETCH_TIME.toNanos();
+        AtomicBoolean cut = new AtomicBoolean();
         try {
-            HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10))
+            HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(uri).timeout(FETCH_TIME)
                     .header("Accept", "application/yaml, application/json").GET().build(),
                     HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream in = response.body()) {
@@ -173,18 +180,53 @@ public final class OpenApiImport {
                     throw ApiException.badRequest("Field 'url': the document server answered "
                             + response.statusCode() + ".");
                 }
-                byte[] bytes = in.readNBytes(MAX_DOCUMENT + 1);
+                // the request's timeout ends with the answer's head: a server that trickles the document would hold
+                // this request for as long as it likes, so the stream is closed once the fetch's time is up
+                Thread watchdog = Thread.ofVirtual().start(() -> closeAt(deadline, in, cut));
+                byte[] bytes;
+                try {
+                    bytes = in.readNBytes(MAX_DOCUMENT + 1);
+                } finally {
+                    watchdog.interrupt();
+                }
+                if (cut.get()) {
+                    throw timedOut();
+                }
                 if (bytes.length > MAX_DOCUMENT) {
                     throw ApiException.badRequest("Field 'url': the document is larger than " + MAX_DOCUMENT + " bytes.");
                 }
                 return new String(bytes, StandardCharsets.UTF_8);
             }
+        } catch (HttpTimeoutException e) {
+            throw timedOut();
         } catch (IOException e) {
+            if (cut.get()) {
+                throw timedOut();
+            }
             throw ApiException.badRequest("Field 'url': the document could not be fetched ("
                     + e.getClass().getSimpleName() + ").");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ApiException.badRequest("Field 'url': interrupted while fetching the document.");
+        }
+    }
+
+    private static ApiException timedOut() {
+        return ApiException.badRequest("Field 'url': the document server did not send the document within "
+                + FETCH_TIME.toSeconds() + " s.");
+    }
+
+    /** Closes {@code in} at {@code deadline} unless interrupted first, and says so in {@code cut}. */
+    private static void closeAt(long deadline, InputStream in, AtomicBoolean cut) {
+        try {
+            long wait = deadline - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            cut.set(true);
+            in.close();
+        } catch (InterruptedException | IOException e) {
+            // read in time, or closed already
         }
     }
 }

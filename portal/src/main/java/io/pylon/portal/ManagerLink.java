@@ -3,6 +3,7 @@ package io.pylon.portal;
 import org.jspecify.annotations.Nullable;
 
 import io.pylon.core.http.Json;
+import io.pylon.core.http.WholeAnswer;
 
 import java.io.IOException;
 import java.net.URI;
@@ -77,7 +78,8 @@ final class ManagerLink {
             request.header("X-Pylon-Developer-Address", client);
         }
         try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = WholeAnswer.send(http, request.build(), HttpResponse.BodyHandlers.ofString(),
+                    TIMEOUT);
             return new Answer(response.statusCode(), response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -95,7 +97,7 @@ final class ManagerLink {
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build();
         try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.ofString(), TIMEOUT);
             if (response.statusCode() != 200) {
                 throw new IOException("the Manager refused the Portal's credential (" + response.statusCode() + ")");
             }

@@ -10,6 +10,7 @@ import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.Routes;
+import io.pylon.core.http.WholeAnswer;
 import io.pylon.manager.api.ApiException;
 import io.pylon.manager.api.RequestBodies;
 import io.pylon.manager.api.Principal;
@@ -116,7 +117,7 @@ public final class FlowsEndpoints {
                             : HttpRequest.BodyPublishers.ofByteArray(body));
             req.headers().first(HeaderNames.CONTENT_TYPE).ifPresent(v -> out.header("Content-Type", v));
             try {
-                received = client.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
+                received = WholeAnswer.send(client, out.build(), HttpResponse.BodyHandlers.ofByteArray(), TIMEOUT);
                 preferred = index;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -1,0 +1,100 @@
+package io.pylon.core.http;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Against a real HTTP server on loopback: an answer that comes whole, one whose body trickles after its head (the
+ * request's own timeout does not cut it; this does, and its connection is closed), and a refused connection, which
+ * keeps its exception type for callers that fail over on it.
+ */
+class WholeAnswerTest {
+    private static HttpServer server;
+    private static final CountDownLatch TRICKLE_CUT = new CountDownLatch(1);
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/whole", exchange -> {
+            byte[] body = "whole".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.createContext("/trickle", exchange -> {
+            exchange.sendResponseHeaders(200, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                for (int i = 0; i < 100; i++) {
+                    out.write('.');
+                    out.flush();
+                    Thread.sleep(100);
+                }
+            } catch (IOException | InterruptedException e) {
+                TRICKLE_CUT.countDown(); // the client closed the connection
+            }
+        });
+        server.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.stop(0);
+    }
+
+    private static HttpRequest request(String path) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path))
+                .timeout(Duration.ofMillis(500)).build();
+    }
+
+    @Test
+    void aWholeAnswerIsReturned() throws Exception {
+        HttpResponse<String> answer = WholeAnswer.send(CLIENT, request("/whole"), HttpResponse.BodyHandlers.ofString(),
+                Duration.ofSeconds(5));
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.body()).isEqualTo("whole");
+    }
+
+    @Test
+    void aTrickledBodyIsCutAtTheBoundAndItsConnectionClosed() throws Exception {
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, request("/trickle"), HttpResponse.BodyHandlers.ofString(),
+                Duration.ofMillis(1500))).isInstanceOf(HttpTimeoutException.class);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isBetween(1400L, 4000L);
+        assertThat(TRICKLE_CUT.await(5, TimeUnit.SECONDS)).as("the server saw its connection closed").isTrue();
+    }
+
+    @Test
+    void aRefusedConnectionKeepsItsType() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            closedPort = socket.getLocalPort();
+        }
+        HttpRequest refused = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + closedPort + "/")).build();
+        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, refused, HttpResponse.BodyHandlers.ofString(),
+                Duration.ofSeconds(5))).isInstanceOf(ConnectException.class);
+    }
+}

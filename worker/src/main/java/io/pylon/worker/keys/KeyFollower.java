@@ -3,6 +3,7 @@ package io.pylon.worker.keys;
 import org.jspecify.annotations.Nullable;
 
 import io.pylon.core.http.Json;
+import io.pylon.core.http.WholeAnswer;
 import io.pylon.worker.config.ManagerContact;
 
 import java.io.IOException;
@@ -84,7 +85,8 @@ public final class KeyFollower implements AutoCloseable {
                 .GET().build();
         HttpResponse<byte[]> response;
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            // bounded with its body: a Manager stalled mid-answer would stop the key updates for good
+            response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.ofByteArray(), pollWait.plus(timeout));
         } catch (IOException e) {
             lastError = "The Manager cannot be reached (" + e.getClass().getSimpleName() + ")";
             contact.unreachable(e.getClass().getSimpleName());

@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.pylon.core.http.Json;
+import io.pylon.core.http.WholeAnswer;
 
 import java.io.IOException;
 import java.net.URI;
@@ -63,13 +64,13 @@ final class SampleProxy {
     /** A management API token for the account. */
     static String token(HttpClient http, String managerUrl, String username, String password)
             throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(managerUrl + "/apiops/auth/token"))
+        HttpResponse<String> response = WholeAnswer.send(http, HttpRequest.newBuilder(URI.create(managerUrl + "/apiops/auth/token"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id="
                         + URLEncoder.encode(username, StandardCharsets.UTF_8) + "&client_secret="
                         + URLEncoder.encode(password, StandardCharsets.UTF_8)))
-                .build(), HttpResponse.BodyHandlers.ofString());
+                .build(), HttpResponse.BodyHandlers.ofString(), Duration.ofSeconds(30));
         expect(response, 200);
         return Json.MAPPER.readTree(response.body()).path("access_token").asText();
     }
@@ -83,7 +84,7 @@ final class SampleProxy {
         if (json != null) {
             request.header("Content-Type", "application/json");
         }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return WholeAnswer.send(http, request.build(), HttpResponse.BodyHandlers.ofString(), Duration.ofSeconds(60));
     }
 
     static void expect(HttpResponse<String> response, int status) {

@@ -3,6 +3,7 @@ package io.pylon.distribution.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.pylon.core.http.WholeAnswer;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -114,7 +115,8 @@ public final class HttpJson {
                         : HttpRequest.BodyPublishers.ofByteArray(call.body()));
         call.headers().forEach(request::header);
         try {
-            HttpResponse<byte[]> response = PatchClient.INSTANCE.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = WholeAnswer.send(PatchClient.INSTANCE, request.build(),
+                    HttpResponse.BodyHandlers.ofByteArray(), call.timeout());
             return new Answer(response.statusCode(), parse(response.body()));
         } catch (IOException e) {
             throw failure(call, e);

@@ -61,6 +61,13 @@ public final class RawWire {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
+    /** What one read of {@code socket} returns (up to 4 KiB, as ASCII): the start of an answer; empty at EOF. */
+    public static String firstRead(Socket socket) throws IOException {
+        byte[] buffer = new byte[4096];
+        int n = socket.getInputStream().read(buffer);
+        return n < 0 ? "" : new String(buffer, 0, n, StandardCharsets.US_ASCII);
+    }
+
     public static Exchange send(String host, int port, String request) throws IOException {
         return send(host, port, request.getBytes(StandardCharsets.ISO_8859_1), 3000);
     }

@@ -70,7 +70,7 @@ final class SampleProxy {
                 .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials&client_id="
                         + URLEncoder.encode(username, StandardCharsets.UTF_8) + "&client_secret="
                         + URLEncoder.encode(password, StandardCharsets.UTF_8)))
-                .build(), HttpResponse.BodyHandlers.ofString(), Duration.ofSeconds(30));
+                .build(), HttpResponse.BodyHandlers.ofString());
         expect(response, 200);
         return Json.MAPPER.readTree(response.body()).path("access_token").asText();
     }
@@ -84,7 +84,7 @@ final class SampleProxy {
         if (json != null) {
             request.header("Content-Type", "application/json");
         }
-        return WholeAnswer.send(http, request.build(), HttpResponse.BodyHandlers.ofString(), Duration.ofSeconds(60));
+        return WholeAnswer.send(http, request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     static void expect(HttpResponse<String> response, int status) {

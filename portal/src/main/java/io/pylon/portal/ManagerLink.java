@@ -78,8 +78,7 @@ final class ManagerLink {
             request.header("X-Pylon-Developer-Address", client);
         }
         try {
-            HttpResponse<String> response = WholeAnswer.send(http, request.build(), HttpResponse.BodyHandlers.ofString(),
-                    TIMEOUT);
+            HttpResponse<String> response = WholeAnswer.send(http, request.build(), HttpResponse.BodyHandlers.ofString());
             return new Answer(response.statusCode(), response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -97,7 +96,7 @@ final class ManagerLink {
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build();
         try {
-            HttpResponse<String> response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.ofString(), TIMEOUT);
+            HttpResponse<String> response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IOException("the Manager refused the Portal's credential (" + response.statusCode() + ")");
             }

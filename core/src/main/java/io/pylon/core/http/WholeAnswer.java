@@ -14,8 +14,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * A call with {@code java.net.http} that ends within its time, answer body included. A request's own timeout ends
  * once the answer's head arrives: a peer that then trickles its body (or stops mid-body without closing) would hold the
- * caller for as long as it likes. Here the whole exchange is bounded; past the bound it is cancelled, which closes its
- * connection.
+ * caller for as long as it likes. Here the request's timeout bounds the whole exchange; past it the exchange is
+ * cancelled, which closes its connection.
  */
 public final class WholeAnswer {
     private WholeAnswer() {
@@ -23,11 +23,14 @@ public final class WholeAnswer {
 
     /**
      * Sends {@code request} and returns the answer with its body read by {@code body}, or throws
-     * {@link HttpTimeoutException} when it did not all arrive {@code within}. Other failures are thrown as the client
-     * reports them ({@code ConnectException} and {@code HttpConnectTimeoutException} among them), unwrapped.
+     * {@link HttpTimeoutException} when it did not all arrive within the request's timeout, which is required. Other
+     * failures are thrown as the client reports them ({@code ConnectException} and {@code HttpConnectTimeoutException}
+     * among them), unwrapped.
      */
-    public static <T> HttpResponse<T> send(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> body,
-                                           Duration within) throws IOException, InterruptedException {
+    public static <T> HttpResponse<T> send(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> body)
+            throws IOException, InterruptedException {
+        Duration within = request.timeout().orElseThrow(
+                () -> new IllegalArgumentException("a request without a timeout cannot be bounded: " + request.uri()));
         CompletableFuture<HttpResponse<T>> answer = client.sendAsync(request, body);
         try {
             return answer.get(within.toNanos(), TimeUnit.NANOSECONDS);

@@ -25,9 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Against a real HTTP server on loopback: an answer that comes whole, one whose body trickles after its head (the
- * request's own timeout does not cut it; this does, and its connection is closed), and a refused connection, which
- * keeps its exception type for callers that fail over on it.
+ * Against a real HTTP server on loopback: an answer that comes whole, one whose body trickles after its head (which
+ * {@code java.net.http} alone lets run past the request's timeout; here the timeout cuts it, and its connection is
+ * closed), a refused connection, which keeps its exception type for callers that fail over on it, and a request
+ * without a timeout, which cannot be bounded.
  */
 class WholeAnswerTest {
     private static HttpServer server;
@@ -65,15 +66,15 @@ class WholeAnswerTest {
         server.stop(0);
     }
 
-    private static HttpRequest request(String path) {
+    private static HttpRequest request(String path, Duration timeout) {
         return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path))
-                .timeout(Duration.ofMillis(500)).build();
+                .timeout(timeout).build();
     }
 
     @Test
     void aWholeAnswerIsReturned() throws Exception {
-        HttpResponse<String> answer = WholeAnswer.send(CLIENT, request("/whole"), HttpResponse.BodyHandlers.ofString(),
-                Duration.ofSeconds(5));
+        HttpResponse<String> answer = WholeAnswer.send(CLIENT, request("/whole", Duration.ofSeconds(5)),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).isEqualTo(200);
         assertThat(answer.body()).isEqualTo("whole");
     }
@@ -81,8 +82,8 @@ class WholeAnswerTest {
     @Test
     void aTrickledBodyIsCutAtTheBoundAndItsConnectionClosed() throws Exception {
         long t0 = System.nanoTime();
-        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, request("/trickle"), HttpResponse.BodyHandlers.ofString(),
-                Duration.ofMillis(1500))).isInstanceOf(HttpTimeoutException.class);
+        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, request("/trickle", Duration.ofMillis(1500)),
+                HttpResponse.BodyHandlers.ofString())).isInstanceOf(HttpTimeoutException.class);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isBetween(1400L, 4000L);
         assertThat(TRICKLE_CUT.await(5, TimeUnit.SECONDS)).as("the server saw its connection closed").isTrue();
     }
@@ -93,8 +94,17 @@ class WholeAnswerTest {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
             closedPort = socket.getLocalPort();
         }
-        HttpRequest refused = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + closedPort + "/")).build();
-        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, refused, HttpResponse.BodyHandlers.ofString(),
-                Duration.ofSeconds(5))).isInstanceOf(ConnectException.class);
+        HttpRequest refused = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + closedPort + "/"))
+                .timeout(Duration.ofSeconds(5)).build();
+        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, refused, HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void aRequestWithoutATimeoutIsRefused() {
+        HttpRequest unbounded = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getAddress().getPort()
+                + "/whole")).build();
+        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, unbounded, HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without a timeout");
     }
 }

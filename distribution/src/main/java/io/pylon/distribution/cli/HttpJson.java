@@ -116,7 +116,7 @@ public final class HttpJson {
         call.headers().forEach(request::header);
         try {
             HttpResponse<byte[]> response = WholeAnswer.send(PatchClient.INSTANCE, request.build(),
-                    HttpResponse.BodyHandlers.ofByteArray(), call.timeout());
+                    HttpResponse.BodyHandlers.ofByteArray());
             return new Answer(response.statusCode(), parse(response.body()));
         } catch (IOException e) {
             throw failure(call, e);

@@ -117,7 +117,7 @@ public final class FlowsEndpoints {
                             : HttpRequest.BodyPublishers.ofByteArray(body));
             req.headers().first(HeaderNames.CONTENT_TYPE).ifPresent(v -> out.header("Content-Type", v));
             try {
-                received = WholeAnswer.send(client, out.build(), HttpResponse.BodyHandlers.ofByteArray(), TIMEOUT);
+                received = WholeAnswer.send(client, out.build(), HttpResponse.BodyHandlers.ofByteArray());
                 preferred = index;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

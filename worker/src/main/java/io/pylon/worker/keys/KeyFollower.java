@@ -85,8 +85,8 @@ public final class KeyFollower implements AutoCloseable {
                 .GET().build();
         HttpResponse<byte[]> response;
         try {
-            // bounded with its body: a Manager stalled mid-answer would stop the key updates for good
-            response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.ofByteArray(), pollWait.plus(timeout));
+            // the timeout bounds the whole answer: a Manager stalled mid-answer would stop the key updates for good
+            response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
             lastError = "The Manager cannot be reached (" + e.getClass().getSimpleName() + ")";
             contact.unreachable(e.getClass().getSimpleName());

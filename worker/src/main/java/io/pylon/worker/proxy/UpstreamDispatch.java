@@ -27,10 +27,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * cursor, healthy ones first; one that refuses the connection or does not accept it in time is marked failed and the
  * next is tried, which is safe for any method because nothing was sent (unless the client's body was already being
  * read). A reused connection that fails before any of the response arrived (closed by the upstream while idle, or,
- * for an idempotent method, answering with bytes that break HTTP's rules) is retried once on another connection of the same upstream while none of the
- * client's body was consumed. A route's {@code retries} also try an idempotent request without a body again after
- * a failed connection or a listed status (502, 503, 504), over the upstreams in turn, within its time budget. Any
- * other failure ends the attempt.
+ * for an idempotent method, answering with bytes that break HTTP's rules) is retried once on another connection of
+ * the same upstream while none of the client's body was consumed. A route's {@code retries} also try an idempotent
+ * request without a body again after a failed connection or a listed status (502, 503, 504), over the upstreams in
+ * turn, within its time budget. Any other failure ends the attempt.
  *
  * <p>Threading: called concurrently by request threads: the route's cursor is atomic,
  * the connect timeouts are a concurrent map, the pools guard their own state.

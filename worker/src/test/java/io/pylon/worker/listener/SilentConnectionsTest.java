@@ -87,10 +87,7 @@ class SilentConnectionsTest {
 
     @Test
     void aTlsConnectionSilentAfterItsHandshakeIsClosed() throws Exception {
-        URI uri = URI.create(tls.url("/"));
-        try (SSLSocket socket = (SSLSocket) TestCertificates.trusting(ca).getSocketFactory()
-                .createSocket(uri.getHost(), uri.getPort())) {
-            socket.setSoTimeout(10_000);
+        try (SSLSocket socket = connectTls()) {
             socket.startHandshake();
             assertThat(RawWire.msUntilClosed(socket, System.nanoTime())).isBetween(900L, 3_000L);
         }
@@ -98,10 +95,7 @@ class SilentConnectionsTest {
 
     @Test
     void anHttp2ConnectionChosenByAlpnAndSilentIsClosed() throws Exception {
-        URI uri = URI.create(tls.url("/"));
-        try (SSLSocket socket = (SSLSocket) TestCertificates.trusting(ca).getSocketFactory()
-                .createSocket(uri.getHost(), uri.getPort())) {
-            socket.setSoTimeout(10_000);
+        try (SSLSocket socket = connectTls()) {
             SSLParameters parameters = socket.getSSLParameters();
             parameters.setApplicationProtocols(new String[]{"h2"});
             socket.setSSLParameters(parameters);
@@ -156,10 +150,7 @@ class SilentConnectionsTest {
 
     @Test
     void aTlsConnectionInUseOutlivesTheBound() throws Exception {
-        URI uri = URI.create(tls.url("/"));
-        try (SSLSocket socket = (SSLSocket) TestCertificates.trusting(ca).getSocketFactory()
-                .createSocket(uri.getHost(), uri.getPort())) {
-            socket.setSoTimeout(10_000);
+        try (SSLSocket socket = connectTls()) {
             useFor2400ms(socket);
         }
     }
@@ -173,6 +164,15 @@ class SilentConnectionsTest {
             assertThat(RawWire.firstRead(socket)).startsWith("HTTP/1.1 200");
             Thread.sleep(400);
         }
+    }
+
+    /** A TLS connection to the TLS Worker, its handshake not started yet. */
+    private static SSLSocket connectTls() throws IOException {
+        URI uri = URI.create(tls.url("/"));
+        SSLSocket socket = (SSLSocket) TestCertificates.trusting(ca).getSocketFactory()
+                .createSocket(uri.getHost(), uri.getPort());
+        socket.setSoTimeout(10_000);
+        return socket;
     }
 
     private static Socket connect(Gateway gateway) throws IOException {

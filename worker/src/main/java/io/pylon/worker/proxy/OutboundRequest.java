@@ -99,7 +99,12 @@ final class OutboundRequest {
                         continue;
                     }
                     if (header.valueCount() == 1) {
-                        outbound.addHeader(header.name(), header.get());
+                        String sent = ClientHeaderBytes.sentIfReplaced(header);
+                        if (sent == null) {
+                            outbound.addHeader(header.name(), header.get());
+                        } else {
+                            outbound.addHeader(new RequestHeadWriter.ObsText(header.name(), sent));
+                        }
                     } else {
                         for (String value : header.allValues()) {
                             outbound.addHeader(header.name(), value);

@@ -41,7 +41,7 @@ final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClie
             .build();
 
     private static final ManagedHttpClientConnectionFactory FACTORY = ManagedHttpClientConnectionFactory.builder()
-            .http1Config(HEAD_BOUNDS).build();
+            .http1Config(HEAD_BOUNDS).requestWriterFactory(RequestHeadWriter::create).build();
 
     private UpstreamConnections() {
     }

@@ -188,16 +188,19 @@ class WebSocketTest {
         assertThat((Long) websockets(idle).get("closedIdle")).isGreaterThanOrEqualTo(1);
     }
 
+    /** A header value in UTF-8 reaches the upstream's handshake byte for byte, as on any proxied request. */
     @Test
     void aClientThatDisappearsClosesTheUpstreamSide() throws Exception {
         // Helidon's WebSocket server tells its listener nothing when a peer's socket just ends: the upstream here is
         // a raw socket server that answers the handshake and then waits for the end of its connection
+        String utf8 = new String("José €".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        CompletableFuture<String> handshake = new CompletableFuture<>();
         try (java.net.ServerSocket server = new java.net.ServerSocket(0, 10,
                 java.net.InetAddress.getByName("127.0.0.1"))) {
             CompletableFuture<Integer> upstreamEnd = CompletableFuture.supplyAsync(() -> {
                 try (Socket accepted = server.accept()) {
                     accepted.setSoTimeout(60_000);
-                    readHead(accepted.getInputStream());
+                    handshake.complete(readHead(accepted.getInputStream()));
                     accepted.getOutputStream().write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
                             + "Connection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n")
                             .getBytes(StandardCharsets.US_ASCII));
@@ -214,8 +217,10 @@ class WebSocketTest {
             Gateway.await("the raw route is loaded", 30_000,
                     () -> ((Map<?, ?>) gateway.connections().get("routes")).get("count").equals(6));
             Socket socket = raw(gateway);
-            socket.getOutputStream().write(upgrade("/raw/ws"));
+            socket.getOutputStream().write((new String(upgrade("/raw/ws"), StandardCharsets.ISO_8859_1)
+                    .replace("\r\n\r\n", "\r\nX-Name: " + utf8 + "\r\n\r\n")).getBytes(StandardCharsets.ISO_8859_1));
             assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 101");
+            assertThat(handshake.get(10, TimeUnit.SECONDS)).contains("\r\nX-Name: " + utf8 + "\r\n");
             Gateway.await("the tunnel is counted", 30_000, () -> websockets(gateway).get("open").equals(1));
             socket.setSoLinger(true, 0);
             socket.close(); // reset, no close frame

@@ -21,6 +21,8 @@ import java.time.Duration;
  */
 final class ManagerLink {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** The most of a Manager answer the Portal holds: its largest are API descriptions, far smaller. */
+    private static final int MAX_ANSWER = 64 * 1024 * 1024;
 
     /** A Manager answer: status and body. */
     record Answer(int status, String body) {
@@ -78,7 +80,7 @@ final class ManagerLink {
             request.header("X-Pylon-Developer-Address", client);
         }
         try {
-            HttpResponse<String> response = WholeAnswer.send(http, request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = WholeAnswer.send(http, request.build(), WholeAnswer.textAtMost(MAX_ANSWER));
             return new Answer(response.statusCode(), response.body());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -96,7 +98,7 @@ final class ManagerLink {
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build();
         try {
-            HttpResponse<String> response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = WholeAnswer.send(http, request, WholeAnswer.textAtMost(MAX_ANSWER));
             if (response.statusCode() != 200) {
                 throw new IOException("the Manager refused the Portal's credential (" + response.statusCode() + ")");
             }

@@ -28,11 +28,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Against a real HTTP server on loopback: an answer that comes whole, one whose body trickles after its head (which
  * {@code java.net.http} alone lets run past the request's timeout; here the timeout cuts it, and its connection is
  * closed), a refused connection, which keeps its exception type for callers that fail over on it, and a request
- * without a timeout, which cannot be bounded.
+ * without a timeout, which cannot be bounded. A body larger than the caller takes fails the call as soon as it passes
+ * the bound, whether it says so in its {@code Content-Length} or is sent without end.
  */
 class WholeAnswerTest {
     private static HttpServer server;
     private static final CountDownLatch TRICKLE_CUT = new CountDownLatch(1);
+    private static final CountDownLatch FLOOD_CUT = new CountDownLatch(1);
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -56,6 +58,27 @@ class WholeAnswerTest {
                 }
             } catch (IOException | InterruptedException e) {
                 TRICKLE_CUT.countDown(); // the client closed the connection
+            }
+        });
+        server.createContext("/flood", exchange -> { // chunked, without end
+            exchange.sendResponseHeaders(200, 0);
+            byte[] block = new byte[64 * 1024];
+            try (OutputStream out = exchange.getResponseBody()) {
+                while (true) {
+                    out.write(block);
+                }
+            } catch (IOException e) {
+                FLOOD_CUT.countDown(); // the client closed the connection
+            }
+        });
+        server.createContext("/declared", exchange -> { // declares 1 GiB, sends a little, then waits
+            exchange.sendResponseHeaders(200, 1L << 30);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(new byte[10]);
+                out.flush();
+                Thread.sleep(30_000);
+            } catch (IOException | InterruptedException e) {
+                // the client closed the connection
             }
         });
         server.start();
@@ -106,5 +129,33 @@ class WholeAnswerTest {
                 + "/whole")).build();
         assertThatThrownBy(() -> WholeAnswer.send(CLIENT, unbounded, HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without a timeout");
+    }
+
+    @Test
+    void aBodyWithinTheBoundIsReturnedAsBytesOrText() throws Exception {
+        assertThat(WholeAnswer.send(CLIENT, request("/whole", Duration.ofSeconds(5)), WholeAnswer.bytesAtMost(5)).body())
+                .asString(StandardCharsets.UTF_8).isEqualTo("whole");
+        assertThat(WholeAnswer.send(CLIENT, request("/whole", Duration.ofSeconds(5)), WholeAnswer.textAtMost(5)).body())
+                .isEqualTo("whole");
+        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, request("/whole", Duration.ofSeconds(5)),
+                WholeAnswer.textAtMost(4))).isInstanceOf(WholeAnswer.TooLargeException.class)
+                .hasMessage("the answer's body is larger than 4 bytes");
+    }
+
+    @Test
+    void aBodySentWithoutEndFailsAtTheBoundAndItsConnectionIsClosed() throws Exception {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, request("/flood", Duration.ofSeconds(30)),
+                WholeAnswer.bytesAtMost(1024 * 1024))).isInstanceOf(WholeAnswer.TooLargeException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        assertThat(FLOOD_CUT.await(10, TimeUnit.SECONDS)).as("the server saw its connection closed").isTrue();
+    }
+
+    @Test
+    void aLargerContentLengthFailsBeforeTheBodyIsRead() throws Exception {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> WholeAnswer.send(CLIENT, request("/declared", Duration.ofSeconds(20)),
+                WholeAnswer.textAtMost(1024))).isInstanceOf(WholeAnswer.TooLargeException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     }
 }

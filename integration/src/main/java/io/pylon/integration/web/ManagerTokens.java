@@ -29,6 +29,8 @@ import java.util.concurrent.Semaphore;
 public final class ManagerTokens {
     static final int MAX_ENTRIES = 10_000;
     static final int MAX_CALLS = 16;
+    /** The most of the Manager's answer about a token this pod holds (a user's name and role: a few hundred bytes). */
+    private static final int ANSWER_BYTES = 64 * 1024;
 
     /** What the Manager said of a token. */
     public enum Role {
@@ -85,7 +87,7 @@ public final class ManagerTokens {
         try {
             // the timeout bounds the Manager's whole answer
             HttpResponse<byte[]> response = WholeAnswer.send(client, HttpRequest.newBuilder(me).timeout(Duration.ofSeconds(5))
-                    .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+                    .header("Authorization", "Bearer " + token).GET().build(), WholeAnswer.bytesAtMost(ANSWER_BYTES));
             if (response.statusCode() == 401 || response.statusCode() == 403 || response.statusCode() == 404) {
                 throw new ApiError(io.helidon.http.Status.UNAUTHORIZED_401, "invalid_token",
                         "The Manager does not accept this token.");

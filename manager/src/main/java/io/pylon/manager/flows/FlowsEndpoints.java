@@ -43,6 +43,8 @@ public final class FlowsEndpoints {
     /** Largest body forwarded: a flow document (256 KiB) or a run's input (1 MiB). */
     static final int MAX_BODY = 1024 * 1024;
     private static final Duration TIMEOUT = Duration.ofSeconds(75);
+    /** The most of an Integration answer the Manager holds to forward (a run with its step outputs is the largest). */
+    static final int MAX_ANSWER = 64 * 1024 * 1024;
     private static final Set<String> QUERY = Set.of("limit", "after", "before", "wait");
 
     private final List<URI> integrations;
@@ -117,7 +119,7 @@ public final class FlowsEndpoints {
                             : HttpRequest.BodyPublishers.ofByteArray(body));
             req.headers().first(HeaderNames.CONTENT_TYPE).ifPresent(v -> out.header("Content-Type", v));
             try {
-                received = WholeAnswer.send(client, out.build(), HttpResponse.BodyHandlers.ofByteArray());
+                received = WholeAnswer.send(client, out.build(), WholeAnswer.bytesAtMost(MAX_ANSWER));
                 preferred = index;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -125,6 +127,10 @@ public final class FlowsEndpoints {
                 return;
             } catch (java.net.ConnectException | java.net.http.HttpConnectTimeoutException e) {
                 failure = e; // nothing reached this pod: the next one may take the call, even a POST
+            } catch (WholeAnswer.TooLargeException e) {
+                ErrorBody.send(res, Status.BAD_GATEWAY_502, "integration_unavailable", "The Integration service at "
+                        + integration + " answered with more than " + MAX_ANSWER / (1024 * 1024) + " MiB.");
+                return;
             } catch (IOException e) {
                 failure = e; // the call may have reached the pod: not sent twice
                 break;

@@ -86,7 +86,10 @@ public final class KeyFollower implements AutoCloseable {
         HttpResponse<byte[]> response;
         try {
             // the timeout bounds the whole answer: a Manager stalled mid-answer would stop the key updates for good
-            response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.ofByteArray());
+            response = WholeAnswer.send(http, request, WholeAnswer.bytesAtMost(MAX_BYTES));
+        } catch (WholeAnswer.TooLargeException e) {
+            contact.answered();
+            return failed("The Manager's key set is larger than " + MAX_BYTES / (1024 * 1024) + " MiB");
         } catch (IOException e) {
             lastError = "The Manager cannot be reached (" + e.getClass().getSimpleName() + ")";
             contact.unreachable(e.getClass().getSimpleName());
@@ -102,7 +105,7 @@ public final class KeyFollower implements AutoCloseable {
         if (ManagerContact.replicaStopping(response.statusCode(), new String(response.body(), StandardCharsets.UTF_8))) {
             return false;
         }
-        if (response.statusCode() != 200 || response.body().length > MAX_BYTES) {
+        if (response.statusCode() != 200) {
             return failed("The Manager answered the key poll with " + response.statusCode());
         }
         try {

@@ -61,6 +61,12 @@ public final class ChildPods implements AutoCloseable {
         return new ChildPods(names, extra, Map.of(), ChildPod.class.getName(), List.of(), tmpfsDataDirMb, Map.of());
     }
 
+    /** As {@link #withTmpfsDataDirs(List, Map, Map)}, each pod started by {@code mainClass} (a module's own child pod). */
+    public static ChildPods withTmpfsDataDirs(List<String> names, Map<String, List<String>> extra,
+                                              Map<String, Integer> tmpfsDataDirMb, String mainClass) throws Exception {
+        return new ChildPods(names, extra, Map.of(), mainClass, List.of(), tmpfsDataDirMb, Map.of());
+    }
+
     private ChildPods(List<String> names, Map<String, List<String>> extra, Map<String, Map<String, String>> env,
                       String mainClass, List<String> unreachable, Map<String, Integer> tmpfsDataDirMb,
                       Map<String, String> common) throws Exception {

@@ -123,10 +123,13 @@ public final class GatewayConfig {
     }
 
     private @Nullable Applied reject(@Nullable Long version, String sha256, String reason) {
+        Rejection previous = rejection;
+        boolean again = previous != null && previous.sha256().equals(sha256) && previous.reason().equals(reason);
         rejection = new Rejection(version, sha256, reason, Instant.now());
         rejections.incrementAndGet();
-        LOG.log(Level.WARNING, "Gateway configuration " + (version == null ? "" : "version " + version + " ")
-                + "refused, the one in force stays: " + reason);
+        // the same bundle refused for the same reason (asked for again after a back-off) is said once
+        LOG.log(again ? Level.DEBUG : Level.WARNING, "Gateway configuration "
+                + (version == null ? "" : "version " + version + " ") + "refused, the one in force stays: " + reason);
         return null;
     }
 

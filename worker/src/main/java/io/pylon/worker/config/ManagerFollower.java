@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -34,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * newer version than the one in force (so a Worker cut off from the Manager still follows deployments, and one that
  * started from an old disk copy catches up); between polls that back off it reads the grid's copy every second. A copy
  * that fails its seal or hash is refused once and reported like
- * any refusal. Every step is bounded: headers and body each
+ * any refusal. A bundle of the Manager's that was refused is asked for again only after a back-off
+ * ({@link #REFUSED_RETRY_FIRST}, doubling up to {@link #REFUSED_RETRY_MAX}); until then polls wait for another one. Every step is bounded: headers and body each
  * within the poll's wait plus {@code timeout} (a Manager that hangs mid-answer costs one failed poll, never the
  * configuration in force), the body to {@code maxBytes}. Whether the Manager can be reached is told to the
  * {@link ManagerContact} the Worker's followers share, which logs only the changes (waiting, connected, lost).
@@ -46,6 +48,9 @@ public final class ManagerFollower implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ManagerFollower.class.getName());
     private static final String PATH = "/apiops/gateway/bundle";
     private static final long GRID_READ_MILLIS = 1_000;
+    /** The first wait before the Manager's refused bundle is fetched again; it doubles on each refusal, up to the max. */
+    static final Duration REFUSED_RETRY_FIRST = Duration.ofSeconds(1);
+    static final Duration REFUSED_RETRY_MAX = Duration.ofSeconds(60);
 
     private final URI manager;
     private final String environmentId;
@@ -67,6 +72,11 @@ public final class ManagerFollower implements AutoCloseable {
     private volatile boolean stopped;
     private volatile @Nullable Long gridVersion;
     private volatile @Nullable String gridOutcome;
+    // the hash of the Manager's bundle this Worker refused: polls wait for another one (If-None-Match) until the
+    // back-off ends, then fetch it once more (a CA file mounted since, bytes altered on the way); polling thread only
+    private @Nullable String refusedHash;
+    private long refusedRetryAt;
+    private Duration refusedBackOff = Duration.ZERO;
     private @Nullable String refusedGridCopy;
     private @Nullable Thread thread;
 
@@ -186,11 +196,17 @@ public final class ManagerFollower implements AutoCloseable {
                 try {
                     disk.write(json);
                 } catch (IOException e) {
-                    lastError = "The disk copy could not be written (" + e.getClass().getSimpleName() + ")";
+                    lastError = "The disk copy could not be written (" + diskReason(e) + ")";
                     LOG.log(Level.WARNING, lastError);
                 }
             }
         }
+    }
+
+    /** What the disk said ("No space left on device"); a FileSystemException's message would name the file too. */
+    private static String diskReason(IOException e) {
+        String reason = e instanceof FileSystemException failure ? failure.getReason() : e.getMessage();
+        return reason == null || reason.isBlank() ? e.getClass().getSimpleName() : reason;
     }
 
     private boolean newer(GridBundle bundle) {
@@ -213,7 +229,14 @@ public final class ManagerFollower implements AutoCloseable {
         lastPoll = Instant.now();
         GatewayConfig.Applied applied = config.applied();
         GatewayConfig.Rejection rejection = config.rejection();
-        HttpRequest.Builder request = HttpRequest.newBuilder(manager.resolve(PATH + "?wait=" + pollWait.toMillis() + "ms"))
+        String known = applied == null ? null : applied.sha256();
+        Duration thisWait = pollWait;
+        long untilRetry = refusedRetryAt - System.nanoTime();
+        if (refusedHash != null && untilRetry > 0) {
+            known = refusedHash; // the Manager answers when it has another bundle, or 304 when the wait runs out
+            thisWait = pollWait.compareTo(Duration.ofNanos(untilRetry)) < 0 ? pollWait : Duration.ofNanos(untilRetry);
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(manager.resolve(PATH + "?wait=" + thisWait.toMillis() + "ms"))
                 .header("X-Pylon-Environment-Id", environmentId)
                 .header("X-Pylon-Pod", podName)
                 .header("X-Pylon-Config-Source", applied == null ? "none" : applied.source())
@@ -221,16 +244,18 @@ public final class ManagerFollower implements AutoCloseable {
         if (podIp != null) {
             request.header("X-Pylon-Pod-Ip", podIp);
         }
+        if (known != null) {
+            request.header("If-None-Match", "\"" + known + "\"");
+        }
         if (applied != null) {
-            request.header("If-None-Match", "\"" + applied.sha256() + "\"")
-                    .header("X-Pylon-Applied-Version", Long.toString(applied.version()))
+            request.header("X-Pylon-Applied-Version", Long.toString(applied.version()))
                     .header("X-Pylon-Applied-Hash", applied.sha256());
         }
         if (rejection != null && rejection.version() != null) {
             request.header("X-Pylon-Rejected-Version", Long.toString(rejection.version()))
                     .header("X-Pylon-Rejection", URLEncoder.encode(truncate(rejection.reason()), StandardCharsets.UTF_8));
         }
-        Duration deadline = pollWait.plus(timeout);
+        Duration deadline = thisWait.plus(timeout);
         CompletableFuture<HttpResponse<InputStream>> sent = http.sendAsync(request.build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         HttpResponse<InputStream> response;
@@ -279,14 +304,17 @@ public final class ManagerFollower implements AutoCloseable {
             GatewayConfig.Applied now = config.apply(bytes, etag, version, "manager");
             if (now == null) {
                 lastPollOutcome = "rejected";
+                refused(etag);
                 return true; // the Manager answered; the refusal goes out with the next poll
             }
+            refusedHash = null;
+            refusedBackOff = Duration.ZERO;
             lastPollOutcome = "applied";
             lastError = null;
             try {
                 disk.write(bytes);
             } catch (IOException e) {
-                lastError = "The disk copy could not be written (" + e.getClass().getSimpleName() + ")";
+                lastError = "The disk copy could not be written (" + diskReason(e) + ")";
                 LOG.log(Level.WARNING, lastError);
             }
             return true;
@@ -295,6 +323,14 @@ public final class ManagerFollower implements AutoCloseable {
         } finally {
             guard.cancel(false);
         }
+    }
+
+    private void refused(String etag) {
+        refusedBackOff = !etag.equals(refusedHash) ? REFUSED_RETRY_FIRST
+                : refusedBackOff.multipliedBy(2).compareTo(REFUSED_RETRY_MAX) > 0 ? REFUSED_RETRY_MAX
+                : refusedBackOff.multipliedBy(2);
+        refusedHash = etag;
+        refusedRetryAt = System.nanoTime() + refusedBackOff.toNanos();
     }
 
     // said by the contact once per change (waiting, connected, lost), not on every poll

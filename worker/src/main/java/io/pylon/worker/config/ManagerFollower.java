@@ -1,6 +1,7 @@
 package io.pylon.worker.config;
 
 import io.pylon.cache.client.GridBundle;
+import io.pylon.core.http.WholeAnswer;
 import io.pylon.gateway.model.Cidr;
 import org.jspecify.annotations.Nullable;
 
@@ -410,7 +411,7 @@ public final class ManagerFollower implements AutoCloseable {
             thread.interrupt();
         }
         try {
-            http.send(HttpRequest.newBuilder(manager.resolve(PATH)).timeout(timeout)
+            WholeAnswer.send(http, HttpRequest.newBuilder(manager.resolve(PATH)).timeout(timeout)
                     .header("X-Pylon-Environment-Id", environmentId).header("X-Pylon-Pod", podName)
                     .header("X-Pylon-Leaving", "true").GET().build(), HttpResponse.BodyHandlers.discarding());
         } catch (IOException e) {

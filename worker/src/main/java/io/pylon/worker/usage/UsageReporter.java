@@ -3,6 +3,7 @@ package io.pylon.worker.usage;
 import org.jspecify.annotations.Nullable;
 
 import io.pylon.core.http.Json;
+import io.pylon.core.http.WholeAnswer;
 import io.pylon.worker.config.ManagerContact;
 
 import java.io.IOException;
@@ -129,7 +130,8 @@ public final class UsageReporter implements AutoCloseable {
                 .timeout(timeout.plusSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(Json.bytes(body))).build();
         try {
-            HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+            // the timeout bounds the whole answer: a Manager stalled mid-answer would stop the reports for good
+            HttpResponse<Void> response = WholeAnswer.send(http, request, HttpResponse.BodyHandlers.discarding());
             contact.answered();
             if (response.statusCode() / 100 != 2) {
                 failed("The Manager answered a usage report with " + response.statusCode());

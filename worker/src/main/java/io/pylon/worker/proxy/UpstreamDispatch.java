@@ -16,6 +16,7 @@ import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,7 +125,8 @@ final class UpstreamDispatch {
                     continue;
                 }
                 return new Failed(UpstreamFailure.UNREACHABLE);
-            } catch (ConnectTimeoutException | ConnectException e) {
+            } catch (ConnectTimeoutException | ConnectException | UnknownHostException e) {
+                // nothing was sent: a name that is not found, or not in time, fails over as a refused connection
                 leftBeforeTheAnswer(responseTimeout, e);
                 pools.failed(pool);
                 failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;

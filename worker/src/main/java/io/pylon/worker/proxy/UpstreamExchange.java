@@ -143,7 +143,7 @@ final class UpstreamExchange {
         try {
             HttpClientContext context = HttpClientContext.create();
             if (!reused) {
-                manager.connect(endpoint, connectTimeout, context);
+                UpstreamDns.within(connectTimeout, () -> manager.connect(endpoint, connectTimeout, context));
             }
             FRAMING.process(request, request.getEntity(), context);
             timeout.watch(endpoint);

@@ -5,13 +5,13 @@ import io.pylon.gateway.model.Route;
 import io.pylon.gateway.model.Upstream;
 import io.pylon.worker.routes.RouteTable;
 
+import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -131,7 +131,8 @@ public final class UpstreamHealthChecks {
         int timeout = (int) Math.min(Integer.MAX_VALUE, check.timeout().toMillis());
         long deadline = System.nanoTime() + check.timeout().toNanos();
         try (Socket plain = new Socket()) {
-            plain.connect(new InetSocketAddress(upstream.host(), upstream.port()), timeout);
+            plain.connect(UpstreamDns.INSTANCE.address(upstream.host(), upstream.port(), Timeout.ofMilliseconds(timeout)),
+                    timeout);
             Socket socket = plain;
             socket.setSoTimeout(timeout);
             if (upstream.scheme().equals("https")) {

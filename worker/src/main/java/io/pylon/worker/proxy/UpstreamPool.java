@@ -85,6 +85,7 @@ public final class UpstreamPool implements AutoCloseable {
         return builder
                 .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.STRICT)
                 .setConnectionFactory(UpstreamConnections.INSTANCE)
+                .setDnsResolver(UpstreamDns.INSTANCE)
                 .setMaxConnTotal(settings.maxTotal())
                 .setMaxConnPerRoute(settings.maxPerRoute())
                 // no read timeout on the socket: ResponseTimeouts watches every exchange instead. Set once on the

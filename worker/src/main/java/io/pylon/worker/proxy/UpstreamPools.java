@@ -6,11 +6,11 @@ import io.pylon.gateway.model.UpstreamTls;
 import io.pylon.worker.routes.RouteTable;
 import io.pylon.gateway.model.Upstream;
 import org.apache.hc.core5.pool.PoolStats;
+import org.apache.hc.core5.util.Timeout;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -177,8 +177,9 @@ public final class UpstreamPools implements AutoCloseable {
     private void probe(UpstreamPool pool) {
         Upstream upstream = pool.upstream();
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(upstream.host(), upstream.port()),
-                    (int) Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()));
+            int timeout = (int) Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis());
+            socket.connect(UpstreamDns.INSTANCE.address(upstream.host(), upstream.port(), Timeout.ofMilliseconds(timeout)),
+                    timeout);
             pool.markHealthy();
             LOG.log(Level.INFO, "Upstream " + pool.origin() + " accepts connections again");
         } catch (IOException e) {

@@ -15,6 +15,7 @@ import org.apache.hc.core5.http.impl.io.ContentLengthInputStream;
 import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParser;
 import org.apache.hc.core5.http.impl.io.IdentityInputStream;
 import org.apache.hc.core5.http.impl.io.SessionInputBufferImpl;
+import org.apache.hc.core5.util.Timeout;
 
 import org.jspecify.annotations.Nullable;
 
@@ -23,7 +24,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.channels.SocketChannel;
@@ -95,7 +95,8 @@ final class WebSocketHandshake {
         Socket socket = SocketChannel.open().socket();
         try {
             socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(upstream.host(), upstream.port()), timeoutMillis);
+            socket.connect(UpstreamDns.INSTANCE.address(upstream.host(), upstream.port(),
+                    Timeout.ofMilliseconds(timeoutMillis)), timeoutMillis);
             if (!upstream.scheme().equals("https")) {
                 return socket;
             }

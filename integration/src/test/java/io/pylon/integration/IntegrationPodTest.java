@@ -232,6 +232,26 @@ class IntegrationPodTest {
         assertThat(alert.path("runId").asText()).isEqualTo(run.path("id").asText());
     }
 
+    /**
+     * A step whose host name the DNS server never answers ({@code TestNames}: answered in this JVM) fails at its own
+     * timeout: the lookup is bounded by the step's deadline, which a cancel alone could not interrupt (before, the
+     * step waited for the lookup, 60 s here, the system resolver's whole retry cycle in a cluster).
+     */
+    @Test
+    void aStepWhoseNameIsNeverAnsweredFailsAtItsTimeout() throws Exception {
+        api.create("""
+                name: dns-silent
+                steps:
+                  - id: call
+                    http: {method: GET, url: "http://hung-step.pylon-test/x", timeout: 500ms}
+                """);
+        long start = System.nanoTime();
+        JsonNode run = api.runAndWait("dns-silent", null);
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms until the run ended").isLessThan(10_000L);
+        assertThat(run.path("status").asText()).isEqualTo("failed");
+        assertThat(run.path("steps").get(0).path("error").asText()).contains("500 ms");
+    }
+
     @Test
     void aPostIsNotRetriedUnlessTheFlowSaysSo() throws Exception {
         api.create("""

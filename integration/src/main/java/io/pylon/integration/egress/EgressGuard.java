@@ -1,5 +1,7 @@
 package io.pylon.integration.egress;
 
+import io.pylon.core.net.NameLookups;
+
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -95,10 +97,13 @@ public final class EgressGuard {
         return resolved;
     }
 
-    /** Resolves a host name (or reads an IP literal) and checks every address. */
+    /**
+     * Resolves a host name (or reads an IP literal) within the calling thread's bound ({@link NameLookups}) and checks
+     * every address.
+     */
     public InetAddress[] resolve(String host) throws UnknownHostException {
         String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-        return check(host, InetAddress.getAllByName(bare));
+        return check(host, NameLookups.SHARED.lookUp(bare));
     }
 
     private boolean nameAllowed(String name) {

@@ -2,6 +2,7 @@ package io.pylon.integration.step;
 
 import org.jspecify.annotations.Nullable;
 
+import io.pylon.core.net.NameLookups;
 import io.pylon.integration.egress.EgressRefusedException;
 import io.pylon.integration.egress.GuardedDnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
@@ -34,7 +35,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The HTTP client of http and webhook steps (Apache HttpClient 5, classic): every connection goes through the
  * {@link GuardedDnsResolver}, redirects are not followed (each hop would need its own decision), a call is cancelled
- * at its deadline however the server dribbles, and at most the step's body bound is read from a response (its head
+ * at its deadline however the server (or the DNS server) dribbles, and at most the step's body bound is read from a response (its head
  * within {@value #MAX_LINE} bytes a line and {@value #MAX_FIELDS} fields, so a server that sends an endless header
  * fails the step instead of filling the pod's heap). Thread-safe:
  * the client and its pool are shared by every run.
@@ -92,7 +93,8 @@ public final class HttpCaller implements AutoCloseable {
         Timeout t = Timeout.ofMilliseconds(timeout.toMillis());
         request.setConfig(RequestConfig.custom().setResponseTimeout(t).setConnectionRequestTimeout(t).build());
         ScheduledFuture<?> deadline = deadlines.schedule(request::cancel, timeout.toMillis(), TimeUnit.MILLISECONDS);
-        try (ClassicHttpResponse response = client.executeOpen(null, request, null)) {
+        // the name's lookup ends at the deadline too: the cancel below cannot interrupt one
+        try (ClassicHttpResponse response = NameLookups.call(timeout, () -> client.executeOpen(null, request, null))) {
             Map<String, String> responseHeaders = new LinkedHashMap<>();
             for (Header h : response.getHeaders()) {
                 responseHeaders.merge(h.getName().toLowerCase(Locale.ROOT), h.getValue(), (a, b) -> a + ", " + b);

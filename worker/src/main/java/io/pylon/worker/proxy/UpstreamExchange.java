@@ -1,5 +1,6 @@
 package io.pylon.worker.proxy;
 
+import io.pylon.core.net.NameLookups;
 import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.DefaultConnectionKeepAliveStrategy;
@@ -143,7 +144,7 @@ final class UpstreamExchange {
         try {
             HttpClientContext context = HttpClientContext.create();
             if (!reused) {
-                UpstreamDns.within(connectTimeout, () -> manager.connect(endpoint, connectTimeout, context));
+                NameLookups.run(connectTimeout.toDuration(), () -> manager.connect(endpoint, connectTimeout, context));
             }
             FRAMING.process(request, request.getEntity(), context);
             timeout.watch(endpoint);

@@ -1,8 +1,8 @@
 package io.pylon.worker.proxy;
 
+import io.pylon.core.testing.TestNames;
 import io.pylon.core.testing.TestPods;
 import io.pylon.worker.testing.Gateway;
-import io.pylon.worker.testing.TestNames;
 import io.pylon.worker.testing.TestUpstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

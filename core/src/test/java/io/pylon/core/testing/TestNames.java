@@ -1,4 +1,4 @@
-package io.pylon.worker.testing;
+package io.pylon.core.testing;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

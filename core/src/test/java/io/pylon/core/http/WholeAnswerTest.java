@@ -1,6 +1,7 @@
 package io.pylon.core.http;
 
 import com.sun.net.httpserver.HttpServer;
+import io.pylon.core.testing.EndlessAnswer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,17 +61,7 @@ class WholeAnswerTest {
                 TRICKLE_CUT.countDown(); // the client closed the connection
             }
         });
-        server.createContext("/flood", exchange -> { // chunked, without end
-            exchange.sendResponseHeaders(200, 0);
-            byte[] block = new byte[64 * 1024];
-            try (OutputStream out = exchange.getResponseBody()) {
-                while (true) {
-                    out.write(block);
-                }
-            } catch (IOException e) {
-                FLOOD_CUT.countDown(); // the client closed the connection
-            }
-        });
+        server.createContext("/flood", exchange -> EndlessAnswer.send(exchange, new byte[0], FLOOD_CUT::countDown));
         server.createContext("/declared", exchange -> { // declares 1 GiB, sends a little, then waits
             exchange.sendResponseHeaders(200, 1L << 30);
             try (OutputStream out = exchange.getResponseBody()) {

@@ -2,6 +2,7 @@ package io.pylon.manager.flows;
 
 import com.sun.net.httpserver.HttpServer;
 import io.pylon.core.server.Pod;
+import io.pylon.core.testing.EndlessAnswer;
 import io.pylon.manager.ManagerClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,15 +38,7 @@ class FlowsForwardingBoundTest {
         integration.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         integration.createContext("/", exchange -> {
             if (exchange.getRequestURI().getPath().endsWith("/flows/endless/runs")) {
-                exchange.sendResponseHeaders(200, 0);
-                byte[] block = new byte[64 * 1024];
-                try (OutputStream out = exchange.getResponseBody()) {
-                    while (true) {
-                        out.write(block);
-                    }
-                } catch (IOException e) {
-                    FLOOD_CUT.countDown(); // the Manager closed the connection
-                }
+                EndlessAnswer.send(exchange, new byte[0], FLOOD_CUT::countDown);
                 return;
             }
             byte[] body = "{\"flows\": []}".getBytes(StandardCharsets.UTF_8);

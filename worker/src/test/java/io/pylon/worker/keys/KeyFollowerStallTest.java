@@ -1,6 +1,7 @@
 package io.pylon.worker.keys;
 
 import com.sun.net.httpserver.HttpServer;
+import io.pylon.core.testing.EndlessAnswer;
 import io.pylon.worker.config.ManagerContact;
 import org.junit.jupiter.api.Test;
 
@@ -52,19 +53,8 @@ class KeyFollowerStallTest {
     void aKeySetSentWithoutEndIsCutAtItsBound() throws Exception {
         HttpServer manager = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 50);
         manager.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        manager.createContext("/apiops/gateway/keys", exchange -> {
-            exchange.sendResponseHeaders(200, 0);
-            byte[] block = new byte[64 * 1024];
-            java.util.Arrays.fill(block, (byte) ' ');
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write("{\"version\": 7, \"keys\": [".getBytes(StandardCharsets.UTF_8));
-                while (true) {
-                    out.write(block);
-                }
-            } catch (Exception e) {
-                // the Worker gave up on it
-            }
-        });
+        manager.createContext("/apiops/gateway/keys", exchange -> EndlessAnswer.send(exchange,
+                "{\"version\": 7, \"keys\": [".getBytes(StandardCharsets.UTF_8), () -> { }));
         manager.start();
         URI uri = URI.create("http://127.0.0.1:" + manager.getAddress().getPort());
         try (KeyFollower follower = new KeyFollower(uri, "0123456789abcdef01234567", new KeySet(),

@@ -9,6 +9,8 @@ import socket
 import sys
 import time
 
+import liveness
+
 host, port, pid = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 limit = int(sys.argv[4]) if len(sys.argv) > 4 else 4000
 
@@ -18,22 +20,10 @@ def descriptors(pid):
 
 
 def get_health(timeout):
-    """One GET; returns the status code or None when the pod did not answer."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout) as s:
-            s.settimeout(timeout)
-            s.sendall(b"GET /platform/management/health/live HTTP/1.1\r\nHost: pod\r\nConnection: close\r\n\r\n")
-            data = s.recv(64)
-            return int(data.split()[1]) if data.startswith(b"HTTP/1.1 ") else None
-    except OSError:
-        return None
+    return liveness.health(host, port, timeout)
 
 
-deadline = time.monotonic() + 60
-while get_health(1.0) != 200:
-    if time.monotonic() > deadline:
-        sys.exit("the pod never answered 200")
-    time.sleep(0.1)
+liveness.await_up(host, port)
 
 held = []
 peak = 0

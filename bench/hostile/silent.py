@@ -10,30 +10,22 @@ import ssl
 import sys
 import time
 
+import liveness
+
 host, port, count, scheme = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 context = ssl.create_default_context()
 context.check_hostname = False
 context.verify_mode = ssl.CERT_NONE
 
 
+wrap = context.wrap_socket if scheme == "tls" else None
+
+
 def health(timeout):
-    """One GET of liveness; the status code, or None when the pod did not answer in time."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout) as raw:
-            s = context.wrap_socket(raw) if scheme == "tls" else raw
-            s.settimeout(timeout)
-            s.sendall(b"GET /platform/management/health/live HTTP/1.1\r\nHost: pod\r\nConnection: close\r\n\r\n")
-            data = s.recv(64)
-            return int(data.split()[1]) if data.startswith(b"HTTP/1.1 ") else None
-    except OSError:
-        return None
+    return liveness.health(host, port, timeout, wrap)
 
 
-deadline = time.monotonic() + 60
-while health(1.0) != 200:
-    if time.monotonic() > deadline:
-        sys.exit("the pod never answered 200")
-    time.sleep(0.1)
+liveness.await_up(host, port, wrap)
 
 held = []
 for i in range(count):

@@ -35,9 +35,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * grid. While the Manager cannot be asked, each failed poll also reads the grid's copy and applies it when it is a
  * newer version than the one in force (so a Worker cut off from the Manager still follows deployments, and one that
  * started from an old disk copy catches up); between polls that back off it reads the grid's copy every second. A copy
- * that fails its seal or hash is refused once and reported like
- * any refusal. A bundle of the Manager's that was refused is asked for again only after a back-off
- * ({@link #REFUSED_RETRY_FIRST}, doubling up to {@link #REFUSED_RETRY_MAX}); until then polls wait for another one. Every step is bounded: headers and body each
+ * that fails its seal or hash is refused once and reported like any refusal. A bundle of the Manager's that was
+ * refused is asked for again only after a back-off ({@link #REFUSED_RETRY_FIRST}, doubling up to
+ * {@link #REFUSED_RETRY_MAX}); until then polls wait for another one. Every step is bounded: headers and body each
  * within the poll's wait plus {@code timeout} (a Manager that hangs mid-answer costs one failed poll, never the
  * configuration in force), the body to {@code maxBytes}. Whether the Manager can be reached is told to the
  * {@link ManagerContact} the Worker's followers share, which logs only the changes (waiting, connected, lost).
@@ -327,9 +327,13 @@ public final class ManagerFollower implements AutoCloseable {
     }
 
     private void refused(String etag) {
-        refusedBackOff = !etag.equals(refusedHash) ? REFUSED_RETRY_FIRST
-                : refusedBackOff.multipliedBy(2).compareTo(REFUSED_RETRY_MAX) > 0 ? REFUSED_RETRY_MAX
-                : refusedBackOff.multipliedBy(2);
+        if (!etag.equals(refusedHash)) {
+            refusedBackOff = REFUSED_RETRY_FIRST;
+        } else if (refusedBackOff.multipliedBy(2).compareTo(REFUSED_RETRY_MAX) < 0) {
+            refusedBackOff = refusedBackOff.multipliedBy(2);
+        } else {
+            refusedBackOff = REFUSED_RETRY_MAX;
+        }
         refusedHash = etag;
         refusedRetryAt = System.nanoTime() + refusedBackOff.toNanos();
     }

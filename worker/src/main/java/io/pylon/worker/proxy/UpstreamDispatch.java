@@ -27,9 +27,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * The failover stage: opens an exchange with one of a route's upstreams. They are tried round robin from the route's
  * cursor, healthy ones first; one that refuses the connection, does not accept it in time, or whose name is not found
  * in time ({@link UpstreamDns}) is marked failed and the next is tried, which is safe for any method because nothing
- * was sent (unless the client's body was already being read). A reused connection that fails before any of the response arrived (closed by the upstream while idle, or,
- * for an idempotent method, answering with bytes that break HTTP's rules) is retried once on another connection of
- * the same upstream while none of the client's body was consumed. A route's {@code retries} also try an idempotent
+ * was sent (unless the client's body was already being read). A reused connection that fails before any of the
+ * response arrived (closed by the upstream while idle, or, for an idempotent method, answering with bytes that break
+ * HTTP's rules) is retried once on another connection of the same upstream while none of the client's body was
+ * consumed. A route's {@code retries} also try an idempotent
  * request without a body again after a failed connection or a listed status (502, 503, 504), over the upstreams in
  * turn, within its time budget. Any other failure ends the attempt.
  *

@@ -10,7 +10,7 @@ import java.util.Set;
  * One route of the gateway: requests whose path starts with {@code pathPrefix} (at a segment boundary), and whose
  * method and host match when those are given, go to one of the upstreams.
  *
- * @param methods     upper-case methods; empty means any method
+ * @param methods     upper-case methods; empty means any method but those a route must name ({@link #NAMED_ONLY})
  * @param host        host name the request's Host must carry (port ignored, case-insensitive); null means any host
  * @param stripPrefix whether the prefix is removed from the path before it is appended to the upstream's base path
  * @param rateLimit   null when the route has no limit
@@ -68,8 +68,24 @@ public record Route(String name, String pathPrefix, Set<String> methods, @Nullab
         return host == null || host.equalsIgnoreCase(requestHost);
     }
 
+    /**
+     * Methods a route takes only when its {@code methods} name them: TRACE sends the request back, its cookies and
+     * credentials included (cross-site tracing), and CONNECT asks for a tunnel, which a gateway is not. nginx refuses
+     * both on every location.
+     */
+    public static final Set<String> NAMED_ONLY = Set.of("TRACE", "CONNECT");
+
+    /** What a route with no method list answers in {@code Allow} when it refuses one of {@link #NAMED_ONLY}. */
+    public static final Set<String> USUAL = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(
+            List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")));
+
     public boolean allows(String method) {
-        return methods.isEmpty() || methods.contains(method);
+        return methods.isEmpty() ? !NAMED_ONLY.contains(method) : methods.contains(method);
+    }
+
+    /** The methods named in {@code Allow} for this route: its list, or the usual ones when it has none. */
+    public Set<String> allowHeaderMethods() {
+        return methods.isEmpty() ? USUAL : methods;
     }
 
     /**

@@ -243,7 +243,7 @@ public final class RouteTable {
 
         private static Set<String> add(@Nullable Set<String> allowed, Found found) {
             Set<String> set = allowed == null ? new LinkedHashSet<>() : allowed;
-            set.addAll(found.entry().route().methods());
+            set.addAll(found.entry().route().allowHeaderMethods());
             return set;
         }
 

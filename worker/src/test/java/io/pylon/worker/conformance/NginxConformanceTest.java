@@ -247,6 +247,34 @@ class NginxConformanceTest {
         return latin1 == null ? "(none)" : java.util.HexFormat.of().formatHex(latin1.getBytes(StandardCharsets.ISO_8859_1));
     }
 
+    /**
+     * TRACE (it sends the request back, cookies and credentials included: cross-site tracing) and CONNECT (a tunnel)
+     * are refused with 405 and never reach the upstream, as nginx refuses them. nginx then closes the connection; the
+     * Worker keeps it (deliberate difference: the refused request had no body, so the next one is framed) and serves
+     * the next request. A route that names them in its {@code methods} takes them ({@code ProxyTest}).
+     */
+    @Test
+    void traceAndConnectAreRefusedWithoutReachingTheUpstream() throws Exception {
+        Map<Integer, List<String>> next = new java.util.HashMap<>();
+        agree("TRACE and CONNECT", port -> {
+            List<String> seen = new ArrayList<>();
+            for (String method : List.of("TRACE", "CONNECT")) {
+                upstream.clearSeen();
+                try (WireConnection c = connect(port)) {
+                    Message refused = c.send(method + " /x HTTP/1.1\r\nHost: " + HOST + "\r\nCookie: session=1\r\n\r\n")
+                            .read();
+                    seen.add(method + " " + refused.status() + ", upstream saw " + upstream.seen().stream()
+                            .filter(r -> r.requestLine().startsWith(method)).count());
+                    next.computeIfAbsent(port, p -> new ArrayList<>())
+                            .add(c.closesWithin(200) ? "closed" : c.send(get("/after")).read().start());
+                }
+            }
+            return String.join("\n", seen);
+        });
+        assertThat(next.get(nginx.port())).containsExactly("closed", "closed");
+        assertThat(next.get(workerPort)).containsExactly("target /after", "target /after");
+    }
+
     @Test
     void pipelinedRequestsAreAnsweredInOrder() throws Exception {
         agree("three pipelined requests", port -> {

@@ -198,6 +198,27 @@ class ProxyTest {
         }
     }
 
+    /** TRACE is refused by a route with no method list (405, the usual methods in Allow) and taken by one naming it. */
+    @Test
+    void traceReachesTheUpstreamOnlyThroughARouteThatNamesIt() {
+        try (TestUpstream echo = TestUpstream.echo("e");
+             Gateway small = Gateway.start("trace-test", """
+                routes:
+                  - {name: any, pathPrefix: /any, upstreams: [%1$s]}
+                  - {name: traced, pathPrefix: /traced, methods: [GET, TRACE], upstreams: [%1$s]}
+                """.formatted(echo.url()), java.util.Map.of())) {
+            HttpResponse<String> refused = TestPods.send(HttpRequest.newBuilder(URI.create(small.url("/any/1")))
+                    .method("TRACE", HttpRequest.BodyPublishers.noBody()).build());
+            assertThat(refused.statusCode()).isEqualTo(405);
+            assertThat(refused.headers().firstValue("Allow")).hasValue("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+            assertThat(refused.body()).contains("\"error\":\"method_not_allowed\"");
+            HttpResponse<String> taken = TestPods.send(HttpRequest.newBuilder(URI.create(small.url("/traced/1")))
+                    .method("TRACE", HttpRequest.BodyPublishers.noBody()).build());
+            assertThat(taken.statusCode()).isEqualTo(200);
+            assertThat(taken.body()).isEqualTo("e TRACE /traced/1");
+        }
+    }
+
     @Test
     void connectionsSectionListsEachUpstreamPool() {
         send(to("/a/x").GET());

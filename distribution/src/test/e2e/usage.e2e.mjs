@@ -63,6 +63,8 @@ async function managerScreen(page, appId) {
     (await chart.count()) === 1 && (await chart.getAttribute('data-requests')) === '10');
   check(await chart.getAttribute('data-errors') === '3', 'the Manager chart counts 3 errors');
   const row = page.locator(`#usage-breakdown tr[data-row="${appId}"] td`);
+  // the breakdown table is drawn after the chart: wait for the application's row before reading it
+  await until('the application row in the breakdown', async () => (await row.count()) > 0);
   const cells = await row.allTextContents();
   check(cells[0].startsWith('metered') && cells[1] === '10' && cells[2] === '3' && cells[4] === '3',
     'the application row: ' + cells.join(' | '));

@@ -129,7 +129,7 @@ final class UpstreamDispatch {
             } catch (ConnectTimeoutException | ConnectException | UnknownHostException e) {
                 // nothing was sent: a name that is not found, or not in time, fails over as a refused connection
                 leftBeforeTheAnswer(responseTimeout, e);
-                pools.failed(pool);
+                pools.failed(pool, e);
                 failure = e instanceof ConnectTimeoutException ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE;
                 log(route, pool, e);
                 if (body != null && body.started()) {
@@ -158,7 +158,7 @@ final class UpstreamDispatch {
                 }
                 failure = responseTimeout.expired() ? UpstreamFailure.TIMEOUT : UpstreamFailure.of(e);
                 if (failure == UpstreamFailure.UNREACHABLE) {
-                    pools.failed(pool);
+                    pools.failed(pool, e);
                 }
                 log(route, pool, e);
                 return new Failed(failure);

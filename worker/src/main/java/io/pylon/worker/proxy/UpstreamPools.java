@@ -135,13 +135,21 @@ public final class UpstreamPools implements AutoCloseable {
         }
     }
 
-    void failed(UpstreamPool pool) {
+    /** Marks {@code pool}'s upstream failed for the cool-down, and says so (with what failed) when it was healthy. */
+    void failed(UpstreamPool pool, IOException cause) {
         boolean wasHealthy = pool.isHealthy();
         pool.markFailed(failureCooldown);
         if (wasHealthy) {
-            LOG.log(Level.WARNING, "Upstream " + pool.origin() + " failed; skipped by round robin for up to "
-                    + failureCooldown.toMillis() + " ms");
+            LOG.log(Level.WARNING, "Upstream " + pool.origin() + " failed (" + reason(cause)
+                    + "); skipped by round robin for up to " + failureCooldown.toMillis() + " ms");
         }
+    }
+
+    // the exception's class and message, as nginx says "connect() failed (111: Connection refused)"
+    private static String reason(IOException cause) {
+        String message = cause.getMessage();
+        String reason = cause.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+        return reason.length() <= 200 ? reason : reason.substring(0, 200) + "...";
     }
 
     /** Periodic: evicts idle connections, closes drained retired pools, probes failed upstreams on {@code async}. */

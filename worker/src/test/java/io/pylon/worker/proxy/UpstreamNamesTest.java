@@ -3,6 +3,7 @@ package io.pylon.worker.proxy;
 import io.pylon.core.testing.TestNames;
 import io.pylon.core.testing.TestPods;
 import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.LogCapture;
 import io.pylon.worker.testing.TestUpstream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.logging.Level;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,12 +56,17 @@ class UpstreamNamesTest {
         return TestPods.send(HttpRequest.newBuilder(URI.create(gateway.url(path))).timeout(Duration.ofSeconds(60)).build());
     }
 
+    /** ... and the log says why the upstream was skipped, as nginx's "connect() failed (111: Connection refused)". */
     @Test
     void aNameThatIsNotFoundFailsOverToTheNextUpstream() {
-        for (int i = 0; i < 6; i++) {
-            HttpResponse<String> response = get("/gone/" + i);
-            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            assertThat(response.body()).isEqualTo("blue GET /gone/" + i);
+        try (LogCapture log = LogCapture.open(Level.WARNING)) {
+            for (int i = 0; i < 6; i++) {
+                HttpResponse<String> response = get("/gone/" + i);
+                assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+                assertThat(response.body()).isEqualTo("blue GET /gone/" + i);
+            }
+            assertThat(log.lines()).anyMatch(line -> line.contains("Upstream http://nx-gone.pylon-test:80 failed "
+                    + "(UnknownHostException: nx-gone.pylon-test: not found); skipped by round robin"));
         }
         HttpResponse<String> alone = get("/only-gone/x");
         assertThat(alone.statusCode()).isEqualTo(502);

@@ -1,5 +1,6 @@
 package io.pylon.worker.proxy;
 
+import io.helidon.webserver.WebServer;
 import io.pylon.core.testing.TestNames;
 import io.pylon.core.testing.TestPods;
 import io.pylon.worker.testing.Gateway;
@@ -26,16 +27,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in this JVM, no DNS traffic), on a real Worker. A name not found is skipped for the next upstream like a refused
  * connection (it was a 502 with the other upstream up); a lookup that does not answer ends at the route's connect
  * timeout, and requests waiting on one name share one lookup (before, each waited the system resolver's whole retry
- * cycle, past the connect timeout, with a lookup of its own).
+ * cycle, past the connect timeout, with a lookup of its own). The same over HTTP/2 to the upstream ({@code green}, a
+ * Helidon h2c server), where a lookup without answer held every request to the origin for a minute.
  */
 class UpstreamNamesTest {
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private static TestUpstream blue;
+    private static WebServer green;
     private static Gateway gateway;
 
     @BeforeAll
     static void start() {
         blue = TestUpstream.echo("blue");
+        green = WebServer.builder().host("127.0.0.1").port(0)
+                .routing(r -> r.get("/*", (req, res) -> res.send("green " + req.prologue().protocolVersion() + " "
+                        + req.path().path())))
+                .build().start();
         gateway = Gateway.start("""
                 routes:
                   - {name: gone, pathPrefix: /gone, upstreams: [http://nx-gone.pylon-test:80, %1$s]}
@@ -43,13 +50,22 @@ class UpstreamNamesTest {
                   - {name: only-hung, pathPrefix: /only-hung, connectTimeout: 1s, upstreams: [http://hung-two.pylon-test:80]}
                   - {name: only-gone, pathPrefix: /only-gone, upstreams: [http://nx-only.pylon-test:80]}
                   - {name: named, pathPrefix: /named, upstreams: ["http://lo-blue.pylon-test:%2$d"]}
-                """.formatted(blue.url(), blue.port()));
+                  - {name: gone-h2, pathPrefix: /h2/gone, upstreamProtocol: HTTP/2,
+                     upstreams: [http://nx-gone-h2.pylon-test:80, "http://127.0.0.1:%3$d"]}
+                  - {name: hung-h2, pathPrefix: /h2/hung, upstreamProtocol: HTTP/2, connectTimeout: 1s,
+                     upstreams: [http://hung-h2.pylon-test:80, "http://127.0.0.1:%3$d"]}
+                  - {name: only-hung-h2, pathPrefix: /h2/only-hung, upstreamProtocol: HTTP/2, connectTimeout: 1s,
+                     upstreams: [http://hung-only-h2.pylon-test:80]}
+                  - {name: named-h2, pathPrefix: /h2/named, upstreamProtocol: HTTP/2,
+                     upstreams: ["http://lo-green.pylon-test:%3$d"]}
+                """.formatted(blue.url(), blue.port(), green.port()));
     }
 
     @AfterAll
     static void stop() {
         gateway.close();
         blue.close();
+        green.stop();
     }
 
     private static HttpResponse<String> get(String path) {
@@ -104,5 +120,55 @@ class UpstreamNamesTest {
         HttpResponse<String> response = get("/named/x");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("blue GET /named/x");
+    }
+
+    @Test
+    void overHttp2ANameThatIsNotFoundFailsOverToTheNextUpstream() {
+        try (LogCapture log = LogCapture.open(Level.WARNING)) {
+            for (int i = 0; i < 4; i++) {
+                HttpResponse<String> response = get("/h2/gone/" + i);
+                assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+                assertThat(response.body()).isEqualTo("green 2.0 /h2/gone/" + i);
+            }
+            assertThat(log.lines()).anyMatch(line -> line.contains("Upstream http://nx-gone-h2.pylon-test:80 failed "
+                    + "(UnknownHostException: nx-gone-h2.pylon-test: not found); skipped by round robin"));
+        }
+    }
+
+    @Test
+    void overHttp2ALookupWithoutAnswerEndsAtTheConnectTimeoutAndFailsOver() {
+        long start = System.nanoTime();
+        HttpResponse<String> response = get("/h2/hung/x");
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("green 2.0 /h2/hung/x");
+        assertThat(millis).as("ms until the answer").isBetween(900L, 5_000L);
+    }
+
+    /**
+     * ... and requests to the same origin queued behind the lookup (HttpCore's pool looks up while it holds the
+     * origin's lock) each end at their own timeout, not one timeout after another.
+     */
+    @Test
+    void overHttp2RequestsWaitingOnOneNameEachEndAtTheirTimeout() {
+        long start = System.nanoTime();
+        List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            calls.add(CLIENT.sendAsync(HttpRequest.newBuilder(URI.create(gateway.url("/h2/only-hung/" + i)))
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> call : calls) {
+            HttpResponse<String> response = call.join();
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(502);
+        }
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms until all 10 were answered").isLessThan(10_000L);
+        assertThat(TestNames.lookups("hung-only-h2.pylon-test")).as("lookups of the name").isEqualTo(1);
+    }
+
+    @Test
+    void overHttp2ANameThatIsFoundIsConnectedTo() {
+        HttpResponse<String> response = get("/h2/named/x");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("green 2.0 /h2/named/x");
     }
 }

@@ -10,6 +10,13 @@ cd "$ROOT"
 ROUNDS=${1:-3}
 ADDR=${ADDR:-127.0.14.1}
 ./pylon settings >/dev/null   # builds the distribution when the sources changed (not under the low limit)
+# The pod's own JVM options without its start-up cache: an AOT cache has the JVM open every jar of the class path at
+# start (about 260 descriptors), more than the limit here. Without one, ./pylon runs the JVM in its own process, so $!
+# below is the pod whose descriptors are counted and which is stopped.
+# shellcheck source=scripts/pod-jvm.sh
+. scripts/pod-jvm.sh
+PYLON_POD_JAVA_OPTS="$(pylon_pod_jvm_opts worker)"
+export PYLON_POD_JAVA_OPTS
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 

@@ -243,6 +243,46 @@ class NginxConformanceTest {
         });
     }
 
+    @Test
+    void fieldsRepeatedOnTheWireAreEachPassedInTheirOrder() throws Exception {
+        agree("a response's repeated fields", port -> {
+            try (WireConnection c = connect(port)) {
+                Message response = c.send(get("/repeated-headers")).read();
+                return response.status() + " " + lines(response.headers(), "set-cookie", "x-multi", "link",
+                        "cache-control", "vary");
+            }
+        });
+        agree("a request's repeated fields", port -> {
+            upstream.clearSeen();
+            try (WireConnection c = connect(port)) {
+                Message answer = c.send("GET /x HTTP/1.1\r\nHost: " + HOST + "\r\nCookie: a=1\r\nX-Multi: one\r\n"
+                        + "Accept: text/html\r\nCookie: b=2\r\nX-Multi: two, three\r\nAccept: */*;q=0.1\r\n"
+                        + "Accept-Language: en\r\nAccept-Language: fr;q=0.5\r\n\r\n").read();
+                ScriptedUpstream.Seen sent = upstream.seen().stream()
+                        .filter(seen -> seen.requestLine().startsWith("GET /x ")).findFirst().orElseThrow();
+                return answer.status() + " upstream got " + lines(sent.headers(), "cookie", "x-multi", "accept",
+                        "accept-language");
+            }
+        });
+    }
+
+    /**
+     * The lines of the named fields, a field after another in the order of {@code names}, each field's lines in the
+     * order they came: the order of one field's lines carries meaning, the order between fields does not (RFC 9110,
+     * 5.3), and the Worker writes a field's lines together where nginx keeps the upstream's order.
+     */
+    private static String lines(List<String[]> headers, String... names) {
+        StringBuilder out = new StringBuilder();
+        for (String name : names) {
+            for (String[] h : headers) {
+                if (h[0].equalsIgnoreCase(name)) {
+                    out.append('\n').append(name).append(": ").append(h[1]);
+                }
+            }
+        }
+        return out.toString();
+    }
+
     private static String hex(String latin1) {
         return latin1 == null ? "(none)" : java.util.HexFormat.of().formatHex(latin1.getBytes(StandardCharsets.ISO_8859_1));
     }

@@ -308,6 +308,13 @@ public final class ScriptedUpstream implements AutoCloseable {
                         + new String("café.txt".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)
                         + "\"\r\nContent-Length: 2\r\n" + conn + "\r\n" + (head ? "" : "ok"));
             }
+            case "repeated-headers" -> {
+                // fields sent more than once, as servers send cookies, links and cache directives
+                write(out, "HTTP/1.1 200 OK\r\nSet-Cookie: a=1; Path=/\r\nX-Multi: one\r\nSet-Cookie: b=2, c=3; "
+                        + "Expires=Wed, 21 Oct 2026 07:28:00 GMT\r\nLink: </a.css>; rel=preload\r\nX-Multi: two\r\n"
+                        + "Link: </b.js>; rel=preload\r\nCache-Control: no-cache\r\nCache-Control: no-store\r\n"
+                        + "Vary: Accept\r\nVary: Origin\r\nContent-Length: 2\r\n" + conn + "\r\n" + (head ? "" : "ok"));
+            }
             case "lie-long" -> {
                 write(out, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n" + (head ? "" : "helloEXTRA"));
                 out.flush();

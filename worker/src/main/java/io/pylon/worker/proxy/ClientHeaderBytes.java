@@ -17,7 +17,7 @@ import java.util.logging.Logger;
  * reading; the bytes stay in the parsed header (a {@link LazyString} over the bytes read), and this class reads them
  * there, by reflection, only for a value that holds U+FFFD. A header that came more than once was joined by Helidon
  * from decoded strings, so its values are used as decoded. Should Helidon's classes change, values are used as decoded
- * and one warning is logged.
+ * and one warning is logged. Over HTTP/2 the bytes are not kept; see {@link #utf8IfWide}.
  * Stateless apart from the handles, found once.
  */
 final class ClientHeaderBytes {
@@ -37,6 +37,22 @@ final class ClientHeaderBytes {
             return null;
         }
         return HANDLES.sent(header);
+    }
+
+    /**
+     * A header value of a request that came over HTTP/2, as its UTF-8 bytes one char a byte, when it holds a char
+     * outside ASCII; null when it holds none. Helidon 4.5 decodes an HPACK string sent as it is as UTF-8, so the bytes a
+     * client sent in UTF-8 come back exactly, where writing the decoded chars one a byte turned {@code é} into one byte
+     * and {@code €} into {@code ?}. A string sent Huffman-coded is decoded as US-ASCII, each byte outside it becoming
+     * U+FFFD: those bytes are lost before Pylon sees them, and the upstream gets U+FFFD in UTF-8 for each.
+     */
+    static @Nullable String utf8IfWide(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            if (value.charAt(i) > 0x7F) {
+                return new String(value.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+            }
+        }
+        return null;
     }
 
     /** The fields that hold a parsed header's bytes: Helidon's, so looked up by name, and absent in another version. */

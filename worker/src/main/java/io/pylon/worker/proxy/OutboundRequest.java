@@ -8,6 +8,7 @@ import io.helidon.http.Headers;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.message.BasicClassicHttpRequest;
+import org.apache.hc.core5.http.message.BasicHeader;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,11 +45,12 @@ final class OutboundRequest {
      * @param prefix   the path prefix the route strips, null when it strips none
      * @param trusted  whether the client is a trusted proxy, whose forwarding headers are kept
      * @param preserveHost whether the upstream gets the client's {@code Host} (else the transport sets its own)
+     * @param http2    whether the client's request came over HTTP/2, whose header values Helidon decodes otherwise
      */
     record Hop(String clientIp, boolean secure, int port, @Nullable String prefix, boolean trusted,
-               boolean preserveHost) {
+               boolean preserveHost, boolean http2) {
         static Hop of(String clientIp, boolean secure) {
-            return new Hop(clientIp, secure, 0, null, false, false);
+            return new Hop(clientIp, secure, 0, null, false, false, false);
         }
     }
 
@@ -98,7 +100,13 @@ final class OutboundRequest {
                     if (keyHeader != null && name.equalsIgnoreCase(keyHeader)) {
                         continue;
                     }
-                    if (header.valueCount() == 1) {
+                    if (hop.http2()) {
+                        for (String value : header.allValues()) {
+                            String sent = ClientHeaderBytes.utf8IfWide(value);
+                            outbound.addHeader(sent == null ? new BasicHeader(header.name(), value)
+                                    : new RequestHeadWriter.ObsText(header.name(), sent));
+                        }
+                    } else if (header.valueCount() == 1) {
                         String sent = ClientHeaderBytes.sentIfReplaced(header);
                         if (sent == null) {
                             outbound.addHeader(header.name(), header.get());

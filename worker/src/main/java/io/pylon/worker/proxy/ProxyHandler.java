@@ -244,7 +244,8 @@ public final class ProxyHandler implements Handler {
                 ? new ClientRequestBody(req.content().inputStream(), limit) : null;
         OutboundRequest.Hop hop = new OutboundRequest.Hop(clientIp, req.isSecure(), req.localPeer().port(),
                 route.stripPrefix() || route.policies().rewritePrefix() != null ? route.pathPrefix() : null,
-                trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost());
+                trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost(),
+                req.prologue().protocolVersion().equals("2.0"));
         String query = req.query().rawValue();
         ClientDeparture departure = departures.of(req);
         boolean trailers = takesTrailers(req);

@@ -80,7 +80,7 @@ class OutboundRequestTest {
     @Test
     void anUntrustedClientsForwardingHeadersAreReplacedByWhatThisHopSaw() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("10.1.2.3", false, 8091, "/api", false, false));
+                new OutboundRequest.Hop("10.1.2.3", false, 8091, "/api", false, false, false));
 
         assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("http");
         assertThat(out.getHeaders("X-Forwarded-Host")).extracting(Header::getValue).containsExactly("api.example.com");
@@ -95,7 +95,7 @@ class OutboundRequestTest {
     @Test
     void aTrustedProxysForwardingHeadersAreKept() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("10.1.2.3", false, 8091, null, true, false));
+                new OutboundRequest.Hop("10.1.2.3", false, 8091, null, true, false, false));
 
         assertThat(out.getHeaders("X-Forwarded-For")).extracting(Header::getValue).containsExactly("203.0.113.7, 10.1.2.3");
         assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("https");
@@ -110,7 +110,7 @@ class OutboundRequestTest {
     @Test
     void ipv6ClientIsQuotedInForwardedAndPreserveHostSendsTheClientsHost() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("::1", true, 8443, null, false, true));
+                new OutboundRequest.Hop("::1", true, 8443, null, false, true, false));
 
         assertThat(out.getFirstHeader("Forwarded").getValue()).isEqualTo("for=\"[::1]\";proto=https;host=\"api.example.com\"");
         assertThat(out.getFirstHeader("Host").getValue()).isEqualTo("api.example.com");

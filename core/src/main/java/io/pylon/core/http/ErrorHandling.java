@@ -159,6 +159,9 @@ public final class ErrorHandling {
     private static Status effectiveStatus(Status status, String message) {
         if (status.code() == 400 && message != null) {
             String m = message.toLowerCase(java.util.Locale.ROOT);
+            if (m.contains("content-encoding header present")) {
+                return Status.UNSUPPORTED_MEDIA_TYPE_415; // RFC 9110: the answer to a content coding not taken
+            }
             if (m.contains("prologue") && (m.contains("length") || m.contains("too long") || m.contains("exceed"))) {
                 return Status.REQUEST_URI_TOO_LONG_414;
             }
@@ -187,6 +190,7 @@ public final class ErrorHandling {
             case 413 -> "payload_too_large";
             case 411 -> "length_required";
             case 414 -> "uri_too_long";
+            case 415 -> "unsupported_media_type";
             case 429 -> "too_many_requests";
             case 431 -> "request_header_fields_too_large";
             case 503 -> "service_unavailable";

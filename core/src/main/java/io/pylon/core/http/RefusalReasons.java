@@ -16,8 +16,12 @@ final class RefusalReasons {
     private record Reason(String fragment, String description) {
     }
 
+    static final String CODED_BODY = "The request has a Content-Encoding (gzip, say); this endpoint takes bodies "
+            + "without one.";
+
     // most specific first: the first fragment the parser's message contains decides
     private static final List<Reason> REASONS = List.of(
+            new Reason("content-encoding header present", CODED_BODY),
             new Reason("transfer-encoding and content-length",
                     "The request has both Content-Length and Transfer-Encoding; send one of them."),
             new Reason("content length is not a number",

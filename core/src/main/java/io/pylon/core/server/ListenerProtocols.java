@@ -26,6 +26,7 @@ public final class ListenerProtocols {
     private @Nullable Tls peerTls;
     private SocketFactory probeSockets = SocketFactory.getDefault();
     private boolean blockingSockets;
+    private boolean relayedCodings;
 
     /** An HTTP/1.1 {@code Upgrade} the listener takes, keyed by its protocol token; the first one for a token wins. */
     public ListenerProtocols addUpgrader(Http1Upgrader upgrader) {
@@ -71,6 +72,20 @@ public final class ListenerProtocols {
     public ListenerProtocols blockingSockets() {
         this.blockingSockets = true;
         return this;
+    }
+
+    /**
+     * Request bodies keep their {@code Content-Encoding}, neither decoded nor refused, and answers are not compressed:
+     * for a pod that passes bodies on as they came, such as a gateway. Without it a body with a content coding is
+     * refused with 415, as the pod reads no coded body.
+     */
+    public ListenerProtocols relayContentCodings() {
+        this.relayedCodings = true;
+        return this;
+    }
+
+    boolean relaysContentCodings() {
+        return relayedCodings;
     }
 
     boolean usesBlockingSockets() {

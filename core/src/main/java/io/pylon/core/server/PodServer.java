@@ -184,6 +184,9 @@ public final class PodServer {
                 .protocolsDiscoverServices(false)
                 .addConnectionSelector(timeouts.selector(http1, protocols.upgraders()))
                 .routing(routing);
+            if (protocols.relaysContentCodings()) {
+                builder.contentEncoding(RelayedContentCodings.INSTANCE);
+            }
             protocols.selectors().forEach(selector -> builder.addConnectionSelector(timeouts.tracked(selector)));
             if (protocols.secure()) {
                 builder.tls(protocols.tls());

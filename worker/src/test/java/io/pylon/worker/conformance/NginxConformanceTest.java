@@ -404,6 +404,44 @@ class NginxConformanceTest {
         });
     }
 
+    /**
+     * Content codings are the upstream's and the client's business: a compressed answer reaches the client with its
+     * bytes and headers unchanged, nothing is compressed or decompressed on the way, and the upstream gets the client's
+     * Accept-Encoding as sent (none added) and a compressed request body as sent.
+     */
+    @Test
+    void contentCodingsPassUntouchedBothWays() throws Exception {
+        byte[] packed;
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(bytes)) {
+            gzip.write("a request body compressed by the client ".repeat(100).getBytes(StandardCharsets.US_ASCII));
+        }
+        packed = bytes.toByteArray();
+        CRC32 crc = new CRC32();
+        crc.update(packed);
+        agree("content codings", port -> {
+            List<String> seen = new ArrayList<>();
+            try (WireConnection c = connect(port)) {
+                upstream.clearSeen();
+                Message zipped = c.send("GET /gzip HTTP/1.1\r\nHost: " + HOST + "\r\nAccept-Encoding: gzip, br\r\n\r\n")
+                        .read();
+                seen.add(zipped.status() + " " + zipped.header("content-encoding") + " " + zipped.header("vary") + " "
+                        + zipped.header("content-length") + " crc " + zipped.crc());
+                Message plain = c.send(get("/gzip")).read();
+                seen.add(plain.status() + " " + plain.header("content-encoding") + " crc " + plain.crc());
+                c.send("POST /echo HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Encoding: gzip\r\nContent-Length: "
+                        + packed.length + "\r\n\r\n");
+                c.send(packed);
+                seen.add("compressed body: " + echoed(c.read(), packed.length + " " + crc.getValue()));
+                for (ScriptedUpstream.Seen request : upstream.seen()) {
+                    seen.add(request.requestLine().split(" ")[1] + " accept-encoding " + request.header("accept-encoding")
+                            + " content-encoding " + request.header("content-encoding"));
+                }
+            }
+            return String.join("\n", seen);
+        });
+    }
+
     private static String echoed(Message m, String expected) {
         String[] parts = m.start().split(" ");
         return m.status() + " body " + ((parts[0] + " " + parts[1]).equals(expected) ? "arrived whole" : m.start());

@@ -308,6 +308,18 @@ public final class ScriptedUpstream implements AutoCloseable {
                         + new String("café.txt".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1)
                         + "\"\r\nContent-Length: 2\r\n" + conn + "\r\n" + (head ? "" : "ok"));
             }
+            case "gzip" -> {
+                // a body the upstream compressed itself, as APIs behind a gateway often do
+                java.io.ByteArrayOutputStream packed = new java.io.ByteArrayOutputStream();
+                try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(packed)) {
+                    gzip.write(("compressed by the upstream ".repeat(200)).getBytes(StandardCharsets.US_ASCII));
+                }
+                write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\n"
+                        + "Vary: Accept-Encoding\r\nContent-Length: " + packed.size() + "\r\n" + conn + "\r\n");
+                if (!head) {
+                    out.write(packed.toByteArray());
+                }
+            }
             case "repeated-headers" -> {
                 // fields sent more than once, as servers send cookies, links and cache directives
                 write(out, "HTTP/1.1 200 OK\r\nSet-Cookie: a=1; Path=/\r\nX-Multi: one\r\nSet-Cookie: b=2, c=3; "

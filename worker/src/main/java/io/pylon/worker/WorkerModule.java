@@ -260,6 +260,7 @@ public final class WorkerModule implements PylonModule {
         // a tunnel holds its client connection for hours: 8 KiB less per connection than socket channels hold
         context.listener().blockingSockets();
         context.listener().relayContentCodings(); // a client's compressed body reaches the upstream as it came
+        context.listener().relayRequestTargets(); // a query reaches the upstream as it came; RequestPath checks paths
 
         connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
         context.diagnostics().register(connections);

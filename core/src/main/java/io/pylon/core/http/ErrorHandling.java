@@ -68,7 +68,11 @@ public final class ErrorHandling {
      * the only case logged above FINE.
      */
     public static void respond(ServerRequest req, ServerResponse res, Throwable t) {
-        if (t instanceof RequestException e) {
+        if (isUndecodablePath(t)) {
+            // Helidon decodes the path to match routes; on a listener that leaves paths to the module unchecked
+            // (ListenerProtocols.relayRequestTargets) a malformed percent-encoding fails there
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The path has a malformed percent-encoding.");
+        } else if (t instanceof RequestException e) {
             ErrorBody.send(res, e.status(), errorCode(e.status()), e.status().reasonPhrase());
         } else if (t instanceof HttpException e && e.status().code() < 500) {
             ErrorBody.send(res, e.status(), errorCode(e.status()), e.status().reasonPhrase());
@@ -86,6 +90,21 @@ public final class ErrorHandling {
             LOG.log(Level.ERROR, "Unexpected failure on " + req.prologue().method().text() + " " + req.path().path(), t);
             ErrorBody.send(res, Status.INTERNAL_SERVER_ERROR_500, "server_error", "An unexpected error occurred.");
         }
+    }
+
+    /** Whether {@code t} is, or was caused by, Helidon's failure to percent-decode a request path. */
+    static boolean isUndecodablePath(Throwable t) {
+        for (Throwable cause = t; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IllegalArgumentException) {
+                for (StackTraceElement frame : cause.getStackTrace()) {
+                    if (frame.getClassName().startsWith("io.helidon.common.uri.UriPath")
+                            && frame.getMethodName().equals("decode")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether {@code t} was thrown while Helidon's HTTP/1 connection read the request body off the socket. */

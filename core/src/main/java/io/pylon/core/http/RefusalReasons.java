@@ -19,9 +19,18 @@ final class RefusalReasons {
     static final String CODED_BODY = "The request has a Content-Encoding (gzip, say); this endpoint takes bodies "
             + "without one.";
 
+    private static final String QUERY = "The query holds a character that must be percent-encoded, or a malformed "
+            + "percent-encoding.";
+    private static final String HOST = "The Host header is not a valid host name or address with an optional port.";
+
     // most specific first: the first fragment the parser's message contains decides
     private static final List<Reason> REASONS = List.of(
             new Reason("content-encoding header present", CODED_BODY),
+            // these messages go on to quote the client's target, which may hold any later fragment: they come first
+            new Reason("invalid path", "The path holds a character that must be percent-encoded, or a malformed "
+                    + "percent-encoding."),
+            new Reason("query contains", QUERY),
+            new Reason("query has", QUERY),
             new Reason("transfer-encoding and content-length",
                     "The request has both Content-Length and Transfer-Encoding; send one of them."),
             new Reason("content length is not a number",
@@ -44,8 +53,8 @@ final class RefusalReasons {
             new Reason("prologue", "The request line must be a method, a target and HTTP/1.1, separated by single spaces."),
             new Reason("protocol", "The request line must end in HTTP/1.1 (or HTTP/1.0)."),
             new Reason("path can't be empty", "The request target is empty."),
-            new Reason("ip", "The Host header is not a valid host name or address with an optional port."),
-            new Reason("host", "The Host header is not a valid host name or address with an optional port."));
+            new Reason("invalid host header", HOST),
+            new Reason("port of the host header", HOST));
 
     private RefusalReasons() {
     }

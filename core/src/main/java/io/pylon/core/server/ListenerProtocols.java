@@ -27,6 +27,7 @@ public final class ListenerProtocols {
     private SocketFactory probeSockets = SocketFactory.getDefault();
     private boolean blockingSockets;
     private boolean relayedCodings;
+    private boolean relayedTargets;
 
     /** An HTTP/1.1 {@code Upgrade} the listener takes, keyed by its protocol token; the first one for a token wins. */
     public ListenerProtocols addUpgrader(Http1Upgrader upgrader) {
@@ -82,6 +83,21 @@ public final class ListenerProtocols {
     public ListenerProtocols relayContentCodings() {
         this.relayedCodings = true;
         return this;
+    }
+
+    /**
+     * Request targets are taken as a reverse proxy such as nginx takes them: Helidon's RFC 3986 checks of the path and
+     * query are off, so a query passes as it came ({@code ?filter[status]=a}, {@code ?fields=a|b}, a stray {@code %})
+     * and the module checks the path itself. HTTP/2 connections the module adds must say the same in their own
+     * configuration. Without it a request line Helidon finds invalid is refused with 400 naming the part.
+     */
+    public ListenerProtocols relayRequestTargets() {
+        this.relayedTargets = true;
+        return this;
+    }
+
+    boolean relaysRequestTargets() {
+        return relayedTargets;
     }
 
     boolean relaysContentCodings() {

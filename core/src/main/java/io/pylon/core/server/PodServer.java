@@ -166,7 +166,9 @@ public final class PodServer {
         resources.push(timeouts);
         Http1Config http1 = timeouts.listenTo(Http1Config.builder()
                         .maxPrologueLength(MAX_REQUEST_LINE)
-                        .maxHeadersSize(4 * MAX_HEADERS))
+                        .maxHeadersSize(4 * MAX_HEADERS)
+                        .validatePrologue(!protocols.relaysRequestTargets())
+                        .validatePath(!protocols.relaysRequestTargets()))
                 .build();
         java.util.function.IntFunction<WebServer> servers = listenPort -> {
             io.helidon.webserver.WebServerConfig.Builder builder = WebServer.builder()

@@ -7,6 +7,7 @@ import io.pylon.core.testing.TestPods;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
@@ -45,5 +46,19 @@ class MalformedRequestTest {
         assertThat(exchange.responses()).isNotEmpty();
         assertThat(exchange.responses().getFirst().status()).as(request).isBetween(400, 499);
         assertThat(exchange.responses().getFirst().header("content-type")).startsWith("application/json");
+    }
+
+    /** A pod that checks request targets by RFC 3986 (all but the Worker) says which part it refused. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '\u00a6', value = {
+            "/platform/management/health?filter[a]=1 ¦ The query holds a character that must be percent-encoded",
+            "/platform/management/health?q=50%off ¦ The query holds a character that must be percent-encoded",
+            "/platform/a{b} ¦ The path holds a character that must be percent-encoded",
+            "/%zz ¦ The path holds a character that must be percent-encoded"})
+    void aTargetOutsideRfc3986IsRefusedNamingThePart(String target, String description) throws IOException {
+        RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(), "GET " + target.strip() + " HTTP/1.1\r\nHost: x\r\n\r\n");
+
+        assertThat(exchange.only().status()).isEqualTo(400);
+        assertThat(exchange.only().body()).contains(description.strip());
     }
 }

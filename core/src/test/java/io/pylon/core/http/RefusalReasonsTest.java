@@ -21,6 +21,22 @@ class RefusalReasonsTest {
                 .isEqualTo("A header value holds a control character (NUL, say).").doesNotContain("<x>");
     }
 
+    /** Helidon's message quotes the client's target: a fragment inside what the client sent decides nothing. */
+    @Test
+    void targetsAndHostsAreNamedWhateverTheClientsBytesSay() {
+        assertThat(RefusalReasons.describe(Status.BAD_REQUEST_400,
+                "Query contains invalid char: q=<script>chunked-protocol, index: 2, char: 0x3c"))
+                .isEqualTo("The query holds a character that must be percent-encoded, or a malformed percent-encoding.");
+        assertThat(RefusalReasons.describe(Status.BAD_REQUEST_400,
+                "Invalid path: Path contains invalid char: /chunk/ip[1], index: 9, char: 0x5b"))
+                .isEqualTo("The path holds a character that must be percent-encoded, or a malformed percent-encoding.");
+        assertThat(RefusalReasons.describe(Status.BAD_REQUEST_400, "Invalid Host header: Host contains invalid char: a b"))
+                .isEqualTo("The Host header is not a valid host name or address with an optional port.");
+        assertThat(RefusalReasons.describe(Status.BAD_REQUEST_400, "Invalid port of the host header: 99x"))
+                .isEqualTo("The Host header is not a valid host name or address with an optional port.");
+        assertThat(RefusalReasons.describe(Status.BAD_REQUEST_400, "something about a script")).isEqualTo("Bad Request");
+    }
+
     @Test
     void sizesSayWhichPartIsTooLargeAndUnknownReasonsGetTheStatusPhrase() {
         assertThat(RefusalReasons.describe(Status.create(431, "Request Header Fields Too Large"), null))

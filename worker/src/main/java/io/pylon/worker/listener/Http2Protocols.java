@@ -22,6 +22,7 @@ public final class Http2Protocols {
         Http2Config config = Http2Config.builder()
                 .maxConcurrentStreams(maxStreams)
                 .maxHeaderListSize(maxHeaders)
+                .validatePath(false) // as on HTTP/1.1: the gateway checks the paths it proxies (RequestPath)
                 .build();
         listener.addSelector(new Http2ConnectionProvider().create("@default", config,
                 ProtocolConfigs.create(List.of(config))));

@@ -87,6 +87,7 @@ public final class ProxyHandler implements Handler {
         String path;
         try {
             path = RequestPath.normalize(req.path().rawPath());
+            RequestPath.checkQuery(req.query().rawValue());
         } catch (RequestPath.InvalidPathException e) {
             stats.badRequest.increment();
             ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", e.getMessage());

@@ -6,8 +6,9 @@ package io.pylon.worker.proxy;
  * percent-encodings kept with upper-case hex, then dot-segments removed (section 5.2.4). What a route prefix or an
  * upstream's base path could be escaped with is refused instead: a path that climbs above the root, an encoded
  * slash or backslash ({@code %2F}, {@code %5C}: a segment must not become two upstream), a raw backslash, a
- * dot-segment with parameters ({@code ..;x}, which some servers read as {@code ..}), a malformed percent-encoding.
- * Double encoding ({@code %252e}) is data: it stays as it came.
+ * dot-segment with parameters ({@code ..;x}, which some servers read as {@code ..}), a malformed percent-encoding, an
+ * encoded NUL, a control character, bytes outside ASCII. Characters RFC 3986 wants encoded but nginx takes as they are
+ * ({@code [ ] { } | ^ "}) pass. Double encoding ({@code %252e}) is data: it stays as it came.
  *
  * <p>Threading: stateless, so any thread may call it; the one {@code synchronized} below only keeps the signature of
  * the {@link Throwable#fillInStackTrace} it overrides.
@@ -38,15 +39,42 @@ final class RequestPath {
         return needsWork(raw) ? removeDotSegments(decodeUnreserved(raw)) : raw;
     }
 
-    /** Most paths have no percent sign, backslash, semicolon or segment starting with a dot: nothing to do. */
-    private static boolean needsWork(String raw) {
+    /**
+     * Refuses a query holding what nginx refuses in a request target, a control character, and what cannot be relayed
+     * as it came, bytes outside ASCII (Helidon decodes the request line as US-ASCII, so they are lost). Anything else
+     * passes as it came, RFC 3986 or not ({@code [ ] { } |}, a stray {@code %}): the query is the upstream's business.
+     */
+    static void checkQuery(String rawQuery) throws InvalidPathException {
+        for (int i = 0; i < rawQuery.length(); i++) {
+            checkChar(rawQuery.charAt(i));
+        }
+    }
+
+    private static void checkChar(char c) throws InvalidPathException {
+        if (c <= ' ' || c == 0x7F) {
+            throw new InvalidPathException("The request target holds a control character or a space");
+        }
+        if (c > 0x7F) {
+            throw new InvalidPathException("The request target holds bytes outside ASCII; percent-encode them");
+        }
+    }
+
+    /**
+     * Most paths have no percent sign, backslash, semicolon or segment starting with a dot: nothing to do. Every char
+     * is looked at, for those {@link #checkChar} refuses.
+     */
+    private static boolean needsWork(String raw) throws InvalidPathException {
+        boolean work = false;
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
+            if (c <= ' ' || c >= 0x7F) {
+                checkChar(c);
+            }
             if (c == '%' || c == '\\' || c == ';' || (c == '.' && raw.charAt(i - 1) == '/')) {
-                return true;
+                work = true;
             }
         }
-        return false;
+        return work;
     }
 
     private static String decodeUnreserved(String raw) throws InvalidPathException {
@@ -68,6 +96,9 @@ final class RequestPath {
             int value = high * 16 + low;
             if (value == '/' || value == '\\') {
                 throw new InvalidPathException("The path must not contain an encoded slash or backslash");
+            }
+            if (value == 0) {
+                throw new InvalidPathException("The path must not contain an encoded NUL (%00)"); // as nginx refuses it
             }
             if (isUnreserved(value)) {
                 out.append((char) value);

@@ -79,6 +79,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         String path;
         try {
             path = RequestPath.normalize(rawPath);
+            RequestPath.checkQuery(prologue.query().rawValue());
         } catch (RequestPath.InvalidPathException e) {
             return null; // routing answers it with 400, as for any request
         }

@@ -405,6 +405,64 @@ class NginxConformanceTest {
     }
 
     /**
+     * Targets RFC 3986 wants percent-encoded but clients send as they are (JSON:API's {@code filter[status]}, PHP's and
+     * Rails' {@code ids[]}, {@code a|b}, a stray {@code %} in a query) reach the upstream as they came, as through nginx;
+     * what nginx refuses (an encoded NUL in the path, a malformed percent-encoding in the path, control characters) is
+     * refused with 400 by both.
+     */
+    @Test
+    void requestTargetsPassOrAreRefusedAsThroughNginx() throws Exception {
+        String[] passed = {"/x?filter[status]=active&ids[]=1", "/x?fields=a|b", "/x?q=50%off", "/x?q={\"a\":1}",
+                "/x?q=a^b`c\\d", "/x?q=<b>", "/a[1]/b|c", "/a{b}/c^d", "/a\"b", "/x?a=%00"};
+        String[] refused = {"/x%00y", "/%zz", "/x\u0001y", "/x?a=\u0001", "/x\u007fy", "/x\ty"};
+        agree("request targets", port -> {
+            List<String> seen = new ArrayList<>();
+            for (String target : passed) {
+                upstream.clearSeen();
+                try (WireConnection c = connect(port)) {
+                    Message answer = c.send("GET " + target + " HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n").read();
+                    seen.add(target + " -> " + answer.status() + ", upstream got " + upstream.seen().stream()
+                            .map(ScriptedUpstream.Seen::requestLine).toList());
+                }
+            }
+            for (String target : refused) {
+                upstream.clearSeen();
+                try (WireConnection c = connect(port)) {
+                    Message answer = c.send(("GET " + target + " HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1)).read();
+                    seen.add(target + " -> " + answer.status() + ", upstream got " + upstream.seen().size());
+                }
+            }
+            return String.join("\n", seen);
+        });
+    }
+
+    /**
+     * Deliberate difference: bytes outside ASCII in a target (a client that did not percent-encode {@code café}) pass
+     * through nginx; the Worker refuses them with 400 naming the problem, as Helidon 4.5 reads the request line as
+     * US-ASCII and their bytes are gone (relaying {@code ?} instead would change the target).
+     */
+    @Test
+    void bytesOutsideAsciiInTheTargetAreRefusedByTheWorkerAndPassedByNginx() throws Exception {
+        String utf8 = new String("/café?q=café".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        byte[] request = ("GET " + utf8 + " HTTP/1.1\r\nHost: " + HOST + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        upstream.clearSeen();
+        try (WireConnection c = connect(nginx.port())) {
+            assertThat(c.send(request).read().status()).isEqualTo(200);
+            assertThat(upstream.seen()).extracting(ScriptedUpstream.Seen::requestLine)
+                    .containsExactly("GET " + utf8 + " HTTP/1.1");
+        }
+        upstream.clearSeen();
+        try (WireConnection c = connect(workerPort)) {
+            Message refused = c.send(request).read();
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.start()).contains("bytes outside ASCII; percent-encode them");
+            assertThat(c.send(get("/after")).read().status()).as("the next request on the connection").isEqualTo(200);
+        }
+        assertThat(upstream.seen()).extracting(ScriptedUpstream.Seen::requestLine).containsExactly("GET /after HTTP/1.1");
+    }
+
+    /**
      * Content codings are the upstream's and the client's business: a compressed answer reaches the client with its
      * bytes and headers unchanged, nothing is compressed or decompressed on the way, and the upstream gets the client's
      * Accept-Encoding as sent (none added) and a compressed request body as sent.

@@ -138,6 +138,16 @@ class Http2Test {
                 .isEqualTo(name.replace("é", "\uFFFD\uFFFD").getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A target with brackets and a pipe, as curl sends it with {@code -g}, reaches the upstream as it came. */
+    @Test
+    void targetsNginxTakesPassOverHttp2() {
+        Curl.Result result = Curl.run("--http2-prior-knowledge", "-g", "-o", "/dev/null", "-w", "%{http_version} %{http_code}",
+                gateway.url("/utf8-header/a[1]?filter[status]=active&f=a|b"));
+        assertThat(result.out()).as(result.err()).isEqualTo("2 200");
+        assertThat(scripted.seen()).extracting(ScriptedUpstream.Seen::requestLine)
+                .contains("GET /utf8-header/a[1]?filter[status]=active&f=a|b HTTP/1.1");
+    }
+
     private static byte[] upstreamGot(String path, String header) {
         ScriptedUpstream.Seen sent = scripted.seen().stream()
                 .filter(seen -> seen.requestLine().startsWith("GET " + path + " ")).findFirst().orElseThrow();

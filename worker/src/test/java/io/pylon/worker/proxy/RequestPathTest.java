@@ -30,14 +30,17 @@ class RequestPathTest {
             "/a/b;v=1, /a/b;v=1",
             "/files/x.json, /files/x.json",
             "/a/.hidden, /a/.hidden",
-            "/a/...x, /a/...x"})
+            "/a/...x, /a/...x",
+            "/a[1]/b|c, /a[1]/b|c",
+            "/a{b}/c^d, /a{b}/c^d"})
     void normalForm(String raw, String normal) throws Exception {
         assertThat(RequestPath.normalize(raw)).isEqualTo(normal);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"/..", "/a/../..", "/a/%2e%2e/%2e%2e/x", "/%2e%2e", "/a/..%2f..%2fetc", "/a%2fb",
-            "/a%2Fb", "/a%5cb", "/a\\b", "/a/..\\..\\x", "/a/..;/b", "/a/.;x/b", "/a%", "/a%2", "/a%zz", "a/b", ""})
+            "/a%2Fb", "/a%5cb", "/a\\b", "/a/..\\..\\x", "/a/..;/b", "/a/.;x/b", "/a%", "/a%2", "/a%zz", "a/b", "",
+            "/a%00b", "/a\u0001b", "/a\tb", "/a\u007fb", "/a b", "/caf\u00e9", "/a\ufffdb"})
     void refused(String raw) {
         assertThatThrownBy(() -> RequestPath.normalize(raw)).isInstanceOf(RequestPath.InvalidPathException.class);
     }
@@ -46,5 +49,19 @@ class RequestPathTest {
     void plainPathIsReturnedAsItCame() throws Exception {
         String raw = "/orders/42/items";
         assertThat(RequestPath.normalize(raw)).isSameAs(raw);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"filter[status]=active&ids[]=1", "fields=a|b", "q=50%off", "q={\"a\":1}", "q=a^b`c\\d",
+            "a=%00", ""})
+    void queriesNginxTakesPassAsTheyCame(String rawQuery) {
+        org.assertj.core.api.Assertions.assertThatNoException().isThrownBy(() -> RequestPath.checkQuery(rawQuery));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"a=\u0001", "a=b\tc", "a=\u007f", "q=caf\u00e9", "q=\ufffd"})
+    void queriesWithControlCharactersOrBytesOutsideAsciiAreRefused(String rawQuery) {
+        assertThatThrownBy(() -> RequestPath.checkQuery(rawQuery)).isInstanceOf(RequestPath.InvalidPathException.class)
+                .hasMessageStartingWith("The request target holds");
     }
 }

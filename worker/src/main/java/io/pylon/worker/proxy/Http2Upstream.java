@@ -3,6 +3,7 @@ package io.pylon.worker.proxy;
 import io.pylon.core.net.NameLookups;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.URIScheme;
@@ -134,7 +135,9 @@ final class Http2Upstream implements AutoCloseable {
             } finally {
                 CONNECT_BY.remove();
             }
-            return new UpstreamExchange(stream.awaitHead(), timeout, stream);
+            ClassicHttpResponse head = stream.awaitHead();
+            UpstreamExchange.checkHead(head);
+            return new UpstreamExchange(head, timeout, stream);
         } catch (UnknownHostException e) {
             timeout.finish();
             stream.discard();

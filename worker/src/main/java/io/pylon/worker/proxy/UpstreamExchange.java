@@ -12,6 +12,7 @@ import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.ProtocolException;
 import org.apache.hc.core5.http.HttpHeaders;
 import org.apache.hc.core5.http.MessageConstraintException;
 import org.apache.hc.core5.http.Method;
@@ -150,6 +151,7 @@ final class UpstreamExchange {
             timeout.watch(endpoint);
             ClassicHttpResponse response = endpoint.execute(EXCHANGE_ID, request, EXECUTOR, context);
             responded = true;
+            checkHead(response);
             // RFC 9112 section 6.3: a response framed both ways may be an attempt at response splitting; its
             // connection is not used again
             boolean reusable = DefaultConnectionReuseStrategy.INSTANCE.keepAlive(request, response, context)
@@ -173,6 +175,15 @@ final class UpstreamExchange {
             if (reused && inTime && Method.isIdempotent(request.getMethod())) {
                 throw new ReusedConnectionFailedException(e);
             }
+            throw new MalformedResponseException(e);
+        }
+    }
+
+    /** A head that cannot be passed on is the upstream's broken answer, never retried (its body was not read). */
+    static void checkHead(ClassicHttpResponse response) throws MalformedResponseException {
+        try {
+            UpstreamHead.check(response);
+        } catch (ProtocolException e) {
             throw new MalformedResponseException(e);
         }
     }

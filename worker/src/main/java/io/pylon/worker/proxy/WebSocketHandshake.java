@@ -139,6 +139,7 @@ final class WebSocketHandshake {
         if (response == null) {
             throw new IOException("The upstream closed the connection without answering");
         }
+        UpstreamHead.check(response); // its fields are written to the client as they are: no CR or NUL in them
         if (response.getCode() == 101 && upgradesToWebSocket(response)) {
             socket.setSoTimeout(0);
             byte[] leftover = new byte[buffer.length()];

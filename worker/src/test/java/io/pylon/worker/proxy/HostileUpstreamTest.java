@@ -5,6 +5,11 @@ import io.pylon.worker.testing.RawHttp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import java.util.logging.Level;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import io.pylon.worker.testing.WireConnection;
+import io.pylon.worker.testing.LogCapture;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -169,6 +174,25 @@ class HostileUpstreamTest {
         assertThat(upstream.received("/charge") - before).as("GETs the upstream received").isEqualTo(2);
     }
 
+    /**
+     * A field name that is not a token, or a value with a NUL, a bare CR or another control character: the upstream's
+     * fault, answered 502 as nginx answers it, the client's connection kept, no SEVERE line. Before, Helidon refused to
+     * write the header: the client got a 400 and a closed connection, and the log two stack traces.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/space-in-name", "/nul-in-value", "/cr-in-value", "/ctl-in-value", "/colon-in-name"})
+    void aHeaderFieldThatCannotBePassedOnIsA502(String path) throws Exception {
+        try (LogCapture severe = LogCapture.open(Level.SEVERE);
+             WireConnection c = WireConnection.open(host, port)) {
+            WireConnection.Message answer = c.send("GET " + path + " HTTP/1.1\r\nHost: api.test\r\n\r\n").read();
+            assertThat(answer.status()).isEqualTo(502);
+            assertThat(answer.start()).contains("breaks HTTP's rules");
+            assertThat(c.send("GET /fine HTTP/1.1\r\nHost: api.test\r\n\r\n").read().status())
+                    .as("the next request on the connection").isEqualTo(200);
+            assertThat(severe.lines()).isEmpty();
+        }
+    }
+
     private static String get(String path) {
         return "GET " + path + " HTTP/1.1\r\nHost: api.test\r\nConnection: close\r\n\r\n";
     }
@@ -251,6 +275,12 @@ class HostileUpstreamTest {
                         out.write(TWO_LENGTHS);
                     }
                     case "/charge" -> out.write(TWO_LENGTHS);
+                    case "/space-in-name" -> answer(out, "X Bad: 1");
+                    case "/colon-in-name" -> answer(out, "X(Bad): 1");
+                    case "/nul-in-value" -> answer(out, "X-A: a\0b");
+                    case "/cr-in-value" -> answer(out, "X-A: a\rSet-Cookie: forged=1");
+                    case "/ctl-in-value" -> answer(out, "X-A: a\u0001b");
+                    case "/fine" -> answer(out, "X-A: fine");
                     case "/two-lengths" -> out.write(("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 8\r\n\r\n"
                             + "okspoilt").getBytes(StandardCharsets.ISO_8859_1));
                     case "/large-head" -> {
@@ -268,6 +298,11 @@ class HostileUpstreamTest {
             } catch (IOException e) {
                 // the Worker went away
             }
+        }
+
+        private static void answer(OutputStream out, String field) throws IOException {
+            out.write(("HTTP/1.1 200 OK\r\n" + field + "\r\nContent-Length: 2\r\n\r\nok").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
         }
 
         /** Writes {@code start}, then {@code again} until the peer drops the connection (or 30 s pass). */

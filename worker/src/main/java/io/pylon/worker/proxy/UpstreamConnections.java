@@ -41,7 +41,8 @@ final class UpstreamConnections implements HttpConnectionFactory<ManagedHttpClie
             .build();
 
     private static final ManagedHttpClientConnectionFactory FACTORY = ManagedHttpClientConnectionFactory.builder()
-            .http1Config(HEAD_BOUNDS).requestWriterFactory(RequestHeadWriter::create).build();
+            .http1Config(HEAD_BOUNDS).requestWriterFactory(RequestHeadWriter::create)
+            .responseOutOfOrderStrategy(EarlyAnswers.INSTANCE).build();
 
     private UpstreamConnections() {
     }

@@ -11,7 +11,8 @@ import java.io.OutputStream;
  * armed while a chunk is written to the upstream (an upstream that stops reading blocks the write) and disarmed while
  * the next chunk is read from the client, whose pace is not the upstream's fault. When reading the client's body fails,
  * the upstream connection is cut before HttpClient closes the body's stream: closing a chunked stream writes its last
- * chunk, and the upstream would take what it got for the whole body.
+ * chunk, and the upstream would take what it got for the whole body. A body not sent to its end (the upstream answered
+ * early, see {@link EarlyAnswers}, or failed) is left unread: closing the client's stream would read it all first.
  */
 final class UpstreamRequestBody extends AbstractHttpEntity {
     private final InputStream in;
@@ -49,7 +50,8 @@ final class UpstreamRequestBody extends AbstractHttpEntity {
     public void writeTo(OutputStream out) throws IOException {
         byte[] buffer = StreamBuffer.forLength(length);
         long remaining = length;
-        try (InputStream ignored = in) {
+        boolean whole = false;
+        try {
             while (length < 0 || remaining > 0) {
                 timeout.disarm();
                 int n;
@@ -66,9 +68,15 @@ final class UpstreamRequestBody extends AbstractHttpEntity {
                 out.write(buffer, 0, n);
                 remaining -= n;
             }
+            whole = true;
         } finally {
             // next: the wait for the response head
             timeout.arm();
+            if (whole) {
+                in.close();
+            }
+            // else the rest of the client's body stays unread: the answer (the upstream's early one, or the gateway's
+            // error) goes out first, and the pod's connection guard drains or closes after it within its bounds
         }
     }
 }

@@ -500,6 +500,41 @@ class NginxConformanceTest {
         });
     }
 
+    /**
+     * An upstream that answers an upload before reading it (a 401, say) and stops reading: the client gets that
+     * answer at once, whatever the body's size, as through nginx. Before, the Worker kept writing the body into an
+     * upstream that no longer read until it closed, and the client got a 502 two seconds later.
+     */
+    @Test
+    void anAnswerBeforeTheBodyReachesTheClient() throws Exception {
+        for (int size : new int[] {1_000, 5_000_000}) {
+            agree("an early answer to a body of " + size + " bytes", port -> {
+                try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                    socket.setSoTimeout(10_000);
+                    java.io.OutputStream out = socket.getOutputStream();
+                    long started = System.nanoTime();
+                    Thread writer = Thread.ofVirtual().start(() -> {
+                        try {
+                            out.write(("POST /early/upload HTTP/1.1\r\nHost: " + HOST + "\r\nContent-Length: " + size
+                                    + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                            byte[] chunk = new byte[16 * 1024];
+                            for (int sent = 0; sent < size; sent += chunk.length) {
+                                out.write(chunk, 0, Math.min(chunk.length, size - sent));
+                            }
+                        } catch (java.io.IOException e) {
+                            // the proxy closed after its answer
+                        }
+                    });
+                    Message answer = WireConnection.over(socket).read();
+                    long millis = (System.nanoTime() - started) / 1_000_000;
+                    writer.join(10_000);
+                    return answer.status() + " " + answer.start() + (millis < 1_500 ? " before" : " after")
+                            + " the upstream gave up";
+                }
+            });
+        }
+    }
+
     private static String echoed(Message m, String expected) {
         String[] parts = m.start().split(" ");
         return m.status() + " body " + ((parts[0] + " " + parts[1]).equals(expected) ? "arrived whole" : m.start());

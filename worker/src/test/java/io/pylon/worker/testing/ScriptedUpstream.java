@@ -192,6 +192,16 @@ public final class ScriptedUpstream implements AutoCloseable {
                     out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
                 }
+                if (request[1].startsWith("/early/")) {
+                    // an answer before the body, as to an upload it refuses; then the upstream reads no more of it and,
+                    // after a while, closes (a reset, with the body unread), as servers that give up on a body do
+                    seen.add(request0);
+                    write(out, "HTTP/1.1 401 Unauthorized\r\nContent-Length: 6\r\nConnection: close\r\n\r\nno way");
+                    out.flush();
+                    socket.shutdownOutput();
+                    sleep(2_000);
+                    return;
+                }
                 String framing = request0.header("transfer-encoding") != null ? "chunked"
                         : request0.header("content-length") != null ? "length" : "none";
                 CRC32 crc = new CRC32();

@@ -158,9 +158,9 @@ final class Http2Upstream implements AutoCloseable {
     private InetSocketAddress address(HttpHost host) {
         int port = host.getPort() >= 0 ? host.getPort() : URIScheme.HTTPS.same(host.getSchemeName()) ? 443 : 80;
         Long by = CONNECT_BY.get();
-        InetSocketAddress last = lastAddress;
         if (by == null) {
             // the I/O thread reconnecting: a lookup here would stall every stream of the requester
+            InetSocketAddress last = lastAddress;
             return last != null ? last : InetSocketAddress.createUnresolved(host.getHostName(), port);
         }
         try {

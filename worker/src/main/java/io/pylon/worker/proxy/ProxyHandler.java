@@ -79,7 +79,7 @@ public final class ProxyHandler implements Handler {
             return;
         }
         String method = req.prologue().method().text();
-        if (!isToken(method)) {
+        if (!HttpToken.is(method)) {
             stats.badRequest.increment();
             ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The request line has no valid method");
             return;
@@ -134,7 +134,7 @@ public final class ProxyHandler implements Handler {
                                       ServerResponse res) {
         String requested = req.headers().first(HeaderNames.ACCESS_CONTROL_REQUEST_METHOD).orElse(null);
         String origin = req.headers().first(HeaderNames.ORIGIN).orElse(null);
-        if (!method.equals("OPTIONS") || requested == null || origin == null || !isToken(requested)
+        if (!method.equals("OPTIONS") || requested == null || origin == null || !HttpToken.is(requested)
                 || !(table.match(requested, host, path) instanceof RouteTable.Found found)) {
             return false;
         }
@@ -172,20 +172,6 @@ public final class ProxyHandler implements Handler {
     }
 
     // RFC 9110 section 5.6.2: a method is a token
-    private static boolean isToken(String method) {
-        if (method.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < method.length(); i++) {
-            char c = method.charAt(i);
-            boolean alphanumeric = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-            if (!alphanumeric && "!#$%&'*+-.^_`|~".indexOf(c) < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
     private void forward(RouteTable.Entry entry, String method, String path, ServerRequest req, ServerResponse res)
             throws Exception {

@@ -12,21 +12,6 @@ import org.apache.hc.core5.http.ProtocolException;
  * upstream 502, as the Worker now does. Stateless.
  */
 final class UpstreamHead {
-    private static final boolean[] TOKEN = new boolean[128];
-
-    static {
-        for (char c = '0'; c <= '9'; c++) {
-            TOKEN[c] = true;
-        }
-        for (char c = 'a'; c <= 'z'; c++) {
-            TOKEN[c] = true;
-            TOKEN[c - 'a' + 'A'] = true;
-        }
-        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
-            TOKEN[c] = true;
-        }
-    }
-
     private UpstreamHead() {
     }
 
@@ -34,7 +19,7 @@ final class UpstreamHead {
     static void check(HttpResponse response) throws ProtocolException {
         for (Header header : response.getHeaders()) {
             String name = header.getName();
-            if (name.isEmpty() || !isToken(name)) {
+            if (!HttpToken.is(name)) {
                 throw new ProtocolException("a header field name holds a character a token cannot hold");
             }
             String value = header.getValue();
@@ -42,16 +27,6 @@ final class UpstreamHead {
                 throw new ProtocolException("the value of header field " + name + " holds a control character");
             }
         }
-    }
-
-    private static boolean isToken(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c >= 128 || !TOKEN[c]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean holdsControl(String value) {

@@ -50,7 +50,6 @@ final class UpstreamRequestBody extends AbstractHttpEntity {
     public void writeTo(OutputStream out) throws IOException {
         byte[] buffer = StreamBuffer.forLength(length);
         long remaining = length;
-        boolean whole = false;
         try {
             while (length < 0 || remaining > 0) {
                 timeout.disarm();
@@ -68,15 +67,12 @@ final class UpstreamRequestBody extends AbstractHttpEntity {
                 out.write(buffer, 0, n);
                 remaining -= n;
             }
-            whole = true;
+            // only a body read to its end is closed here; else the rest stays unread: the answer (the upstream's early
+            // one, or the gateway's error) goes out first, and the pod's connection guard drains or closes after it
+            in.close();
         } finally {
             // next: the wait for the response head
             timeout.arm();
-            if (whole) {
-                in.close();
-            }
-            // else the rest of the client's body stays unread: the answer (the upstream's early one, or the gateway's
-            // error) goes out first, and the pod's connection guard drains or closes after it within its bounds
         }
     }
 }

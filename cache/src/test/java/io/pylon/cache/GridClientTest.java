@@ -93,10 +93,11 @@ class GridClientTest {
 
     @Test
     void cachesResponsesUntilTheirTimeToLiveEnds() throws Exception {
-        client.responses().put("short", "hello".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(1));
+        // the grid keeps an entry's times in whole seconds: a time to live of 1 s can end at once, one of 2 s lasts 1 s
+        client.responses().put("short", "hello".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(2));
         client.responses().put("long", "world".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(5));
         assertThat(client.responses().get("short")).hasValueSatisfying(v -> assertThat(new String(v, StandardCharsets.UTF_8)).isEqualTo("hello"));
-        GridTestPods.await("short entry expired", Duration.ofSeconds(5), () -> client.responses().get("short").isEmpty());
+        GridTestPods.await("short entry expired", Duration.ofSeconds(10), () -> client.responses().get("short").isEmpty());
         assertThat(client.responses().get("long")).isPresent();
         client.responses().remove("long");
         assertThat(client.responses().get("long")).isEmpty();

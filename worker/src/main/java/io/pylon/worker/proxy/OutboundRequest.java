@@ -43,14 +43,16 @@ final class OutboundRequest {
      * @param secure   whether the client's connection is TLS
      * @param port     the Worker's port the client connected to
      * @param prefix   the path prefix the route strips, null when it strips none
+     * @param host     the host (and port) the client named: its {@code Host} header, or the authority of an
+     *                 absolute-form target; null when it named none
      * @param trusted  whether the client is a trusted proxy, whose forwarding headers are kept
      * @param preserveHost whether the upstream gets the client's {@code Host} (else the transport sets its own)
      * @param http2    whether the client's request came over HTTP/2, whose header values Helidon decodes otherwise
      */
-    record Hop(String clientIp, boolean secure, int port, @Nullable String prefix, boolean trusted,
-               boolean preserveHost, boolean http2) {
-        static Hop of(String clientIp, boolean secure) {
-            return new Hop(clientIp, secure, 0, null, false, false, false);
+    record Hop(String clientIp, boolean secure, int port, @Nullable String prefix, @Nullable String host,
+               boolean trusted, boolean preserveHost, boolean http2) {
+        static Hop of(String clientIp, boolean secure, @Nullable String host) {
+            return new Hop(clientIp, secure, 0, null, host, false, false, false);
         }
     }
 
@@ -121,7 +123,7 @@ final class OutboundRequest {
                 }
             }
         }
-        String host = incoming.first(HeaderNames.HOST).orElse(null);
+        String host = hop.host();
         if (hop.preserveHost() && host != null) {
             outbound.addHeader("Host", host); // the transport adds the upstream's only when there is none
         }

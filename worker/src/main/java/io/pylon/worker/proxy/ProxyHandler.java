@@ -84,22 +84,28 @@ public final class ProxyHandler implements Handler {
             ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The request line has no valid method");
             return;
         }
-        String path;
+        RequestPath.Target target;
         try {
-            path = RequestPath.normalize(req.path().rawPath());
+            target = RequestPath.target(req.path().rawPath());
             RequestPath.checkQuery(req.query().rawValue());
+            if (target.authority() != null && req.prologue().protocolVersion().equals("2.0")) {
+                throw new RequestPath.InvalidPathException("An HTTP/2 request's :path must start with '/'");
+            }
         } catch (RequestPath.InvalidPathException e) {
             stats.badRequest.increment();
             ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", e.getMessage());
             return;
         }
+        String path = target.path();
         if (paths.isReserved(path)) {
             // the pod's own paths are never an upstream's, however they were spelt
             stats.badRequest.increment();
             ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The path names the platform's own paths");
             return;
         }
-        String host = ClientAddress.hostWithoutPort(req.headers().first(HeaderNames.HOST).orElse(null));
+        // an absolute-form target's authority stands for the Host header (RFC 9112 section 3.2.2)
+        String named = target.authority() != null ? target.authority() : req.headers().first(HeaderNames.HOST).orElse(null);
+        String host = ClientAddress.hostWithoutPort(named);
         RouteTable table = routes.get();
         if (table == null) { // no configuration yet (manager mode, first start): never a 404 for a path it may serve
             stats.noRoute.increment();
@@ -122,7 +128,7 @@ public final class ProxyHandler implements Handler {
                 ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
                         "Method " + method + " is not allowed on " + path + "; allowed: " + allow);
             }
-            case RouteTable.Found found -> forward(found.entry(), method, path, req, res);
+            case RouteTable.Found found -> forward(found.entry(), method, path, named, req, res);
         }
     }
 
@@ -173,8 +179,9 @@ public final class ProxyHandler implements Handler {
 
     // RFC 9110 section 5.6.2: a method is a token
     /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
-    private void forward(RouteTable.Entry entry, String method, String path, ServerRequest req, ServerResponse res)
-            throws Exception {
+    /** @param named the host (and port) the client named, which the route matched: null when none */
+    private void forward(RouteTable.Entry entry, String method, String path, @Nullable String named, ServerRequest req,
+                         ServerResponse res) throws Exception {
         long start = System.nanoTime();
         Policies policies = PortalCors.effective(entry.route().name(), entry.route().policies(), keys,
                 req.headers().first(HeaderNames.ORIGIN).orElse(null));
@@ -185,12 +192,12 @@ public final class ProxyHandler implements Handler {
         }
         KeySet.Check key = admission.key();
         if (key == null || key.application() == null || usage == null) {
-            forwardAdmitted(entry, policies, key, method, path, req, res);
+            forwardAdmitted(entry, policies, key, method, path, named, req, res);
             return;
         }
         int status = 500;
         try {
-            forwardAdmitted(entry, policies, key, method, path, req, res);
+            forwardAdmitted(entry, policies, key, method, path, named, req, res);
             status = res.status().code();
         } catch (ClientGoneException e) {
             status = ClientGoneException.STATUS;
@@ -203,7 +210,8 @@ public final class ProxyHandler implements Handler {
 
     /** @param policies the route's, with the Portal's origin admitted when it is the caller ({@link PortalCors}) */
     private void forwardAdmitted(RouteTable.Entry entry, Policies policies, KeySet.@Nullable Check key, String method,
-                                 String path, ServerRequest req, ServerResponse res) throws Exception {
+                                 String path, @Nullable String named, ServerRequest req, ServerResponse res)
+            throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
         String application = key == null ? null : key.application();
         KeySet.Plan plan = key == null ? null : key.plan();
@@ -231,7 +239,7 @@ public final class ProxyHandler implements Handler {
                 ? new ClientRequestBody(req.content().inputStream(), limit) : null;
         OutboundRequest.Hop hop = new OutboundRequest.Hop(clientIp, req.isSecure(), req.localPeer().port(),
                 route.stripPrefix() || route.policies().rewritePrefix() != null ? route.pathPrefix() : null,
-                trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost(),
+                named, trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost(),
                 req.prologue().protocolVersion().equals("2.0"));
         String query = req.query().rawValue();
         ClientDeparture departure = departures.of(req);
@@ -253,7 +261,7 @@ public final class ProxyHandler implements Handler {
             switch (result) {
                 case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res, forwarding.responseBuffering(),
                         forwarding.rewriteLocation() ? LocationRewrite.of(route, opened.upstream(),
-                                req.isSecure(), req.headers().first(HeaderNames.HOST).orElse(null)) : null,
+                                req.isSecure(), named) : null,
                         headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
                                 headers), trailers);
                 case UpstreamDispatch.Failed failed -> {

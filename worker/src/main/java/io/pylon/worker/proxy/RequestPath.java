@@ -1,5 +1,8 @@
 package io.pylon.worker.proxy;
 
+import io.helidon.common.uri.UriValidator;
+import org.jspecify.annotations.Nullable;
+
 /**
  * The one normal form of a request path, which routes match and the upstream receives (RFC 3986 section 6.2.2):
  * percent-encoded unreserved characters decoded ({@code %2e} is a dot, {@code %41} an {@code A}), other
@@ -29,6 +32,55 @@ final class RequestPath {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private RequestPath() {
+    }
+
+    /**
+     * A request target: the normal path, and the authority an absolute-form target names ({@code GET
+     * http://api.example/x}, which RFC 9112 section 3.2.2 asks servers to accept); its host then replaces the
+     * {@code Host} header's. Null for the usual origin form ({@code /x}).
+     */
+    record Target(@Nullable String authority, String path) {
+    }
+
+    /**
+     * @param raw the target as it came on the request line, without its query: a path, or an absolute {@code http} or
+     *            {@code https} URL
+     */
+    static Target target(String raw) throws InvalidPathException {
+        if (!raw.isEmpty() && raw.charAt(0) == '/') {
+            return new Target(null, normalize(raw));
+        }
+        int schemeEnd = raw.indexOf("://");
+        String scheme = schemeEnd < 0 ? "" : raw.substring(0, schemeEnd);
+        if (!scheme.equalsIgnoreCase("http") && !scheme.equalsIgnoreCase("https")) {
+            throw new InvalidPathException("The request target must be a path starting with '/', or an absolute "
+                    + "http or https URL");
+        }
+        int pathStart = raw.indexOf('/', schemeEnd + 3);
+        String authority = raw.substring(schemeEnd + 3, pathStart < 0 ? raw.length() : pathStart);
+        checkAuthority(authority);
+        return new Target(authority, normalize(pathStart < 0 ? "/" : raw.substring(pathStart)));
+    }
+
+    /** A host name, an IPv4 address or a bracketed IPv6 one, then an optional port; no user information. */
+    private static void checkAuthority(String authority) throws InvalidPathException {
+        if (authority.indexOf('@') >= 0) {
+            throw new InvalidPathException("The request target's URL must not hold user information");
+        }
+        int hostEnd = authority.startsWith("[") ? authority.indexOf(']') + 1 : authority.indexOf(':');
+        String host = authority.substring(0, hostEnd <= 0 ? authority.length() : hostEnd);
+        String rest = authority.substring(host.length());
+        try {
+            if (host.isEmpty() || host.indexOf('%') >= 0) { // RFC 3986 allows %XX in a name; no DNS name holds one
+                throw new IllegalArgumentException(host);
+            }
+            UriValidator.validateHost(host);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidPathException("The request target's URL has no valid host");
+        }
+        if (!rest.isEmpty() && !rest.matches(":[0-9]{1,5}")) {
+            throw new InvalidPathException("The request target's URL has no valid port");
+        }
     }
 
     /** @param raw the path as it came on the request line (no query) */

@@ -60,11 +60,12 @@ final class WebSocketHandshake {
 
     /**
      * @param path        the normalised path ({@link RequestPath}): what the route matched and the upstream receives
+     * @param hop         the client's side of the hop; a client's forwarding headers are replaced, never kept
      * @param tls         the route's upstream TLS context; null: the JDK's default, verified
      * @param application the application whose key admitted the request; null: none
      */
-    static Result open(RouteTable.Entry entry, String path, HttpPrologue prologue, Headers headers, String clientIp,
-                       boolean secure, @Nullable UpstreamTlsContext tls, @Nullable String application)
+    static Result open(RouteTable.Entry entry, String path, HttpPrologue prologue, Headers headers,
+                       OutboundRequest.Hop hop, @Nullable UpstreamTlsContext tls, @Nullable String application)
             throws IOException {
         Route route = entry.route();
         List<Upstream> upstreams = route.upstreams();
@@ -80,7 +81,7 @@ final class WebSocketHandshake {
                 continue;
             }
             try {
-                return exchange(socket, route, upstream, path, prologue, headers, clientIp, secure, application);
+                return exchange(socket, route, upstream, path, prologue, headers, hop, application);
             } catch (IOException | HttpException | RuntimeException e) {
                 socket.close();
                 throw e instanceof IOException io ? io : new IOException(e.getClass().getSimpleName());
@@ -110,12 +111,11 @@ final class WebSocketHandshake {
     }
 
     private static Result exchange(Socket socket, Route route, Upstream upstream, String path, HttpPrologue prologue,
-                                   Headers headers, String clientIp, boolean secure, @Nullable String application)
+                                   Headers headers, OutboundRequest.Hop hop, @Nullable String application)
             throws IOException, HttpException {
         String target = OutboundRequest.target(route.upstreamPath(upstream, path), prologue.query().rawValue());
         HttpHost host = new HttpHost(upstream.scheme(), upstream.host(), upstream.port());
-        ClassicHttpRequest outbound = OutboundRequest.create("GET", host, target, headers,
-                OutboundRequest.Hop.of(clientIp, secure), // a client's forwarding headers are replaced
+        ClassicHttpRequest outbound = OutboundRequest.create("GET", host, target, headers, hop,
                 HeaderTransforms.keyHeader(route.policies()));
         HeaderTransforms.request(route.policies(), application, outbound);
         StringBuilder request = new StringBuilder(512).append("GET ").append(target).append(" HTTP/1.1\r\nHost: ")

@@ -76,15 +76,18 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         if (!prologue.method().text().equals("GET") || paths.isReserved(rawPath)) {
             return null;
         }
-        String path;
+        RequestPath.Target target;
         try {
-            path = RequestPath.normalize(rawPath);
+            target = RequestPath.target(rawPath);
             RequestPath.checkQuery(prologue.query().rawValue());
         } catch (RequestPath.InvalidPathException e) {
             return null; // routing answers it with 400, as for any request
         }
+        String path = target.path();
         RouteTable table = routes.get();
-        String host = ClientAddress.hostWithoutPort(headers.first(HeaderNames.HOST).orElse(null));
+        // an absolute-form target's authority stands for the Host header (RFC 9112 section 3.2.2)
+        String named = target.authority() != null ? target.authority() : headers.first(HeaderNames.HOST).orElse(null);
+        String host = ClientAddress.hostWithoutPort(named);
         if (paths.isReserved(path) || table == null
                 || !(table.match("GET", host, path) instanceof RouteTable.Found found)
                 || !found.entry().route().websocket()) {
@@ -117,7 +120,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
             UpstreamTlsContext tls = pools.tls(found.entry().route().forwarding().upstreamTls());
             String application = key == null ? null : key.application();
             WebSocketHandshake.Result result = onOwnThread(() -> WebSocketHandshake.open(found.entry(), path,
-                    prologue, headers, clientIp, ctx.isSecure(), tls, application));
+                    prologue, headers, OutboundRequest.Hop.of(clientIp, ctx.isSecure(), named), tls, application));
             return switch (result) {
                 case WebSocketHandshake.Switched switched -> {
                     ctx.dataWriter().writeNow(BufferData.create(switched.head()));

@@ -438,6 +438,28 @@ class NginxConformanceTest {
     }
 
     /**
+     * An absolute-form target (RFC 9112 section 3.2.2: servers accept it, clients send it to proxies) reaches the
+     * upstream in origin form, its host taken in place of the Host header's.
+     */
+    @Test
+    void absoluteFormTargetsPassInOriginForm() throws Exception {
+        String[] targets = {"http://" + HOST + "/x?a=1", "HTTP://" + HOST + ":80/a/b", "https://" + HOST,
+                "http://" + HOST + "?q=1", "http://user@" + HOST + "/x"};
+        agree("absolute-form targets", port -> {
+            List<String> seen = new ArrayList<>();
+            for (String target : targets) {
+                upstream.clearSeen();
+                try (WireConnection c = connect(port)) {
+                    Message answer = c.send("GET " + target + " HTTP/1.1\r\nHost: other.example\r\n\r\n").read();
+                    seen.add(target + " -> " + answer.status() + ", upstream got " + upstream.seen().stream()
+                            .map(ScriptedUpstream.Seen::requestLine).toList());
+                }
+            }
+            return String.join("\n", seen);
+        });
+    }
+
+    /**
      * Deliberate difference: bytes outside ASCII in a target (a client that did not percent-encode {@code café}) pass
      * through nginx; the Worker refuses them with 400 naming the problem, as Helidon 4.5 reads the request line as
      * US-ASCII and their bytes are gone (relaying {@code ?} instead would change the target).

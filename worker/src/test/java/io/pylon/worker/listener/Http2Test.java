@@ -154,6 +154,17 @@ class Http2Test {
         assertThat(sent.header("x-forwarded-host")).isEqualTo(java.net.URI.create(gateway.url("/")).getAuthority());
     }
 
+    /** RFC 9113 section 8.3.1: an HTTP/2 request's :path is a path; the absolute form belongs to HTTP/1.1 alone. */
+    @Test
+    void anAbsoluteUrlAsTheHttp2PathIsRefused() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            client.headers(1, "GET", "http://other.example/echo/x", true);
+            assertThat(client.answer(1)).contains("\"error\":\"bad_request\"", ":path must start with '/'");
+            client.headers(3, "GET", "/echo/y", true);
+            assertThat(client.answer(3)).as("the next stream on the connection").isEqualTo("e GET /echo/y");
+        }
+    }
+
     private static byte[] upstreamGot(String path, String header) {
         ScriptedUpstream.Seen sent = scripted.seen().stream()
                 .filter(seen -> seen.requestLine().startsWith("GET " + path + " ")).findFirst().orElseThrow();

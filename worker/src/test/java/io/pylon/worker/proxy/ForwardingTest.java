@@ -18,6 +18,7 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +48,7 @@ class ForwardingTest {
                   - {name: buffered, pathPrefix: /chunked, responseBuffering: true, upstreams: [%1$s]}
                   - {name: retried, pathPrefix: /fail-first, retries: {attempts: 1, onStatus: [503], within: 30s},
                      upstreams: [%1$s]}
+                  - {name: named, host: abs.example, pathPrefix: /, preserveHost: true, upstreams: [%1$s]}
                   - {name: default, pathPrefix: /, upstreams: [%1$s]}
                 """.formatted(upstream.url()), Map.of("pylon.worker.max-request-body", "64k",
                 "pylon.worker.trusted-proxies", "10.0.0.0/8", "pylon.server.lingering-bytes", "16Mi"));
@@ -236,6 +238,40 @@ class ForwardingTest {
         }
         assertThat(upstream.seen()).extracting(s -> s.header("Host"))
                 .containsExactly("shop.example:8443", "127.0.0.1:" + upstream.port());
+    }
+
+    /**
+     * RFC 9112 section 3.2.2: a server accepts an absolute-form target and takes its host in place of the Host
+     * header's, for the route, the upstream's Host, the forwarding headers and a rewritten Location alike.
+     */
+    @Test
+    void anAbsoluteFormTargetIsTakenWithItsHostInPlaceOfTheHostHeader() throws Exception {
+        try (WireConnection c = connect()) {
+            Message m = c.send("GET http://abs.example:8080/a/../x?q=1 HTTP/1.1\r\nHost: other.example\r\n\r\n").read();
+            assertThat(m.status()).isEqualTo(200);
+            assertThat(c.send("GET HTTPS://ABS.example HTTP/1.1\r\nHost: other.example\r\n\r\n").read().status())
+                    .isEqualTo(200);
+            Message moved = c.send("GET http://shop.example/moved/next HTTP/1.1\r\nHost: other.example\r\n\r\n").read();
+            assertThat(moved.header("location")).isEqualTo("http://shop.example/moved/next/done");
+        }
+        List<ScriptedUpstream.Seen> seen = upstream.seen();
+        assertThat(seen).extracting(ScriptedUpstream.Seen::requestLine).containsExactly("GET /x?q=1 HTTP/1.1",
+                "GET / HTTP/1.1", "GET /redirect/base/next HTTP/1.1");
+        assertThat(seen).extracting(s -> s.header("Host")).startsWith("abs.example:8080", "ABS.example");
+        assertThat(seen.getFirst().header("X-Forwarded-Host")).isEqualTo("abs.example:8080");
+        assertThat(seen.getFirst().header("Forwarded")).isEqualTo("for=127.0.0.1;proto=http;host=\"abs.example:8080\"");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://user@abs.example/x", "ftp://abs.example/x", "http:///x", "http://abs.example:x/y",
+            "http://a b/x", "*", "x/y", "http://abs.example/a/../../x", "http://abs.example/platform/health"})
+    void anAbsoluteFormTargetThatIsNotAnHttpUrlIsRefused(String target) throws Exception {
+        try (WireConnection c = connect()) {
+            Message m = c.send("GET " + target + " HTTP/1.1\r\nHost: abs.example\r\n\r\n").read();
+            assertThat(m.status()).isEqualTo(400);
+            assertThat(m.start()).contains("\"error\":\"bad_request\"", "\"error_description\":\"The ");
+        }
+        assertThat(upstream.seen()).isEmpty();
     }
 
     @Test

@@ -30,7 +30,8 @@ class OutboundRequestTest {
         in.add(HeaderNames.create("X-Request-Id"), "abc");
         in.add(HeaderNames.ACCEPT, "text/plain", "application/json");
 
-        ClassicHttpRequest out = OutboundRequest.create("POST", UPSTREAM, "/orders", in, OutboundRequest.Hop.of("10.1.2.3", false));
+        ClassicHttpRequest out = OutboundRequest.create("POST", UPSTREAM, "/orders", in,
+                OutboundRequest.Hop.of("10.1.2.3", false, "api.example.com:8443"));
 
         assertThat(names(out)).doesNotContain("Connection", "Keep-Alive", "X-Session-Secret", "Proxy-Authorization",
                 "TE", "Upgrade", "Host", "Content-Length", "Expect");
@@ -48,7 +49,8 @@ class OutboundRequestTest {
         in.add(HeaderNames.create("X-Forwarded-Host"), "spoofed.example");
         in.add(HeaderNames.HOST, "api.example.com");
 
-        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in, OutboundRequest.Hop.of("10.1.2.3", false));
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in,
+                OutboundRequest.Hop.of("10.1.2.3", false, "api.example.com"));
 
         assertThat(out.getHeaders("X-Forwarded-For")).extracting(Header::getValue).containsExactly("203.0.113.7, 10.1.2.3");
         assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("http");
@@ -57,7 +59,8 @@ class OutboundRequestTest {
 
     @Test
     void aRequestWithoutHostOrForwardingHeadersGetsOnlyWhatThisHopKnows() {
-        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", WritableHeaders.create(), OutboundRequest.Hop.of("::1", true));
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", WritableHeaders.create(),
+                OutboundRequest.Hop.of("::1", true, null));
 
         assertThat(out.getFirstHeader("X-Forwarded-For").getValue()).isEqualTo("::1");
         assertThat(out.getFirstHeader("X-Forwarded-Proto").getValue()).isEqualTo("https");
@@ -80,7 +83,7 @@ class OutboundRequestTest {
     @Test
     void anUntrustedClientsForwardingHeadersAreReplacedByWhatThisHopSaw() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("10.1.2.3", false, 8091, "/api", false, false, false));
+                new OutboundRequest.Hop("10.1.2.3", false, 8091, "/api", "api.example.com", false, false, false));
 
         assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("http");
         assertThat(out.getHeaders("X-Forwarded-Host")).extracting(Header::getValue).containsExactly("api.example.com");
@@ -95,7 +98,7 @@ class OutboundRequestTest {
     @Test
     void aTrustedProxysForwardingHeadersAreKept() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("10.1.2.3", false, 8091, null, true, false, false));
+                new OutboundRequest.Hop("10.1.2.3", false, 8091, null, "api.example.com", true, false, false));
 
         assertThat(out.getHeaders("X-Forwarded-For")).extracting(Header::getValue).containsExactly("203.0.113.7, 10.1.2.3");
         assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("https");
@@ -110,7 +113,7 @@ class OutboundRequestTest {
     @Test
     void ipv6ClientIsQuotedInForwardedAndPreserveHostSendsTheClientsHost() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("::1", true, 8443, null, false, true, false));
+                new OutboundRequest.Hop("::1", true, 8443, null, "api.example.com", false, true, false));
 
         assertThat(out.getFirstHeader("Forwarded").getValue()).isEqualTo("for=\"[::1]\";proto=https;host=\"api.example.com\"");
         assertThat(out.getFirstHeader("Host").getValue()).isEqualTo("api.example.com");
@@ -126,7 +129,7 @@ class OutboundRequestTest {
         in.add(HeaderNames.create("X-Request-Id"), "abc");
 
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in,
-                OutboundRequest.Hop.of("10.1.2.3", false), "X-Consumer-Key");
+                OutboundRequest.Hop.of("10.1.2.3", false, null), "X-Consumer-Key");
         HeaderTransforms.request(io.pylon.gateway.model.Policies.NONE, "app-1", out);
 
         assertThat(out.getHeaders("X-Consumer-Key")).isEmpty();
@@ -136,7 +139,7 @@ class OutboundRequestTest {
         assertThat(out.getFirstHeader("X-Request-Id").getValue()).isEqualTo("abc");
 
         ClassicHttpRequest open = OutboundRequest.create("GET", UPSTREAM, "/", in,
-                OutboundRequest.Hop.of("10.1.2.3", false));
+                OutboundRequest.Hop.of("10.1.2.3", false, null));
         assertThat(open.getHeaders("X-Pylon-Application")).as("only the gateway names the application").isEmpty();
         assertThat(open.getHeaders("X-Consumer-Key")).hasSize(1);
     }

@@ -64,4 +64,22 @@ class RequestPathTest {
         assertThatThrownBy(() -> RequestPath.checkQuery(rawQuery)).isInstanceOf(RequestPath.InvalidPathException.class)
                 .hasMessageStartingWith("The request target holds");
     }
+
+    @ParameterizedTest
+    @CsvSource(nullValues = "null", value = {
+            "/a/../b, null, /b",
+            "http://api.example/a/../b, api.example, /b",
+            "HTTPS://API.example:8443, API.example:8443, /",
+            "http://[::1]:80/x, [::1]:80, /x",
+            "http://10.0.0.1/, 10.0.0.1, /"})
+    void anAbsoluteFormTargetNamesItsAuthority(String raw, String authority, String path) throws Exception {
+        assertThat(RequestPath.target(raw)).isEqualTo(new RequestPath.Target(authority, path));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"*", "x", "ftp://h/x", "http:/h/x", "http://", "http:///x", "http://u:p@h/x", "http://h:/x",
+            "http://h:123456/x", "http://h:8o/x", "http://[::1/x", "http://h%20/x", "http://h/../x"})
+    void aTargetThatIsNeitherAPathNorAnHttpUrlIsRefused(String raw) {
+        assertThatThrownBy(() -> RequestPath.target(raw)).isInstanceOf(RequestPath.InvalidPathException.class);
+    }
 }

@@ -152,6 +152,14 @@ class WebSocketTest {
     }
 
     @Test
+    void anUpgradeWithAnAbsoluteFormTargetIsTunnelled() throws Exception {
+        try (Socket socket = raw(gateway)) {
+            socket.getOutputStream().write(upgrade("http://ws.example/ws/echo"));
+            assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 101");
+        }
+    }
+
+    @Test
     void anUnreachableUpstreamIsA502WithJson() throws Exception {
         try (Socket socket = raw(gateway)) {
             socket.getOutputStream().write(upgrade("/down/x"));

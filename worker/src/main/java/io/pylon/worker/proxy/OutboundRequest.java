@@ -103,7 +103,11 @@ final class OutboundRequest {
                         continue;
                     }
                     if (hop.http2()) {
-                        for (String value : header.allValues()) {
+                        // RFC 9113 section 8.2.3: an HTTP/2 client may split its cookie into fields, which are joined
+                        // with "; " for HTTP/1.1, whose servers read one Cookie line (nginx does the same)
+                        List<String> values = name.equals("cookie") && header.valueCount() > 1
+                                ? List.of(String.join("; ", header.allValues())) : header.allValues();
+                        for (String value : values) {
                             String sent = ClientHeaderBytes.utf8IfWide(value);
                             outbound.addHeader(sent == null ? new BasicHeader(header.name(), value)
                                     : new RequestHeadWriter.ObsText(header.name(), sent));

@@ -165,6 +165,26 @@ class Http2Test {
         }
     }
 
+    /**
+     * Browsers over HTTP/2 split their cookie into one field a crumb, for HPACK's sake (RFC 9113 section 8.2.3). An
+     * HTTP/1.1 upstream reads one Cookie line, so the crumbs reach it joined with "; ", as through nginx; other fields
+     * sent more than once stay apart.
+     */
+    @Test
+    void cookieCrumbsOfAnHttp2ClientReachTheUpstreamAsOneLine() throws Exception {
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            client.headers(1, "GET", "/utf8-header/cookies", true, "cookie", "a=1", "cookie", "b=2", "x-two", "p",
+                    "x-two", "q");
+            client.answer(1);
+        }
+        ScriptedUpstream.Seen sent = scripted.seen().stream()
+                .filter(seen -> seen.requestLine().startsWith("GET /utf8-header/cookies ")).findFirst().orElseThrow();
+        assertThat(sent.headers()).filteredOn(h -> h[0].equalsIgnoreCase("cookie")).extracting(h -> h[1])
+                .containsExactly("a=1; b=2");
+        assertThat(sent.headers()).filteredOn(h -> h[0].equalsIgnoreCase("x-two")).extracting(h -> h[1])
+                .containsExactly("p", "q");
+    }
+
     private static byte[] upstreamGot(String path, String header) {
         ScriptedUpstream.Seen sent = scripted.seen().stream()
                 .filter(seen -> seen.requestLine().startsWith("GET " + path + " ")).findFirst().orElseThrow();

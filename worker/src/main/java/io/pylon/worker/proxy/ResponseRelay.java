@@ -62,7 +62,8 @@ final class ResponseRelay {
         ClassicHttpResponse response = exchange.response();
         boolean completed = false;
         try {
-            res.status(Status.create(response.getCode()));
+            String reason = UpstreamHead.reasonPhrase(response);
+            res.status(reason == null ? Status.create(response.getCode()) : Status.create(response.getCode(), reason));
             HttpEntity entity = response.getEntity();
             HopByHopHeaders hop = hopByHop(response);
             for (Header header : response.getHeaders()) {

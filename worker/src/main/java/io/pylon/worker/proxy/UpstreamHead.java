@@ -3,6 +3,7 @@ package io.pylon.worker.proxy;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.ProtocolException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether an upstream's response head can be passed on: every field name a token, every value free of control
@@ -27,6 +28,25 @@ final class UpstreamHead {
                 throw new ProtocolException("the value of header field " + name + " holds a control character");
             }
         }
+    }
+
+    /**
+     * The reason phrase of {@code response} to pass on, as nginx passes it ({@code 422 Validation Failed}); null when
+     * it has none or holds what a status line cannot carry as Helidon writes it (a control character, bytes outside
+     * ASCII), and the standard phrase goes instead.
+     */
+    static @Nullable String reasonPhrase(HttpResponse response) {
+        String reason = response.getReasonPhrase();
+        if (reason == null || reason.isEmpty()) {
+            return null;
+        }
+        for (int i = 0; i < reason.length(); i++) {
+            char c = reason.charAt(i);
+            if (c < ' ' && c != '\t' || c >= 0x7F) {
+                return null;
+            }
+        }
+        return reason;
     }
 
     private static boolean holdsControl(String value) {

@@ -2,6 +2,7 @@ package io.pylon.worker.proxy;
 
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
+import io.helidon.http.Status;
 import io.pylon.gateway.model.Route;
 import io.pylon.gateway.model.Upstream;
 import io.pylon.worker.routes.RouteTable;
@@ -169,8 +170,9 @@ final class WebSocketHandshake {
             connection.add(header.getValue());
         }
         HopByHopHeaders hop = HopByHopHeaders.of(connection);
+        String reason = UpstreamHead.reasonPhrase(response);
         StringBuilder head = new StringBuilder(512).append("HTTP/1.1 ").append(response.getCode()).append(' ')
-                .append(response.getReasonPhrase() == null ? "" : response.getReasonPhrase()).append("\r\n");
+                .append(reason == null ? Status.create(response.getCode()).reasonPhrase() : reason).append("\r\n");
         for (Header header : response.getHeaders()) {
             String name = header.getName().toLowerCase(Locale.ROOT);
             if (hop.isHopByHop(name) || name.equals("content-length")) {

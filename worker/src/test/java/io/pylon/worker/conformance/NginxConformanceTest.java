@@ -460,6 +460,32 @@ class NginxConformanceTest {
     }
 
     /**
+     * The upstream's reason phrase reaches the client as it came, standard or not ({@code 422 Validation Failed}),
+     * also for a status HTTP does not name. Deliberate differences: a phrase holding a control character or bytes
+     * outside ASCII, which Helidon cannot write, and an empty one give way to the standard phrase (nginx passes them),
+     * and a standard phrase in other letter case is sent in the standard's.
+     */
+    @Test
+    void reasonPhrasesPassAsTheUpstreamWroteThem() throws Exception {
+        String[] answers = {"422/Validation%20Failed", "404/Status", "200/Fine", "599/Network%20Read%20Timeout",
+                "200/OK"};
+        agree("reason phrases", port -> {
+            List<String> seen = new ArrayList<>();
+            for (String answer : answers) {
+                try (WireConnection c = connect(port)) {
+                    seen.add(answer + " -> " + c.send(get("/reason/" + answer)).read().statusLine());
+                }
+            }
+            return String.join("\n", seen);
+        });
+        for (String answer : new String[] {"200/%01x", "200/caf%E9", "200"}) {
+            try (WireConnection c = connect(workerPort)) {
+                assertThat(c.send(get("/reason/" + answer)).read().statusLine()).as(answer).isEqualTo("HTTP/1.1 200 OK");
+            }
+        }
+    }
+
+    /**
      * Deliberate difference: bytes outside ASCII in a target (a client that did not percent-encode {@code café}) pass
      * through nginx; the Worker refuses them with 400 naming the problem, as Helidon 4.5 reads the request line as
      * US-ASCII and their bytes are gone (relaying {@code ?} instead would change the target).

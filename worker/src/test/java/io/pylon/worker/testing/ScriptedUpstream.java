@@ -286,6 +286,10 @@ public final class ScriptedUpstream implements AutoCloseable {
                         + "\r\n" + (code == 304 ? "ETag: \"v1\"\r\nCache-Control: max-age=60\r\n" : "")
                         + (empty ? "" : "Content-Length: 0\r\n") + conn + "\r\n");
             }
+            case "reason" -> { // /reason/<code>/<reason phrase, percent-encoded>
+                String reason = parts.length > 3 ? java.net.URLDecoder.decode(parts[3], StandardCharsets.ISO_8859_1) : "";
+                write(out, "HTTP/1.1 " + parts[2] + " " + reason + "\r\nContent-Length: 0\r\n" + conn + "\r\n");
+            }
             case "health" -> write(out, "HTTP/1.1 " + healthStatus + " Health\r\nContent-Length: 0\r\n" + conn + "\r\n");
             case "fail-first" -> {
                 boolean first = failed.add(path);

@@ -21,13 +21,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WebSocketUpstreamHeadTest {
     @Test
     void aSwitchWithAControlCharacterInAFieldIsA502() throws Exception {
+        String head = answerTo("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "X-A\rSet-Cookie: forged=1\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n");
+        assertThat(head).startsWith("HTTP/1.1 502").doesNotContain("forged");
+    }
+
+    /** A reason phrase with a bare CR would reach the client as a line of its own: the standard phrase goes instead. */
+    @Test
+    void aRefusalWithAControlCharacterInItsReasonPhraseGetsTheStandardOne() throws Exception {
+        String head = answerTo("HTTP/1.1 403 No\rSet-Cookie: forged=1\r\nContent-Length: 0\r\n\r\n");
+        assertThat(head).startsWith("HTTP/1.1 403 Forbidden\r\n").doesNotContain("forged");
+    }
+
+    /** The head of the Worker's answer to an upgrade whose upstream answers {@code upstreamHead}. */
+    private static String answerTo(String upstreamHead) throws Exception {
         try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getByName("127.0.0.1"))) {
             CompletableFuture.runAsync(() -> {
                 try (Socket accepted = server.accept()) {
                     WebSocketTest.readHead(accepted.getInputStream());
-                    accepted.getOutputStream().write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
-                            + "Connection: Upgrade\r\nX-A\rSet-Cookie: forged=1\r\n"
-                            + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    accepted.getOutputStream().write(upstreamHead.getBytes(StandardCharsets.ISO_8859_1));
                     accepted.getInputStream().read();
                 } catch (IOException e) {
                     // the Worker went away
@@ -42,8 +54,7 @@ class WebSocketUpstreamHeadTest {
                     """.formatted(server.getLocalPort()), Map.of());
                  Socket socket = WebSocketTest.raw(gateway)) {
                 socket.getOutputStream().write(WebSocketTest.upgrade("/raw/ws"));
-                String head = WebSocketTest.readHead(socket.getInputStream());
-                assertThat(head).startsWith("HTTP/1.1 502").doesNotContain("forged");
+                return WebSocketTest.readHead(socket.getInputStream());
             }
         }
     }

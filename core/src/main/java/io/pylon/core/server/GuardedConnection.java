@@ -660,12 +660,10 @@ final class GuardedConnection implements ConnectionContext {
         @Override
         public void writeNow(BufferData buffer) {
             Http2FrameScan scan = frames;
-            if (scan != null) {
-                scan.written(buffer);
-            }
+            BufferData frame = scan == null ? buffer : scan.written(buffer);
             writeStart = System.nanoTime();
             try {
-                socket.writeNow(buffer);
+                socket.writeNow(frame);
             } finally {
                 writeStart = 0;
             }

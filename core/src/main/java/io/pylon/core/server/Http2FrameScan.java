@@ -24,12 +24,14 @@ import java.util.function.IntConsumer;
  * The bytes read start with the connection preface, then frames. It also tells the connection of each stream the
  * client resets (RST_STREAM), so that the stream's request stops waiting on its upstream, and since when the client
  * has left something other than a request body unfinished ({@link #unfinishedSince}: the preface, a frame's head, a
- * frame other than DATA, a header block), which the listener bounds by its header timeout as nginx does.
+ * frame other than DATA, a header block), which the listener bounds by its header timeout as nginx does. And it
+ * corrects the GOAWAY Helidon writes when it ends a connection for an error ({@link #written}).
  *
  * <p>Threading: {@link #scan} is confined to the connection's thread (its reads) and publishes
  * {@link #unfinishedSince} through a volatile field the listener's sweeper reads; {@link #written} is called by the
  * threads that write frames, one at a time (Helidon's connection writer holds a lock around each frame's write), and
- * publishes its count through a volatile field the reads see.
+ * publishes its count through a volatile field the reads see; the highest stream opened is written by {@link #scan}
+ * and read by {@link #written}, through a volatile field.
  */
 final class Http2FrameScan {
     static final int MAX_CONTINUATIONS = 8;
@@ -41,6 +43,8 @@ final class Http2FrameScan {
     private static final int HEADERS = 1;
     private static final int RST_STREAM = 3;
     private static final int PUSH_PROMISE = 5;
+    private static final int GOAWAY = 7;
+    private static final int GOAWAY_LENGTH = 8;
     private static final int CONTINUATION = 9;
     private static final int END_HEADERS = 4;
 
@@ -55,6 +59,8 @@ final class Http2FrameScan {
     private long bytesRead;
     private long payloadRead;
     private volatile long payloadWritten;
+    // the highest stream the client opened (a HEADERS frame read), for the GOAWAY Helidon writes
+    private volatile int highestStream;
     private @Nullable String refusal;
     private final IntConsumer resets;
 
@@ -118,17 +124,40 @@ final class Http2FrameScan {
     /**
      * Notes a frame written to the client, whole in {@code frame} (as Helidon writes each): its payload counts when
      * it carries a request's or an answer's bytes. Anything else (several frames in one write) counts as no payload.
+     *
+     * @return what to write: {@code frame}, or in place of a GOAWAY naming stream 0 as the last it acted on, after the
+     *     client opened streams, the same GOAWAY naming the highest of them. Helidon 4.5 ends a connection for an error
+     *     (a malformed request, a flood) with such a GOAWAY while other streams of it may be at their upstreams; RFC
+     *     9113 section 6.8 lets a client send the streams above the last one named again on a new connection, so a
+     *     POST an upstream already took would be sent twice.
      */
-    void written(BufferData frame) {
+    BufferData written(BufferData frame) {
         int n = frame.available();
         if (n < FRAME_HEAD) {
-            return;
+            return frame;
         }
         int length = (frame.get(0) << 16) | (frame.get(1) << 8) | frame.get(2);
         int type = frame.get(3);
         if (length + FRAME_HEAD == n && (type == DATA || type == HEADERS || type == CONTINUATION)) {
             payloadWritten += length; // one writer at a time (see the threading rule)
         }
+        int highest = highestStream;
+        if (type == GOAWAY && length >= GOAWAY_LENGTH && length + FRAME_HEAD == n && highest > 0
+                && (frame.get(9) | frame.get(10) | frame.get(11) | frame.get(12)) == 0) {
+            byte[] bytes = new byte[n];
+            frame.read(bytes);
+            bytes[9] = (byte) (highest >>> 24);
+            bytes[10] = (byte) (highest >>> 16);
+            bytes[11] = (byte) (highest >>> 8);
+            bytes[12] = (byte) highest;
+            return BufferData.create(bytes);
+        }
+        return frame;
+    }
+
+    /** The highest stream the client opened so far, 0 before any. */
+    int highestStream() {
+        return highestStream;
     }
 
     boolean scan(byte[] bytes) {
@@ -144,6 +173,12 @@ final class Http2FrameScan {
         } else if (type == RST_STREAM) {
             resets.accept(((head[5] & 0x7f) << 24) | ((head[6] & 0xff) << 16) | ((head[7] & 0xff) << 8)
                     | (head[8] & 0xff));
+        }
+        if (type == HEADERS) {
+            int stream = ((head[5] & 0x7f) << 24) | ((head[6] & 0xff) << 16) | ((head[7] & 0xff) << 8) | (head[8] & 0xff);
+            if (stream > highestStream) {
+                highestStream = stream; // written by the connection's thread only
+            }
         }
         if (type == HEADERS || type == PUSH_PROMISE) {
             inHeaderBlock = !endHeaders;

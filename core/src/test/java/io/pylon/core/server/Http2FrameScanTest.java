@@ -13,6 +13,7 @@ class Http2FrameScanTest {
     private static final int DATA = 0;
     private static final int HEADERS = 1;
     private static final int PING = 6;
+    private static final int GOAWAY = 7;
     private static final int WINDOW_UPDATE = 8;
     private static final int CONTINUATION = 9;
     private static final int END_HEADERS = 4;
@@ -160,6 +161,32 @@ class Http2FrameScanTest {
         }
         assertThat(read).isGreaterThan(8 * Http2FrameScan.FLOOD_ALLOWANCE)
                 .isLessThan(8 * Http2FrameScan.FLOOD_ALLOWANCE + 2 * pings.length);
+    }
+
+    @Test
+    void aGoAwayNamingStreamZeroAfterStreamsWereOpenedNamesTheHighestOfThem() {
+        Http2FrameScan scan = new Http2FrameScan(stream -> { });
+        scan.scan(PREFACE);
+        byte[] goAway = frame(GOAWAY, 0, 0, new byte[]{0, 0, 0, 0, 0, 0, 0, 1, 'x'}); // PROTOCOL_ERROR, debug data
+        assertThat(bytes(scan.written(BufferData.create(goAway)))).as("no stream opened yet").isEqualTo(goAway);
+
+        scan.scan(frame(HEADERS, END_HEADERS, 1, new byte[5]));
+        scan.scan(frame(HEADERS, END_HEADERS, 0x01020305, new byte[5]));
+        scan.scan(frame(HEADERS, END_HEADERS, 7, new byte[5]));
+        assertThat(scan.highestStream()).isEqualTo(0x01020305);
+        assertThat(bytes(scan.written(BufferData.create(goAway))))
+                .isEqualTo(frame(GOAWAY, 0, 0, new byte[]{1, 2, 3, 5, 0, 0, 0, 1, 'x'}));
+
+        byte[] named = frame(GOAWAY, 0, 0, new byte[]{0, 0, 0, 3, 0, 0, 0, 0});
+        assertThat(bytes(scan.written(BufferData.create(named)))).as("a last stream already named").isEqualTo(named);
+        byte[] ping = frame(PING, 0, 0, new byte[8]);
+        assertThat(bytes(scan.written(BufferData.create(ping)))).isEqualTo(ping);
+    }
+
+    private static byte[] bytes(BufferData data) {
+        byte[] bytes = new byte[data.available()];
+        data.read(bytes);
+        return bytes;
     }
 
     private static byte[] repeated(byte[] frame, int times) {

@@ -91,6 +91,27 @@ class Http2FloodsTest {
         assertServesANewConnection();
     }
 
+    /**
+     * Helidon 4.5 ends a connection for a malformed request with GOAWAY naming stream 0 as the last it acted on, which
+     * lets a client send its other streams again although their upstreams got them (RFC 9113 section 6.8): the GOAWAY
+     * the client gets names the highest stream it opened.
+     */
+    @Test
+    void aGoAwayForAMalformedRequestNamesTheStreamsAlreadyTaken() throws Exception {
+        int before = SLOW_REQUESTS.get();
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            client.headers(1, "POST", "/api/slow", true);
+            long until = System.currentTimeMillis() + 10_000;
+            while (SLOW_REQUESTS.get() == before && System.currentTimeMillis() < until) {
+                Thread.sleep(10); // the upstream has the POST
+            }
+            client.headers(3, "GET", "/api/x", true, "connection", "keep-alive"); // malformed in HTTP/2
+            assertThat(client.goAwaySaidWithin(10_000)).isEqualTo("last stream 3, code 1");
+        }
+        assertThat(SLOW_REQUESTS.get()).isEqualTo(before + 1);
+        assertServesANewConnection();
+    }
+
     @Test
     void anUpgradedConnectionIsBoundTheSameWay() throws Exception {
         try (RawHttp2 client = RawHttp2.upgrade(gateway.pod.port(), "/api/upgraded")) {

@@ -276,6 +276,21 @@ final class RawHttp2 implements AutoCloseable {
         }
     }
 
+    /** The GOAWAY that came within {@code millis} (frames before it skipped) as "last stream N, code C"; null: none. */
+    @org.jspecify.annotations.Nullable String goAwaySaidWithin(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            Frame frame;
+            do {
+                frame = readFrame();
+            } while (frame.type != GOAWAY);
+            java.nio.ByteBuffer payload = java.nio.ByteBuffer.wrap(frame.payload);
+            return "last stream " + (payload.getInt() & 0x7fffffff) + ", code " + payload.getInt();
+        } catch (java.io.EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
+            return null;
+        }
+    }
+
     /** Whether a GOAWAY came within {@code millis} (frames before it skipped). */
     boolean goAwayWithin(int millis) throws IOException {
         socket.setSoTimeout(millis);

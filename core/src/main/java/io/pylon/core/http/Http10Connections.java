@@ -40,12 +40,21 @@ public final class Http10Connections {
         return reader(source, ctx, config, onHttp10, new Http10Exchanges());
     }
 
+    /** The Host an HTTP/1.0 request without one is given: the listener's address, an IPv6 one in brackets. */
+    static String hostHeader(String address, int port) {
+        if (address.indexOf(':') < 0) {
+            return address + ":" + port;
+        }
+        int scope = address.indexOf('%');
+        return "[" + (scope < 0 ? address : address.substring(0, scope)) + "]:" + port;
+    }
+
     /**
      * @param exchanges shared with the connection's {@link #writer}: the requests whose answers are still to come
      */
     public static DataReader reader(DataReader source, ConnectionContext ctx, Http1Config config, Runnable onHttp10,
                                     Http10Exchanges exchanges) {
-        String host = ctx.localPeer().host() + ":" + ctx.localPeer().port();
+        String host = hostHeader(ctx.localPeer().host(), ctx.localPeer().port());
         int maxHead = config.maxPrologueLength() + config.maxHeadersSize();
         return DataReader.create(new Http10Request(source, host, maxHead, onHttp10, exchanges));
     }

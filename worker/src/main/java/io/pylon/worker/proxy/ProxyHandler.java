@@ -35,6 +35,7 @@ import java.util.function.Supplier;
  */
 public final class ProxyHandler implements Handler {
     private static final System.Logger LOG = System.getLogger(ProxyHandler.class.getName());
+    static final String INVALID_HOST = "The Host header is not a valid host name or address with an optional port.";
     private final PodPaths paths;
     private final Supplier<RouteTable> routes;
     private final RateLimitGate rateLimits;
@@ -105,6 +106,11 @@ public final class ProxyHandler implements Handler {
         }
         // an absolute-form target's authority stands for the Host header (RFC 9112 section 3.2.2)
         String named = target.authority() != null ? target.authority() : req.headers().first(HeaderNames.HOST).orElse(null);
+        if (named != null && target.authority() == null && !RequestPath.isAuthority(named)) {
+            stats.badRequest.increment();
+            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", INVALID_HOST);
+            return;
+        }
         String host = ClientAddress.hostWithoutPort(named);
         RouteTable table = routes.get();
         if (table == null) { // no configuration yet (manager mode, first start): never a 404 for a path it may serve

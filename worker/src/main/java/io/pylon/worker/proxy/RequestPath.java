@@ -58,29 +58,64 @@ final class RequestPath {
         }
         int pathStart = raw.indexOf('/', schemeEnd + 3);
         String authority = raw.substring(schemeEnd + 3, pathStart < 0 ? raw.length() : pathStart);
-        checkAuthority(authority);
+        if (!isAuthority(authority)) {
+            throw new InvalidPathException("The request target's URL needs a host name or address, then an optional "
+                    + "port, and nothing else");
+        }
         return new Target(authority, normalize(pathStart < 0 ? "/" : raw.substring(pathStart)));
     }
 
-    /** A host name, an IPv4 address or a bracketed IPv6 one, then an optional port; no user information. */
-    private static void checkAuthority(String authority) throws InvalidPathException {
-        if (authority.indexOf('@') >= 0) {
-            throw new InvalidPathException("The request target's URL must not hold user information");
-        }
-        int hostEnd = authority.startsWith("[") ? authority.indexOf(']') + 1 : authority.indexOf(':');
-        String host = authority.substring(0, hostEnd <= 0 ? authority.length() : hostEnd);
-        String rest = authority.substring(host.length());
-        try {
-            if (host.isEmpty() || host.indexOf('%') >= 0) { // RFC 3986 allows %XX in a name; no DNS name holds one
-                throw new IllegalArgumentException(host);
+    /**
+     * Whether {@code authority} is what a Host header may hold: a registered name or an IPv4 address (RFC 3986's
+     * reg-name characters without percent-encodings, which no DNS name holds) or a bracketed IPv6 one, then an
+     * optional port of 1-5 digits; no user information, no space or control character. nginx refuses a Host with a
+     * space or a control character too; passed on, such a value reaches the upstream in {@code Host} ({@code
+     * preserveHost}), {@code X-Forwarded-Host} and {@code Forwarded}, where applications build links from it.
+     */
+    static boolean isAuthority(String authority) {
+        int hostEnd;
+        if (!authority.isEmpty() && authority.charAt(0) == '[') {
+            hostEnd = authority.indexOf(']') + 1;
+            try {
+                UriValidator.validateIpLiteral(authority.substring(0, Math.max(hostEnd, 1)));
+            } catch (IllegalArgumentException e) {
+                return false;
             }
-            UriValidator.validateHost(host);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidPathException("The request target's URL has no valid host");
+        } else {
+            hostEnd = authority.length();
+            for (int i = 0; i < authority.length(); i++) {
+                char c = authority.charAt(i);
+                if (c == ':') {
+                    hostEnd = i;
+                    break;
+                }
+                if (!isRegNameChar(c)) {
+                    return false;
+                }
+            }
+            if (hostEnd == 0) {
+                return false;
+            }
         }
-        if (!rest.isEmpty() && !rest.matches(":[0-9]{1,5}")) {
-            throw new InvalidPathException("The request target's URL has no valid port");
+        if (hostEnd == authority.length()) {
+            return true;
         }
+        int digits = authority.length() - hostEnd - 1;
+        if (authority.charAt(hostEnd) != ':' || digits < 1 || digits > 5) {
+            return false;
+        }
+        for (int i = hostEnd + 1; i < authority.length(); i++) {
+            char c = authority.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // RFC 3986: unreserved and sub-delims
+    private static boolean isRegNameChar(char c) {
+        return isUnreserved(c) || (c < 0x7F && "!$&'()*+,;=".indexOf(c) >= 0);
     }
 
     /** @param raw the path as it came on the request line (no query) */

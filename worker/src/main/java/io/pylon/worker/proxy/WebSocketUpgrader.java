@@ -87,6 +87,9 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         RouteTable table = routes.get();
         // an absolute-form target's authority stands for the Host header (RFC 9112 section 3.2.2)
         String named = target.authority() != null ? target.authority() : headers.first(HeaderNames.HOST).orElse(null);
+        if (named != null && !RequestPath.isAuthority(named)) {
+            return null; // routing answers it with 400, as for any request
+        }
         String host = ClientAddress.hostWithoutPort(named);
         if (paths.isReserved(path) || table == null
                 || !(table.match("GET", host, path) instanceof RouteTable.Found found)

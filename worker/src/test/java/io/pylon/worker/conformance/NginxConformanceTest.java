@@ -486,6 +486,36 @@ class NginxConformanceTest {
     }
 
     /**
+     * Host values: a name or an address with a port pass both; a space, a slash or a control character is refused by
+     * both. Deliberate difference: the Worker refuses what is no host name or address at all (user information, a
+     * quote, {@code <}, a backslash, a percent-encoding, an unclosed IPv6 bracket), which nginx passes to the upstream.
+     */
+    @Test
+    void hostHeadersArePassedOrRefusedAsThroughNginxOrMoreStrictly() throws Exception {
+        String[] agreed = {"ok.example:8080", "[::1]:80", "my_host", "po d", "a/b", "x\u0001y"};
+        agree("host headers", port -> {
+            List<String> seen = new ArrayList<>();
+            for (String host : agreed) {
+                try (WireConnection c = connect(port)) {
+                    seen.add(host + " -> " + c.send(("GET /x HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1)).read().status());
+                }
+            }
+            return String.join("\n", seen);
+        });
+        for (String host : new String[] {"a@b", "pod\"x", "a;b<c", "a\\b", "h%41", "[::1"}) {
+            try (WireConnection c = connect(nginx.port())) {
+                assertThat(c.send(get("/x").replace(HOST, host)).read().status()).as("nginx, " + host).isEqualTo(200);
+            }
+            try (WireConnection c = connect(workerPort)) {
+                Message refused = c.send(get("/x").replace(HOST, host)).read();
+                assertThat(refused.status()).as("the Worker, " + host).isEqualTo(400);
+                assertThat(refused.start()).contains("The Host header is not a valid host name");
+            }
+        }
+    }
+
+    /**
      * Deliberate difference: bytes outside ASCII in a target (a client that did not percent-encode {@code café}) pass
      * through nginx; the Worker refuses them with 400 naming the problem, as Helidon 4.5 reads the request line as
      * US-ASCII and their bytes are gone (relaying {@code ?} instead would change the target).

@@ -185,6 +185,24 @@ class Http2Test {
                 .containsExactly("p", "q");
     }
 
+    /**
+     * Helidon 4.5 checks no HTTP/2 :authority: one holding a CR LF or a space reached the upstream as X-Forwarded-Host
+     * and Forwarded (HttpCore turned CR and LF into spaces). It is refused on its stream as an HTTP/1.1 Host would be.
+     */
+    @Test
+    void anAuthorityThatIsNoHostIsRefusedOnItsStream() throws Exception {
+        scripted.clearSeen();
+        try (RawHttp2 client = RawHttp2.connect(gateway.pod.port())) {
+            client.headersWithAuthority(1, "GET", "/utf8-header/a", "pod\r\nX-Injected: 1");
+            assertThat(client.answer(1)).contains("\"error\":\"bad_request\"", "The Host header is not a valid host name");
+            client.headersWithAuthority(3, "GET", "/utf8-header/b", "po d");
+            assertThat(client.answer(3)).contains("The Host header is not a valid host name");
+            client.headersWithAuthority(5, "GET", "/echo/c", "pod:8080");
+            assertThat(client.answer(5)).as("the next stream on the connection").isEqualTo("e GET /echo/c");
+        }
+        assertThat(scripted.seen()).isEmpty();
+    }
+
     private static byte[] upstreamGot(String path, String header) {
         ScriptedUpstream.Seen sent = scripted.seen().stream()
                 .filter(seen -> seen.requestLine().startsWith("GET " + path + " ")).findFirst().orElseThrow();

@@ -75,7 +75,12 @@ final class RawHttp2 implements AutoCloseable {
 
     /** A request's header block; {@code end} when it has no body. */
     void headers(int stream, String method, String path, boolean end, String... nameValues) throws IOException {
-        frame(HEADERS, END_HEADERS | (end ? END_STREAM : 0), stream, headerBlock(method, path, nameValues));
+        frame(HEADERS, END_HEADERS | (end ? END_STREAM : 0), stream, headerBlock(method, path, "pod", nameValues));
+    }
+
+    /** A request without body whose :authority is {@code authority}. */
+    void headersWithAuthority(int stream, String method, String path, String authority) throws IOException {
+        frame(HEADERS, END_HEADERS | END_STREAM, stream, headerBlock(method, path, authority, new String[0]));
     }
 
     /**
@@ -84,7 +89,7 @@ final class RawHttp2 implements AutoCloseable {
      */
     void headersContinued(int stream, String method, String path, int continuations, String... nameValues)
             throws IOException {
-        byte[] block = headerBlock(method, path, nameValues);
+        byte[] block = headerBlock(method, path, "pod", nameValues);
         int piece = Math.max(1, block.length / (continuations + 1));
         int at = Math.min(piece, block.length);
         frame(HEADERS, END_STREAM, stream, java.util.Arrays.copyOfRange(block, 0, at));
@@ -98,7 +103,7 @@ final class RawHttp2 implements AutoCloseable {
 
     /** A request's HEADERS frame whose block goes on in CONTINUATION frames (none sent here). */
     void headersOpen(int stream, String method, String path) throws IOException {
-        frame(HEADERS, END_STREAM, stream, headerBlock(method, path, new String[0]));
+        frame(HEADERS, END_STREAM, stream, headerBlock(method, path, "pod", new String[0]));
     }
 
     /**
@@ -123,7 +128,7 @@ final class RawHttp2 implements AutoCloseable {
 
     /** A request's HEADERS frame whose block never ends: then {@code count} empty CONTINUATION frames. */
     void endlessHeaders(int stream, long count) throws IOException {
-        frame(HEADERS, END_STREAM, stream, headerBlock("GET", "/", new String[0]));
+        frame(HEADERS, END_STREAM, stream, headerBlock("GET", "/", "pod", new String[0]));
         repeat(CONTINUATION, 0, stream, new byte[0], count);
     }
 
@@ -134,7 +139,7 @@ final class RawHttp2 implements AutoCloseable {
      */
     void hpackBomb(int stream, String path, int valueLength, int references) throws IOException {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
-        block.writeBytes(headerBlock("GET", path, new String[0]));
+        block.writeBytes(headerBlock("GET", path, "pod", new String[0]));
         block.write(0x40); // a literal with incremental indexing, its name a literal too: dynamic table entry 62
         hpackString(block, "x-bomb".getBytes(StandardCharsets.US_ASCII));
         hpackString(block, "b".repeat(valueLength).getBytes(StandardCharsets.US_ASCII));
@@ -169,7 +174,7 @@ final class RawHttp2 implements AutoCloseable {
     /** A request without body and its RST_STREAM in one write: the server reads the reset with the request. */
     synchronized void headersAndReset(int stream, String method, String path, int code) throws IOException {
         ByteArrayOutputStream both = new ByteArrayOutputStream();
-        both.writeBytes(frameBytes(HEADERS, END_HEADERS | END_STREAM, stream, headerBlock(method, path, new String[0])));
+        both.writeBytes(frameBytes(HEADERS, END_HEADERS | END_STREAM, stream, headerBlock(method, path, "pod", new String[0])));
         both.writeBytes(frameBytes(RST_STREAM, 0, stream, java.nio.ByteBuffer.allocate(4).putInt(code).array()));
         out.write(both.toByteArray());
         out.flush();
@@ -193,13 +198,13 @@ final class RawHttp2 implements AutoCloseable {
         out.flush();
     }
 
-    private static byte[] headerBlock(String method, String path, String[] nameValues) {
+    private static byte[] headerBlock(String method, String path, String authority, String[] nameValues) {
         ByteArrayOutputStream block = new ByteArrayOutputStream();
         // Helidon 4.5 wants pseudo-header names from the static table (2 :method, 4 :path, 6 :scheme, 1 :authority)
         indexedName(block, 2, method);
         indexedName(block, 4, path);
         indexedName(block, 6, "http");
-        indexedName(block, 1, "pod");
+        indexedName(block, 1, authority);
         for (int i = 0; i < nameValues.length; i += 2) {
             block.write(0); // a literal without indexing, its name a literal too
             string(block, nameValues[i]);

@@ -274,6 +274,18 @@ class ForwardingTest {
         assertThat(upstream.seen()).isEmpty();
     }
 
+    /** A Host that is no host name or address never reaches the upstream (nor its Host, X-Forwarded-Host, Forwarded). */
+    @ParameterizedTest
+    @ValueSource(strings = {"po d", "a@b", "a/b", "pod\"x", "h:8o", "[::1", "a;b<c"})
+    void aHostHeaderThatIsNoHostIsRefused(String value) throws Exception {
+        try (WireConnection c = connect()) {
+            Message m = c.send("GET /host/x HTTP/1.1\r\nHost: " + value + "\r\n\r\n").read();
+            assertThat(m.status()).isEqualTo(400);
+            assertThat(m.start()).contains("The Host header is not a valid host name");
+        }
+        assertThat(upstream.seen()).isEmpty();
+    }
+
     @Test
     void locationPointingAtTheUpstreamIsRewrittenToTheClientsAddress() throws Exception {
         try (WireConnection c = connect()) {

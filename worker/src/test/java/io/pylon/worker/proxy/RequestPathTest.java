@@ -82,4 +82,18 @@ class RequestPathTest {
     void aTargetThatIsNeitherAPathNorAnHttpUrlIsRefused(String raw) {
         assertThatThrownBy(() -> RequestPath.target(raw)).isInstanceOf(RequestPath.InvalidPathException.class);
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"api.example.com", "api.example.com:8443", "EXAMPLE.com.", "my_host", "10.0.0.1:80", "[::1]",
+            "[::1]:8080", "[2001:db8::7]", "a-b~c", "x:65535"})
+    void aHostNameOrAddressWithAnOptionalPortIsAnAuthority(String authority) {
+        assertThat(RequestPath.isAuthority(authority)).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "po d", "pod\r\nX-Injected: 1", "pod\u0000", "a@b", "a/b", "a\\b", "pod\"x", "h%41",
+            "h:", ":80", "h:123456", "h:8o", "[::1", "[::1]x", "[zz]", "caf\u00e9", "h\tx"})
+    void anythingElseIsNot(String authority) {
+        assertThat(RequestPath.isAuthority(authority)).isFalse();
+    }
 }

@@ -25,8 +25,12 @@ final class ClientAddress {
         return remotePeer.address() instanceof InetSocketAddress inet ? inet.getAddress() : null;
     }
 
-    /** The Host header without its port ({@code [::1]:80} gives {@code ::1}); null stays null. */
-    static @Nullable String hostWithoutPort(@Nullable String host) {
+    /**
+     * The host routes match, from a Host header: without its port ({@code [::1]:80} gives {@code ::1}) and without
+     * the dot that ends a fully qualified name ({@code api.example.com.} is {@code api.example.com}, as nginx takes
+     * it; else such a name would pass by the routes bound to its host); null stays null.
+     */
+    static @Nullable String hostToMatch(@Nullable String host) {
         if (host == null) {
             return null;
         }
@@ -35,6 +39,7 @@ final class ClientAddress {
             return end > 0 ? host.substring(1, end) : host;
         }
         int colon = host.indexOf(':');
-        return colon >= 0 ? host.substring(0, colon) : host;
+        String name = colon >= 0 ? host.substring(0, colon) : host;
+        return name.length() > 1 && name.charAt(name.length() - 1) == '.' ? name.substring(0, name.length() - 1) : name;
     }
 }

@@ -111,7 +111,7 @@ public final class ProxyHandler implements Handler {
             ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", INVALID_HOST);
             return;
         }
-        String host = ClientAddress.hostWithoutPort(named);
+        String host = ClientAddress.hostToMatch(named);
         RouteTable table = routes.get();
         if (table == null) { // no configuration yet (manager mode, first start): never a 404 for a path it may serve
             stats.noRoute.increment();
@@ -183,9 +183,10 @@ public final class ProxyHandler implements Handler {
         return false;
     }
 
-    // RFC 9110 section 5.6.2: a method is a token
-    /** @param path the normalised path ({@link RequestPath}): what the route matched and the upstream receives */
-    /** @param named the host (and port) the client named, which the route matched: null when none */
+    /**
+     * @param path  the normalised path ({@link RequestPath}): what the route matched and the upstream receives
+     * @param named the host (and port) the client named, which the route matched: null when none
+     */
     private void forward(RouteTable.Entry entry, String method, String path, @Nullable String named, ServerRequest req,
                          ServerResponse res) throws Exception {
         long start = System.nanoTime();

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * slash or backslash ({@code %2F}, {@code %5C}: a segment must not become two upstream), a raw backslash, a
  * dot-segment with parameters ({@code ..;x}, which some servers read as {@code ..}), a malformed percent-encoding, an
  * encoded NUL, a control character, bytes outside ASCII. Characters RFC 3986 wants encoded but nginx takes as they are
- * ({@code [ ] { } | ^ "}) pass. Double encoding ({@code %252e}) is data: it stays as it came.
+ * ({@code [ ] { } | ^ "}) pass. Double encoding ({@code %252e}) is data: it stays as it came. It also reads the host
+ * a request names, in an absolute-form target ({@link #target}) or its Host header ({@link #isAuthority}).
  *
  * <p>Threading: stateless, so any thread may call it; the one {@code synchronized} below only keeps the signature of
  * the {@link Throwable#fillInStackTrace} it overrides.

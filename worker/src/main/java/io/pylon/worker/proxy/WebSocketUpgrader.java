@@ -90,7 +90,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         if (named != null && !RequestPath.isAuthority(named)) {
             return null; // routing answers it with 400, as for any request
         }
-        String host = ClientAddress.hostWithoutPort(named);
+        String host = ClientAddress.hostToMatch(named);
         if (paths.isReserved(path) || table == null
                 || !(table.match("GET", host, path) instanceof RouteTable.Found found)
                 || !found.entry().route().websocket()) {

@@ -9,16 +9,24 @@ class ClientAddressTest {
 
     @Test
     void thePortIsDropped() {
-        assertThat(ClientAddress.hostWithoutPort("api.example.com:8443")).isEqualTo("api.example.com");
-        assertThat(ClientAddress.hostWithoutPort("api.example.com")).isEqualTo("api.example.com");
-        assertThat(ClientAddress.hostWithoutPort("[::1]:8080")).isEqualTo("::1");
-        assertThat(ClientAddress.hostWithoutPort("[::1]")).isEqualTo("::1");
+        assertThat(ClientAddress.hostToMatch("api.example.com:8443")).isEqualTo("api.example.com");
+        assertThat(ClientAddress.hostToMatch("api.example.com")).isEqualTo("api.example.com");
+        assertThat(ClientAddress.hostToMatch("[::1]:8080")).isEqualTo("::1");
+        assertThat(ClientAddress.hostToMatch("[::1]")).isEqualTo("::1");
+    }
+
+    @Test
+    void theDotEndingAFullyQualifiedNameIsDropped() {
+        assertThat(ClientAddress.hostToMatch("api.example.com.")).isEqualTo("api.example.com");
+        assertThat(ClientAddress.hostToMatch("api.example.com.:8443")).isEqualTo("api.example.com");
+        assertThat(ClientAddress.hostToMatch("api.example.com..")).isEqualTo("api.example.com.");
+        assertThat(ClientAddress.hostToMatch(".")).isEqualTo(".");
     }
 
     @Test
     void oddHostsAreLeftAsTheyCame() {
-        assertThat(ClientAddress.hostWithoutPort(null)).isNull();
-        assertThat(ClientAddress.hostWithoutPort("[::1")).isEqualTo("[::1");
-        assertThat(ClientAddress.hostWithoutPort("")).isEmpty();
+        assertThat(ClientAddress.hostToMatch(null)).isNull();
+        assertThat(ClientAddress.hostToMatch("[::1")).isEqualTo("[::1");
+        assertThat(ClientAddress.hostToMatch("")).isEmpty();
     }
 }

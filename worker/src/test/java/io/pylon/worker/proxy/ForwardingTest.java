@@ -274,6 +274,15 @@ class ForwardingTest {
         assertThat(upstream.seen()).isEmpty();
     }
 
+    /** A fully qualified name ({@code abs.example.}) is the same host: its routes take it, its Host is passed as sent. */
+    @Test
+    void aHostEndingInADotTakesTheRoutesOfItsName() throws Exception {
+        try (WireConnection c = connect()) {
+            assertThat(c.send("GET /x HTTP/1.1\r\nHost: ABS.example.:8080\r\n\r\n").read().status()).isEqualTo(200);
+        }
+        assertThat(upstream.seen()).extracting(s -> s.header("Host")).containsExactly("ABS.example.:8080");
+    }
+
     /** A Host that is no host name or address never reaches the upstream (nor its Host, X-Forwarded-Host, Forwarded). */
     @ParameterizedTest
     @ValueSource(strings = {"po d", "a@b", "a/b", "pod\"x", "h:8o", "[::1", "a;b<c"})

@@ -269,28 +269,28 @@ final class RawHttp2 implements AutoCloseable {
 
     /** The error code of a GOAWAY that came within {@code millis} (frames before it skipped), or -1. */
     int goAwayCodeWithin(int millis) throws IOException {
-        socket.setSoTimeout(millis);
-        try {
-            Frame frame;
-            do {
-                frame = readFrame();
-            } while (frame.type != GOAWAY);
-            return java.nio.ByteBuffer.wrap(frame.payload, 4, 4).getInt();
-        } catch (java.io.EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
-            return -1;
-        }
+        Frame frame = goAwayFrameWithin(millis);
+        return frame == null ? -1 : java.nio.ByteBuffer.wrap(frame.payload, 4, 4).getInt();
     }
 
     /** The GOAWAY that came within {@code millis} (frames before it skipped) as "last stream N, code C"; null: none. */
     @org.jspecify.annotations.Nullable String goAwaySaidWithin(int millis) throws IOException {
+        Frame frame = goAwayFrameWithin(millis);
+        if (frame == null) {
+            return null;
+        }
+        java.nio.ByteBuffer payload = java.nio.ByteBuffer.wrap(frame.payload);
+        return "last stream " + (payload.getInt() & 0x7fffffff) + ", code " + payload.getInt();
+    }
+
+    private @org.jspecify.annotations.Nullable Frame goAwayFrameWithin(int millis) throws IOException {
         socket.setSoTimeout(millis);
         try {
             Frame frame;
             do {
                 frame = readFrame();
             } while (frame.type != GOAWAY);
-            java.nio.ByteBuffer payload = java.nio.ByteBuffer.wrap(frame.payload);
-            return "last stream " + (payload.getInt() & 0x7fffffff) + ", code " + payload.getInt();
+            return frame;
         } catch (java.io.EOFException | java.net.SocketException | java.net.SocketTimeoutException e) {
             return null;
         }

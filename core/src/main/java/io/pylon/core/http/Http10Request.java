@@ -1,6 +1,7 @@
 package io.pylon.core.http;
 
 import io.helidon.common.buffers.DataReader;
+import io.helidon.http.BadRequestException;
 import org.jspecify.annotations.Nullable;
 
 import java.io.ByteArrayOutputStream;
@@ -18,7 +19,9 @@ import java.util.function.Supplier;
  *   loses that header (keep-alive is HTTP/1.1's default); its body passes, counted, and the next head is rewritten in
  *   turn, as nginx keeps such connections;</li>
  *   <li>any other request gets {@code Connection: close}, and everything after its head passes unchanged (the
- *   connection closes after its response, so nothing after it is ever parsed as a request).</li>
+ *   connection closes after its response, so nothing after it is ever parsed as a request);</li>
+ *   <li>a request with {@code Transfer-Encoding} (HTTP/1.1's) is refused: the read throws Helidon's
+ *   {@link BadRequestException}, which its connection answers with 400 and a close.</li>
  * </ul>
  * Each rewritten request is announced to {@link Http10Exchanges} (whether it is a {@code HEAD}), so the response
  * writer knows where each answer ends.
@@ -29,6 +32,8 @@ final class Http10Request implements Supplier<byte[]> {
     private static final byte[] END_OF_HEAD = {'\r', '\n', '\r', '\n'};
     private static final byte[] LINE_END = {'\n'};
     private static final String HTTP_1_0 = " HTTP/1.0";
+    /** The refusal of an HTTP/1.0 request with {@code Transfer-Encoding}, as {@link RefusalReasons} knows it. */
+    static final String TRANSFER_CODED_HTTP_1_0 = "HTTP/1.0 request with Transfer-Encoding";
 
     private enum Mode { FIRST, HEAD, BODY, PASS }
 
@@ -154,6 +159,7 @@ final class Http10Request implements Supplier<byte[]> {
         boolean keepAlive = false;
         boolean close = false;
         boolean unframed = false;
+        boolean transferCoded = false;
         long length = 0;
         StringBuilder kept = new StringBuilder(head.length() + 32);
         for (String line : head.substring(lineEnd + 2, end + 2).split("\r\n")) {
@@ -172,7 +178,10 @@ final class Http10Request implements Supplier<byte[]> {
                         continue; // replaced below
                     }
                 }
-                case "transfer-encoding" -> unframed = true;
+                case "transfer-encoding" -> {
+                    unframed = true;
+                    transferCoded = true;
+                }
                 case "content-length" -> {
                     try {
                         length = Long.parseLong(value);
@@ -189,6 +198,11 @@ final class Http10Request implements Supplier<byte[]> {
         exchanges.requested(method.equals("HEAD"));
         if (!http10) {
             return new Rewritten(head, persistent, length); // an HTTP/1.1 request on the connection: as it came
+        }
+        if (transferCoded) {
+            // RFC 9112 section 6.1: its framing is faulty (an HTTP/1.0 peer on the way may have read the body by
+            // Content-Length or to the close); nginx refuses it too. Helidon answers it with 400 and closes.
+            throw new BadRequestException(TRANSFER_CODED_HTTP_1_0);
         }
         String line = requestLine.substring(0, requestLine.length() - "1.0".length()) + "1.1";
         String rewritten = line + (persistent ? "" : "\r\nConnection: close") + (hasHost ? "" : "\r\nHost: " + host)

@@ -31,6 +31,8 @@ final class RefusalReasons {
                     + "percent-encoding."),
             new Reason("query contains", QUERY),
             new Reason("query has", QUERY),
+            new Reason(Http10Request.TRANSFER_CODED_HTTP_1_0.toLowerCase(Locale.ROOT), "An HTTP/1.0 request cannot "
+                    + "have Transfer-Encoding (HTTP/1.1's); send its body with Content-Length, or send HTTP/1.1."),
             new Reason("transfer-encoding and content-length",
                     "The request has both Content-Length and Transfer-Encoding; send one of them."),
             new Reason("content length is not a number",

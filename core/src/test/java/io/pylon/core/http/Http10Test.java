@@ -86,4 +86,18 @@ class Http10Test {
         assertThat(exchange.only().status()).isEqualTo(404);
         assertThat(exchange.closed()).isTrue();
     }
+
+    /** RFC 9112 section 6.1: an HTTP/1.0 message with Transfer-Encoding has faulty framing; nginx refuses it too. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", "Connection: keep-alive\r\n", "Content-Length: 5\r\n"})
+    void aTransferEncodingIsRefusedAndNothingAfterItIsRead(String headers) throws IOException {
+        RawWire.Exchange exchange = RawWire.send("127.0.0.1", pod.port(),
+                "POST /platform/management/health HTTP/1.0\r\n" + headers + "Transfer-Encoding: chunked\r\n\r\n"
+                        + "0\r\n\r\nGET /platform/management/version HTTP/1.0\r\n\r\n");
+
+        assertThat(exchange.only().status()).isEqualTo(400);
+        assertThat(exchange.only().header("content-type")).startsWith("application/json");
+        assertThat(exchange.only().body()).contains("An HTTP/1.0 request cannot have Transfer-Encoding");
+        assertThat(exchange.closed()).isTrue();
+    }
 }

@@ -111,6 +111,11 @@ class RequestFramingAttackTest {
                 new Attack("Transfer-Encoding: Chunked", post("Transfer-Encoding: Chunked\r\n", CHUNKED_HIDDEN), null),
                 // RFC 9110 section 5.6.3: a tab is whitespace around a field value (nginx 1.22 answers 501)
                 new Attack("a tab before chunked", post("Transfer-Encoding:\tchunked\r\n", CHUNKED_HIDDEN), BOTH_SERVED),
+                // RFC 9112 section 6.1: the framing of an HTTP/1.0 message with Transfer-Encoding is faulty
+                new Attack("an HTTP/1.0 request with Transfer-Encoding", "POST /echo HTTP/1.0\r\n" + HOST
+                        + "Transfer-Encoding: chunked\r\n\r\n" + CHUNKED_HIDDEN, null),
+                new Attack("an HTTP/1.0 keep-alive request with Transfer-Encoding", "POST /echo HTTP/1.0\r\n" + HOST
+                        + "Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n" + CHUNKED_HIDDEN, null),
                 new Attack("a chunk size in hexadecimal with 0x", chunked("0x3\r\nabc\r\n0\r\n\r\n"), null),
                 new Attack("a negative chunk size", chunked("-3\r\nabc\r\n0\r\n\r\n"), null),
                 new Attack("a chunk size past 2^64", chunked("fffffffffffffffff3\r\nabc\r\n0\r\n\r\n"), null),

@@ -35,7 +35,6 @@ import java.util.function.Supplier;
  */
 public final class ProxyHandler implements Handler {
     private static final System.Logger LOG = System.getLogger(ProxyHandler.class.getName());
-    static final String INVALID_HOST = "The Host header is not a valid host name or address with an optional port.";
     private final PodPaths paths;
     private final Supplier<RouteTable> routes;
     private final RateLimitGate rateLimits;
@@ -86,12 +85,14 @@ public final class ProxyHandler implements Handler {
             return;
         }
         RequestPath.Target target;
+        String named; // the host (and port) the client named, which routes match
         try {
             target = RequestPath.target(req.path().rawPath());
             RequestPath.checkQuery(req.query().rawValue());
             if (target.authority() != null && req.prologue().protocolVersion().equals("2.0")) {
                 throw new RequestPath.InvalidPathException("An HTTP/2 request's :path must start with '/'");
             }
+            named = target.named(req.headers().first(HeaderNames.HOST).orElse(null));
         } catch (RequestPath.InvalidPathException e) {
             stats.badRequest.increment();
             ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", e.getMessage());
@@ -102,13 +103,6 @@ public final class ProxyHandler implements Handler {
             // the pod's own paths are never an upstream's, however they were spelt
             stats.badRequest.increment();
             ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The path names the platform's own paths");
-            return;
-        }
-        // an absolute-form target's authority stands for the Host header (RFC 9112 section 3.2.2)
-        String named = target.authority() != null ? target.authority() : req.headers().first(HeaderNames.HOST).orElse(null);
-        if (named != null && target.authority() == null && !RequestPath.isAuthority(named)) {
-            stats.badRequest.increment();
-            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", INVALID_HOST);
             return;
         }
         String host = ClientAddress.hostToMatch(named);

@@ -30,6 +30,8 @@ final class RequestPath {
         }
     }
 
+    static final String INVALID_HOST = "The Host header is not a valid host name or address with an optional port.";
+
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private RequestPath() {
@@ -41,6 +43,21 @@ final class RequestPath {
      * {@code Host} header's. Null for the usual origin form ({@code /x}).
      */
     record Target(@Nullable String authority, String path) {
+        /**
+         * The host (and port) the request names: this target's authority, which stands for the Host header (RFC 9112
+         * section 3.2.2), else {@code hostHeader}; null when neither.
+         *
+         * @throws InvalidPathException when the Host header is not a host name or address with an optional port
+         */
+        @Nullable String named(@Nullable String hostHeader) throws InvalidPathException {
+            if (authority != null) {
+                return authority;
+            }
+            if (hostHeader != null && !isAuthority(hostHeader)) {
+                throw new InvalidPathException(INVALID_HOST);
+            }
+            return hostHeader;
+        }
     }
 
     /**

@@ -77,19 +77,16 @@ public final class WebSocketUpgrader implements Http1Upgrader {
             return null;
         }
         RequestPath.Target target;
+        String named;
         try {
             target = RequestPath.target(rawPath);
             RequestPath.checkQuery(prologue.query().rawValue());
+            named = target.named(headers.first(HeaderNames.HOST).orElse(null));
         } catch (RequestPath.InvalidPathException e) {
             return null; // routing answers it with 400, as for any request
         }
         String path = target.path();
         RouteTable table = routes.get();
-        // an absolute-form target's authority stands for the Host header (RFC 9112 section 3.2.2)
-        String named = target.authority() != null ? target.authority() : headers.first(HeaderNames.HOST).orElse(null);
-        if (named != null && !RequestPath.isAuthority(named)) {
-            return null; // routing answers it with 400, as for any request
-        }
         String host = ClientAddress.hostToMatch(named);
         if (paths.isReserved(path) || table == null
                 || !(table.match("GET", host, path) instanceof RouteTable.Found found)

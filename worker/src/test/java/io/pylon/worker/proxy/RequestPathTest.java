@@ -96,4 +96,21 @@ class RequestPathTest {
     void anythingElseIsNot(String authority) {
         assertThat(RequestPath.isAuthority(authority)).isFalse();
     }
+
+    @ParameterizedTest
+    @CsvSource(nullValues = "null", value = {
+            "/x, api.example:8080, api.example:8080",
+            "/x, null, null",
+            "http://url.example/x, api.example, url.example",
+            "http://url.example/x, a b, url.example"})
+    void theHostNamedIsTheTargetsAuthorityElseTheHostHeaders(String raw, String hostHeader, String named)
+            throws Exception {
+        assertThat(RequestPath.target(raw).named(hostHeader)).isEqualTo(named);
+    }
+
+    @Test
+    void aHostHeaderThatIsNoAuthorityIsRefusedWhenItCounts() throws Exception {
+        assertThatThrownBy(() -> RequestPath.target("/x").named("a b"))
+                .isInstanceOf(RequestPath.InvalidPathException.class).hasMessage(RequestPath.INVALID_HOST);
+    }
 }

@@ -10,7 +10,9 @@ import io.pylon.gateway.model.HeaderRules;
 import io.pylon.gateway.model.KeyAuth;
 import io.pylon.gateway.model.Policies;
 import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.Header;
 
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -56,9 +58,29 @@ final class HeaderTransforms {
         }
         for (String name : rules.remove()) {
             outbound.removeHeaders(name);
+            removeUnderscoreSpellings(name, outbound);
         }
         for (Map.Entry<String, String> header : rules.add().entrySet()) {
             outbound.setHeader(header.getKey(), header.getValue());
+            removeUnderscoreSpellings(header.getKey(), outbound);
+        }
+    }
+
+    /**
+     * Removes the client's headers that spell {@code name} with underscores for dashes ({@code X_User} for
+     * {@code X-User}): a CGI, PHP, WSGI or Rack upstream reads both as one variable, so a rule that sets or removes a
+     * header would not decide what the upstream sees ({@link OutboundRequest#OWN_NAMES} does the same for the
+     * forwarding headers).
+     */
+    private static void removeUnderscoreSpellings(String name, ClassicHttpRequest outbound) {
+        if (name.indexOf('-') < 0) {
+            return;
+        }
+        for (Iterator<Header> headers = outbound.headerIterator(); headers.hasNext(); ) {
+            String other = headers.next().getName();
+            if (other.indexOf('_') >= 0 && other.replace('_', '-').equalsIgnoreCase(name)) {
+                headers.remove();
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import org.apache.hc.core5.http.message.BasicHeader;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The outbound stage: the request the upstream gets from the client's. Hop-by-hop headers (the fixed ones and those
@@ -20,7 +21,8 @@ import java.util.List;
  * address appended; {@code X-Forwarded-Proto}, {@code -Host}, {@code -Port}, {@code X-Real-IP} and an RFC 7239
  * {@code Forwarded} element are set, and {@code X-Forwarded-Prefix} names a prefix the route stripped. The API key of a
  * proxy with {@code keyAuth} and a client's {@code X-Pylon-Application} are left out in the same pass (the gateway
- * consumes the one and alone names the other, see {@link HeaderTransforms}). A client's own
+ * consumes the one and alone names the other, see {@link HeaderTransforms}), and so is any header that spells one of
+ * these with underscores ({@link #OWN_NAMES}). A client's own
  * values of these are replaced, unless it is a {@link io.pylon.gateway.model.TrustedProxies trusted proxy}: then they are kept (its
  * {@code Forwarded} gets this hop's element appended). Pure functions of their arguments.
  */
@@ -32,6 +34,14 @@ final class OutboundRequest {
     private static final String X_FORWARDED_PREFIX = "X-Forwarded-Prefix";
     private static final String X_REAL_IP = "X-Real-IP";
     private static final String FORWARDED = "Forwarded";
+    /**
+     * The headers this hop owns, in lower case. A client's header whose name is one of these with underscores for
+     * dashes ({@code X_Forwarded_For}) is left out: CGI, PHP, WSGI and Rack servers read both spellings as the same
+     * variable ({@code HTTP_X_FORWARDED_FOR}), so it would stand beside, or for, the value this hop sets. nginx leaves
+     * out every header with an underscore for that reason ({@code underscores_in_headers off}); other names pass.
+     */
+    static final Set<String> OWN_NAMES = Set.of("x-forwarded-for", "x-forwarded-proto", "x-forwarded-host",
+            "x-forwarded-port", "x-forwarded-prefix", "x-real-ip", "x-pylon-application");
 
     private OutboundRequest() {
     }
@@ -101,6 +111,9 @@ final class OutboundRequest {
                 default -> {
                     if (keyHeader != null && name.equalsIgnoreCase(keyHeader)) {
                         continue;
+                    }
+                    if (name.indexOf('_') >= 0 && OWN_NAMES.contains(name.replace('_', '-'))) {
+                        continue; // X_Forwarded_For, X_Real_IP...: see OWN_NAMES
                     }
                     if (hop.http2()) {
                         // RFC 9113 section 8.2.3: an HTTP/2 client may split its cookie into fields, which are joined

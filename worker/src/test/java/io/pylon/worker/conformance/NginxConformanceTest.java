@@ -267,6 +267,32 @@ class NginxConformanceTest {
     }
 
     /**
+     * CGI, PHP, WSGI and Rack upstreams read {@code X_Forwarded_For} as {@code X-Forwarded-For}. nginx leaves out every
+     * header with an underscore ({@code underscores_in_headers off}); the Worker leaves out those spelling a header it
+     * sets, and passes other such names (an API's {@code Api_Version}), as Kong, Envoy and HAProxy do.
+     */
+    @Test
+    void forwardingHeadersSpeltWithUnderscoresReachTheUpstreamThroughNeither() throws Exception {
+        String request = "GET /x HTTP/1.1\r\nHost: " + HOST + "\r\nX_Forwarded_For: 6.6.6.6\r\nX_Real_IP: 6.6.6.6\r\n"
+                + "x_forwarded_host: evil.example\r\nX-Forwarded_Proto: https\r\nX_Pylon_Application: forged\r\n"
+                + "Api_Version: 2\r\n\r\n";
+        Scenario underscored = port -> {
+            upstream.clearSeen();
+            try (WireConnection c = connect(port)) {
+                Message answer = c.send(request).read();
+                ScriptedUpstream.Seen sent = upstream.seen().stream()
+                        .filter(seen -> seen.requestLine().startsWith("GET /x ")).findFirst().orElseThrow();
+                return answer.status() + " upstream got " + sent.headers().stream().map(h -> h[0])
+                        .filter(name -> name.indexOf('_') >= 0).toList();
+            }
+        };
+        String throughNginx = underscored.observe(nginx.port());
+        String throughWorker = underscored.observe(workerPort);
+        assertThat(throughNginx).isEqualTo("200 upstream got []");
+        assertThat(throughWorker).as("a deliberate difference: other names pass").isEqualTo("200 upstream got [Api_Version]");
+    }
+
+    /**
      * The lines of the named fields, a field after another in the order of {@code names}, each field's lines in the
      * order they came: the order of one field's lines carries meaning, the order between fields does not (RFC 9110,
      * 5.3), and the Worker writes a field's lines together where nginx keeps the upstream's order.

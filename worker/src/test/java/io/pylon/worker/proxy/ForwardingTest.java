@@ -349,4 +349,22 @@ class ForwardingTest {
         assertThat(seen.header("X-Forwarded-Prefix")).isNull();
         assertThat(seen.header("X-Pylon-Application")).as("only the gateway names the application").isNull();
     }
+
+    /**
+     * CGI, PHP, WSGI and Rack upstreams read X_Forwarded_For as X-Forwarded-For: no spelling of a forwarding header
+     * with underscores reaches them beside the one this hop sets. nginx leaves out every such name.
+     */
+    @Test
+    void underscoreSpellingsOfTheForwardingHeadersNeverReachTheUpstream() throws Exception {
+        try (WireConnection c = connect()) {
+            c.send("GET /h HTTP/1.1\r\nHost: api.test\r\nX_Forwarded_For: 6.6.6.6\r\nx_real_ip: 6.6.6.6\r\n"
+                    + "X_FORWARDED_HOST: evil.example\r\nX-Forwarded_Proto: https\r\nX_Forwarded_Port: 1\r\n"
+                    + "X_Forwarded_Prefix: /evil\r\nX_Pylon_Application: app-forged\r\nApi_Version: 2\r\n\r\n").read();
+        }
+        ScriptedUpstream.Seen seen = upstream.seen().getFirst();
+        assertThat(seen.headers()).noneMatch(h -> h[0].indexOf('_') >= 0 && !h[0].equals("Api_Version"));
+        assertThat(seen.header("Api_Version")).as("other names pass").isEqualTo("2");
+        assertThat(seen.header("X-Real-IP")).isEqualTo("127.0.0.1");
+        assertThat(seen.header("X-Forwarded-For")).isEqualTo("127.0.0.1");
+    }
 }

@@ -8,6 +8,7 @@ import org.apache.hc.core5.http.HttpHost;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,6 +40,22 @@ class OutboundRequestTest {
         assertThat(Arrays.stream(out.getHeaders("Accept")).map(Header::getValue)).containsExactly("text/plain", "application/json");
         assertThat(out.getMethod()).isEqualTo("POST");
         assertThat(out.getRequestUri()).isEqualTo("/orders");
+    }
+
+    @Test
+    void underscoreSpellingsOfTheHeadersThisHopOwnsStayBehind() {
+        WritableHeaders<?> in = WritableHeaders.create();
+        for (String name : List.of("X_Forwarded_For", "x_forwarded_proto", "X-Forwarded_Host", "X_FORWARDED_PORT",
+                "X_Forwarded_Prefix", "X_Real_IP", "X_Pylon_Application")) {
+            in.add(HeaderNames.create(name), "forged");
+        }
+        in.add(HeaderNames.create("Api_Version"), "2");
+
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in,
+                OutboundRequest.Hop.of("10.1.2.3", false, "api.example.com"));
+
+        assertThat(names(out)).filteredOn(name -> name.indexOf('_') >= 0).containsExactly("Api_Version");
+        assertThat(out.getFirstHeader("X-Forwarded-For").getValue()).isEqualTo("10.1.2.3");
     }
 
     @Test

@@ -85,6 +85,17 @@ class PoliciesTest {
         assertThat(response.headers().firstValue("X-Body-Length")).isEmpty();
     }
 
+    /** CGI, PHP, WSGI and Rack upstreams read X_Env as X-Env: a rule decides what they see under either spelling. */
+    @Test
+    void headerRulesAlsoDecideTheUnderscoreSpellingsOfTheirHeaders() {
+        HttpResponse<String> response = send("GET", "/headers/orders", "X_Env", "dev", "x_SECRET", "s3cret",
+                "X_Secret", "s3cret", "Api_Version", "2");
+        assertThat(response.headers().firstValue("X-Seen-X-env")).hasValue("prod");
+        assertThat(response.headers().map().keySet()).noneMatch(h -> h.toLowerCase(java.util.Locale.ROOT)
+                .matches("x-seen-x_(env|secret)"));
+        assertThat(response.headers().firstValue("X-Seen-Api_version")).as("other names pass").hasValue("2");
+    }
+
     @Test
     void corsPreflightIsAnsweredAndResponsesCarryThePolicy() {
         HttpResponse<String> preflight = send("OPTIONS", "/cors/x", "Origin", "https://app.example.com",

@@ -31,7 +31,7 @@ import io.pylon.worker.connections.CacheCheck;
 import io.pylon.worker.connections.ConnectionsCheck;
 import io.pylon.worker.connections.ConnectionsSection;
 import io.pylon.worker.connections.ServerTraffic;
-import io.pylon.core.server.PodServer;
+import io.pylon.core.server.ConnectionLimits;
 import io.pylon.worker.listener.Http2Protocols;
 import io.pylon.worker.listener.ListenerSettings;
 import io.pylon.worker.listener.ListenerTls;
@@ -249,7 +249,7 @@ public final class WorkerModule implements PylonModule {
         }
         if (settings.get(ListenerSettings.HTTP2)) {
             Http2Protocols.install(context.listener(), settings.get(ListenerSettings.HTTP2_MAX_STREAMS),
-                    PodServer.MAX_HEADERS);
+                    settings.get(ConnectionLimits.MAX_HEADER_SIZE).intValue());
         }
 
         WebSocketTunnels tunnels = new WebSocketTunnels(settings.get(WebSocketSettings.IDLE_TIMEOUT),

@@ -13,11 +13,12 @@ import java.util.OptionalLong;
  * The limits a pod's listener holds against clients that open many connections, send slowly or do not read, and the
  * bounds of its lingering close (what it reads and discards after an answer that ends the connection). Defaults
  * follow nginx (client_header_timeout 60s, client_body_timeout 60s, send_timeout 60s, keepalive_timeout 75s,
- * lingering_time 30s, lingering_timeout 5s); nginx has no byte bound on a lingering close, the pod adds one.
+ * lingering_time 30s, lingering_timeout 5s); nginx has no byte bound on a lingering close, the pod adds one. The
+ * request line and header block bounds are what the parser takes.
  */
 public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duration headerTimeout, Duration bodyTimeout,
                                Duration sendTimeout, Duration lingeringTime, Duration lingeringTimeout,
-                               long lingeringBytes) {
+                               long lingeringBytes, int maxRequestLine, int maxHeaderSize) {
     /** Used when the descriptor limit cannot be read (not Linux/Unix). */
     static final int DEFAULT_MAX_CONNECTIONS = 10_000;
 
@@ -66,9 +67,20 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
                     + "(the client's unread bytes then reset the connection).", 1L << 30,
             SettingType.byteSize(0, 1L << 40));
 
+    public static final Setting<Long> MAX_REQUEST_LINE = Setting.of("pylon.server.max-request-line",
+            "The longest request line (method, target with its query, protocol) the pod takes; a longer one is "
+                    + "answered 414 (nginx: large_client_header_buffers, 8k).", (long) PodServer.MAX_REQUEST_LINE,
+            SettingType.byteSize(1024, 64 * 1024));
+
+    public static final Setting<Long> MAX_HEADER_SIZE = Setting.of("pylon.server.max-header-size",
+            "The largest request header block the pod takes (each field's name and value; HTTP/2: the header list); "
+                    + "a larger one is answered 431. Raise it for large cookies or tokens: a connection may hold four "
+                    + "times this while it reads a head.", (long) PodServer.MAX_HEADERS,
+            SettingType.byteSize(4 * 1024, 256 * 1024));
+
     public static List<Setting<?>> settings() {
         return List.of(MAX_CONNECTIONS, IDLE_TIMEOUT, HEADER_TIMEOUT, BODY_TIMEOUT, SEND_TIMEOUT, LINGERING_TIME,
-                LINGERING_TIMEOUT, LINGERING_BYTES);
+                LINGERING_TIMEOUT, LINGERING_BYTES, MAX_REQUEST_LINE, MAX_HEADER_SIZE);
     }
 
     public static ConnectionLimits from(Settings settings) {
@@ -76,7 +88,8 @@ public record ConnectionLimits(int maxConnections, Duration idleTimeout, Duratio
         int max = configured != null ? configured : defaultMaxConnections(descriptorLimit());
         return new ConnectionLimits(max, positive(settings, IDLE_TIMEOUT), positive(settings, HEADER_TIMEOUT),
                 positive(settings, BODY_TIMEOUT), positive(settings, SEND_TIMEOUT), positive(settings, LINGERING_TIME),
-                positive(settings, LINGERING_TIMEOUT), settings.get(LINGERING_BYTES));
+                positive(settings, LINGERING_TIMEOUT), settings.get(LINGERING_BYTES),
+                settings.get(MAX_REQUEST_LINE).intValue(), settings.get(MAX_HEADER_SIZE).intValue());
     }
 
     static int defaultMaxConnections(OptionalLong descriptorLimit) {

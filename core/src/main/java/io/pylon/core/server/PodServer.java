@@ -68,9 +68,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class PodServer {
     private static final System.Logger LOG = System.getLogger(PodServer.class.getName());
 
-    /** Largest request line (method, path, query) accepted; longer ones get 414. */
+    /** Largest request line (method, path, query) accepted by default ({@link ConnectionLimits#MAX_REQUEST_LINE}); longer ones get 414. */
     public static final int MAX_REQUEST_LINE = 8 * 1024;
-    /** Largest header block accepted; larger ones get 431 (beyond four times this the parser stops reading: 431 too). */
+    /**
+     * Largest header block accepted by default ({@link ConnectionLimits#MAX_HEADER_SIZE}); larger ones get 431 (beyond
+     * four times it the parser stops reading: 431 too).
+     */
     public static final int MAX_HEADERS = 16 * 1024;
 
     private PodServer() {
@@ -135,7 +138,7 @@ public final class PodServer {
         BodyReadWatch bodyReads = new BodyReadWatch(limits.bodyTimeout());
         ConnectionGuard.install(routing, chunkedPaths(module, segment), limits.lingeringBytes(), bodyReads);
         ErrorHandling.install(routing);
-        ErrorHandling.limitHeaders(routing, MAX_HEADERS);
+        ErrorHandling.limitHeaders(routing, limits.maxHeaderSize());
         Routes routes = new Routes(routing, new HttpServerMetrics(metrics, listeningPort::get, executors.maintenance()));
         new HealthEndpoint(health, module.name()).register(routes, segment);
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
@@ -165,8 +168,8 @@ public final class PodServer {
                 departures);
         resources.push(timeouts);
         Http1Config http1 = timeouts.listenTo(Http1Config.builder()
-                        .maxPrologueLength(MAX_REQUEST_LINE)
-                        .maxHeadersSize(4 * MAX_HEADERS)
+                        .maxPrologueLength(limits.maxRequestLine())
+                        .maxHeadersSize(4 * limits.maxHeaderSize())
                         .validatePrologue(!protocols.relaysRequestTargets())
                         .validatePath(!protocols.relaysRequestTargets()))
                 .build();

@@ -75,6 +75,28 @@ class HeaderLimitsTest {
         assertThat(exchange.only().status()).isEqualTo(414);
     }
 
+    /** The bounds are settings: a pod told to take 64 KiB of headers and 16 KiB of request line takes them. */
+    @Test
+    void raisedLimitsTakeLargerHeadsAndRefuseBeyondThem() throws IOException {
+        Pod raised = TestPods.start(new FakeModule("raised-limits"), "raised-limits-test",
+                java.util.Map.of("pylon.server.max-header-size", "64Ki", "pylon.server.max-request-line", "16Ki"));
+        try {
+            String health = "GET /platform/management/health";
+            assertThat(RawWire.send("127.0.0.1", raised.port(), health + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    + "Cookie: " + "c".repeat(40 * 1024) + "\r\n\r\n").only().status()).isEqualTo(200);
+            assertThat(RawWire.send("127.0.0.1", raised.port(), health + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    + "Cookie: " + "c".repeat(70 * 1024) + "\r\n\r\n").only().status()).isEqualTo(431);
+            assertThat(RawWire.send("127.0.0.1", raised.port(), health + "?q=" + "q".repeat(12 * 1024)
+                    + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").only().status()).isEqualTo(200);
+            assertThat(RawWire.send("127.0.0.1", raised.port(), health + "?q=" + "q".repeat(20 * 1024)
+                    + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").only().status()).isEqualTo(414);
+        } finally {
+            raised.close();
+        }
+        assertThat(RawWire.send("127.0.0.1", pod.port(), "GET /platform/management/health HTTP/1.1\r\nHost: x\r\n"
+                + "Connection: close\r\nCookie: " + "c".repeat(40 * 1024) + "\r\n\r\n").only().status()).as("the default").isEqualTo(431);
+    }
+
     /**
      * A pod that reads no coded body says so with 415 naming the header (Helidon's own answer is a bare 400), and the
      * next request on a new connection is served. The Worker relays such bodies instead (NginxConformanceTest).

@@ -256,7 +256,7 @@ public final class WorkerModule implements PylonModule {
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
         context.onStop(tunnels);
         context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
-                tunnels, stats, keys, pools));
+                tunnels, stats, keys, pools, settings.get(ConnectionLimits.MAX_HEADER_SIZE).intValue()));
         // a tunnel holds its client connection for hours: 8 KiB less per connection than socket channels hold
         context.listener().blockingSockets();
         context.listener().relayContentCodings(); // a client's compressed body reaches the upstream as it came

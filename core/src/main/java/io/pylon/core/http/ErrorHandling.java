@@ -34,28 +34,44 @@ public final class ErrorHandling {
      */
     public static void limitHeaders(HttpRouting.Builder routing, int maxHeaders) {
         routing.addFilter((chain, req, res) -> {
-            int size = 0;
-            boolean unnamed = false;
-            for (io.helidon.http.Header header : req.headers()) {
-                unnamed |= header.name().isEmpty();
-                // Helidon keeps a name's lines as one header with a value each: each line counts its name
-                for (String value : header.allValues()) {
-                    size += header.name().length() + 4 + value.length();
-                }
-            }
-            if (unnamed) {
+            int bytes = headerBytes(req.headers());
+            if (bytes < 0) {
                 // Helidon 4.5 takes ": value" for a field with an empty name; a field name is one or more token characters
                 res.header(io.helidon.http.HeaderValues.CONNECTION_CLOSE);
                 ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "A header line has no field name before its colon.");
                 return;
             }
-            if (size > maxHeaders) {
+            if (bytes > maxHeaders) {
                 ErrorBody.send(res, HEADERS_TOO_LARGE, errorCode(HEADERS_TOO_LARGE),
                         "The request headers exceed " + maxHeaders + " bytes.");
                 return;
             }
             chain.proceed();
         });
+    }
+
+    /**
+     * Whether {@link #limitHeaders}' filter refuses a request with these headers. What takes a request before routing
+     * (a protocol upgrade) asks it, and leaves such a request to routing, whose filter answers it.
+     */
+    public static boolean refusesHeaders(io.helidon.http.Headers headers, int maxHeaders) {
+        int bytes = headerBytes(headers);
+        return bytes < 0 || bytes > maxHeaders;
+    }
+
+    /** The header block's bytes as sent (each line's name, colon, space, value, CRLF); -1 when a field has no name. */
+    private static int headerBytes(io.helidon.http.Headers headers) {
+        int size = 0;
+        for (io.helidon.http.Header header : headers) {
+            if (header.name().isEmpty()) {
+                return -1;
+            }
+            // Helidon keeps a name's lines as one header with a value each: each line counts its name
+            for (String value : header.allValues()) {
+                size += header.name().length() + 4 + value.length();
+            }
+        }
+        return size;
     }
 
     public static void install(HttpRouting.Builder routing) {

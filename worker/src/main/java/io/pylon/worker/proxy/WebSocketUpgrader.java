@@ -12,6 +12,7 @@ import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
 import io.pylon.core.http.ErrorBody;
+import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
 import io.pylon.gateway.model.Route;
@@ -51,12 +52,18 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     private final ProxyStats stats;
     private final KeySet keys;
     private final UpstreamPools pools;
+    private final int maxHeaders;
 
-    /** @param pools for the routes' upstream TLS contexts (a tunnel has a connection of its own, not a pooled one) */
+    /**
+     * @param pools      for the routes' upstream TLS contexts (a tunnel has a connection of its own, not a pooled one)
+     * @param maxHeaders the pod's header block bound: a handshake past it (or with a field without a name) is left to
+     *                   routing, whose filter answers it as any request
+     */
     public WebSocketUpgrader(String segment, Supplier<RouteTable> routes, io.pylon.worker.ratelimit.RateLimiter limiter,
                              io.pylon.worker.ratelimit.PlanLimiter plans, WebSocketTunnels tunnels, ProxyStats stats,
-                             KeySet keys, UpstreamPools pools) {
+                             KeySet keys, UpstreamPools pools, int maxHeaders) {
         this.keys = keys;
+        this.maxHeaders = maxHeaders;
         this.pools = pools;
         this.paths = PodPaths.of(segment);
         this.routes = routes;
@@ -73,7 +80,8 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     @Override
     public @Nullable ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
         String rawPath = prologue.uriPath().rawPath();
-        if (!prologue.method().text().equals("GET") || paths.isReserved(rawPath)) {
+        if (!prologue.method().text().equals("GET") || paths.isReserved(rawPath)
+                || ErrorHandling.refusesHeaders(headers, maxHeaders)) {
             return null;
         }
         RequestPath.Target target;

@@ -159,6 +159,22 @@ class WebSocketTest {
         }
     }
 
+    /** The pod's header checks apply to a handshake as to any request: past the bound 431, a field without a name 400. */
+    @Test
+    void aHandshakeWithHeadersAnyRequestWouldBeRefusedForIsRefusedTheSame() throws Exception {
+        String handshake = new String(upgrade("/ws/echo"), StandardCharsets.US_ASCII);
+        try (Socket socket = raw(gateway)) {
+            socket.getOutputStream().write(handshake.replace("Host: gateway\r\n", "Host: gateway\r\nCookie: "
+                    + "c".repeat(20 * 1024) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 431").contains("application/json");
+        }
+        try (Socket socket = raw(gateway)) {
+            socket.getOutputStream().write(handshake.replace("Host: gateway\r\n", "Host: gateway\r\n: nameless\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 400");
+        }
+    }
+
     @Test
     void anUnreachableUpstreamIsA502WithJson() throws Exception {
         try (Socket socket = raw(gateway)) {

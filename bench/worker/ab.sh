@@ -4,6 +4,8 @@
 # warmed for 60 s, then rounds interleaved (A, B, A, B...). Per round: requests/s, p90, p99, longest answer and the
 # Worker's CPU per request (utime + stime from /proc/<pid>/stat).
 #   bench/worker/ab.sh TREE_A TREE_B [seconds-per-round] [rounds]
+# OPTS_A, OPTS_B: JVM options for one Worker only (a setting as -Dpylon.worker.access-log=true): the same tree twice
+# with a setting on and off.
 # BENCH_ADDR: the loopback address every process binds (default 127.0.43.1). LOAD=h2load: the clients speak HTTP/2
 # by prior knowledge instead (h2load, 64 connections, one stream each; requests/s and CPU only, h2load gives no
 # percentiles). Bounded: 2 minutes of warm-up, then rounds x 2 x seconds-per-round, plus the builds. Needs wrk (or
@@ -30,8 +32,11 @@ start_upstream "$WORK/up" "$ADDR" 18280 "root $WORK/up/www;
 PIDS+=($!)
 printf 'routes:\n  - {name: api, pathPrefix: /, upstreams: [http://%s:18280]}\n' "$ADDR" > "$WORK/routes.yaml"
 declare -A PORT=([a]=18281 [b]=18282) PID
+read -r -a EXTRA_a <<< "${OPTS_A:-}"
+read -r -a EXTRA_b <<< "${OPTS_B:-}"
 for v in a b; do
-  PID[$v]=$(start_worker "$v" "$v" "${PORT[$v]}" "$WORK/routes.yaml")
+  extra="EXTRA_$v[@]"
+  PID[$v]=$(start_worker "$v" "$v" "${PORT[$v]}" "$WORK/routes.yaml" "${!extra}")
   PIDS+=("${PID[$v]}")
 done
 for v in a b; do

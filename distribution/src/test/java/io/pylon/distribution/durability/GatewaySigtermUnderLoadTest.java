@@ -1,7 +1,6 @@
 package io.pylon.distribution.durability;
 
 import com.sun.net.httpserver.HttpServer;
-import io.pylon.distribution.PylonCli;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -27,8 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,15 +42,14 @@ class GatewaySigtermUnderLoadTest {
     private static final int CLIENTS = 16;
     private static final int SLOW = 4;
     private static final int BODY = 16 * 1024 + 1;
-    private static final Pattern LISTENING = Pattern.compile("listening on http://[0-9.]+:(\\d+)/");
 
     private HttpServer upstream;
-    private Process worker;
+    private WorkerProcess worker;
 
     @AfterEach
     void stop() {
         if (worker != null) {
-            worker.destroyForcibly();
+            worker.close();
         }
         if (upstream != null) {
             upstream.stop(0);
@@ -86,8 +82,9 @@ class GatewaySigtermUnderLoadTest {
         Path routes = dir.resolve("routes.yaml");
         Files.writeString(routes, "routes:\n  - {name: api, pathPrefix: /, upstreams: [http://" + ADDRESS + ":"
                 + upstream.getAddress().getPort() + "]}\n");
-        Path log = dir.resolve("worker.log");
-        int port = startWorker(dir, routes, log);
+        worker = WorkerProcess.start(dir, ADDRESS, routes, java.util.Map.of());
+        Path log = worker.out;
+        int port = worker.port;
 
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong answered = new AtomicLong();
@@ -154,8 +151,7 @@ class GatewaySigtermUnderLoadTest {
         }
         assertThat(slowStarted.get()).as("slow requests at the upstream").isEqualTo(SLOW);
         sigtermAt.set(System.nanoTime());
-        worker.destroy(); // SIGTERM; it also closes our end of the process's pipes, hence its output in a file
-        assertThat(worker.waitFor(30, TimeUnit.SECONDS)).as("the Worker exits within its grace").isTrue();
+        assertThat(worker.terminate(30)).as("the Worker exits within its grace after SIGTERM").isTrue();
         running.set(false);
         for (Thread thread : slow) {
             thread.join();
@@ -174,28 +170,6 @@ class GatewaySigtermUnderLoadTest {
         long finished = Long.parseLong(last.replaceAll(".*finishing (\\d+) requests.*", "$1"));
         assertThat(finished).as("requests the pod finished, against answers read").isEqualTo(answered.get() + SLOW);
         assertThat(output).as("the Worker's log").doesNotContain("SEVERE").doesNotContain("Exception");
-    }
-
-    /** Starts {@code pylon run worker}, its output in {@code log}; returns its port. */
-    private int startWorker(Path dir, Path routes, Path log) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), PylonCli.class.getName(),
-                "run", "worker", "--pod-name", "worker-sigterm", "--bind", ADDRESS, "--port", "0")
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().put("PYLON_DATA_DIR", dir.resolve("data").toString());
-        builder.environment().put("PYLON_WORKER_ROUTES_FILE", routes.toString());
-        builder.environment().put("PYLON_PARENT_PID", String.valueOf(ProcessHandle.current().pid()));
-        worker = builder.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline && worker.isAlive()) {
-            Matcher matcher = LISTENING.matcher(Files.readString(log));
-            if (matcher.find()) {
-                return Integer.parseInt(matcher.group(1));
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException("the Worker did not start; its output:\n" + Files.readString(log));
     }
 
     /**

@@ -40,6 +40,12 @@ public final class GatewaySettings {
             "Largest request body a route takes unless its maxRequestBody says otherwise (chunked bodies are counted as "
                     + "they stream); beyond it: 413. 0: no limit.", 128L << 20, BYTE_SIZE);
 
+    public static final Setting<Boolean> ACCESS_LOG = Setting.of("pylon.worker.access-log",
+            "Whether the gateway writes a JSON line per proxied request (time, client, method, path without the query, "
+                    + "protocol, host, status, bytes sent, ms) to the pod's standard output, beside its log lines (text). "
+                    + "Lines the output cannot take at once are dropped and counted "
+                    + "(pylon_worker_access_log_dropped_total).", false, io.pylon.core.config.SettingType.BOOLEAN);
+
     /** The trusted proxies {@code settings} name; none when unset. */
     public static TrustedProxies trustedProxies(io.pylon.core.config.Settings settings) {
         TrustedProxies trusted = settings.find(TRUSTED_PROXIES);
@@ -47,6 +53,6 @@ public final class GatewaySettings {
     }
 
     public static List<Setting<?>> all() {
-        return List.of(TRUSTED_PROXIES, MAX_REQUEST_BODY);
+        return List.of(TRUSTED_PROXIES, MAX_REQUEST_BODY, ACCESS_LOG);
     }
 }

@@ -1,0 +1,141 @@
+package io.pylon.worker.proxy;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The gateway's access log: a JSON line for each proxied request once its exchange is over, on the pod's standard
+ * output beside its log lines, which are text (a collector tells them apart by the leading brace): what a container's
+ * log collector reads. Both write through {@code System.out}, whose lock keeps every line whole. A line says when the request
+ * was routed (UTC), the client's address as the gateway saw it, the method, the path without its query (a query may
+ * hold a key or a token), the protocol, the Host, the status (499 when the client left before an answer, as nginx
+ * says), the bytes sent (status line, headers and body) and the milliseconds until the exchange ended. A WebSocket
+ * handshake taken before routing is not in it.
+ *
+ * <p>A request thread never waits for the output: lines go through a bounded queue ({@value #CAPACITY} lines) that one
+ * daemon thread writes out; while it is full (the output stalled), a line is dropped and counted ({@link #dropped}).
+ *
+ * <p>Threading: request threads build their line and offer it to the queue concurrently; only the writer thread
+ * writes to the stream; {@link #close} may be called from any thread, once.
+ */
+public final class AccessLog implements AutoCloseable {
+    static final int CAPACITY = 8192;
+    private static final System.Logger LOG = System.getLogger(AccessLog.class.getName());
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final int CLIENT_CLOSED = 499;
+
+    private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(CAPACITY);
+    private final LongAdder dropped = new LongAdder();
+    private final OutputStream out;
+    private final Thread writer;
+    private volatile boolean closed;
+
+    /** @param out where the lines go ({@code System.out}); written by the log's own thread only */
+    public AccessLog(OutputStream out) {
+        this.out = out;
+        this.writer = Thread.ofPlatform().daemon().name("pylon-access-log").start(this::writeLines);
+    }
+
+    /** {@code handler}, its every exchange logged. */
+    public Handler around(Handler handler) {
+        return (req, res) -> {
+            long start = System.nanoTime();
+            Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+            boolean failed = true;
+            try {
+                handler.handle(req, res);
+                failed = false;
+            } finally {
+                int status = failed ? 500 : res.isSent() ? res.status().code() : CLIENT_CLOSED;
+                offer(line(req, at, status, res.isSent() ? res.bytesWritten() : 0, System.nanoTime() - start));
+            }
+        };
+    }
+
+    /** Lines dropped because the output did not keep up. */
+    public long dropped() {
+        return dropped.sum();
+    }
+
+    void offer(String line) {
+        if (closed || !lines.offer(line)) {
+            dropped.increment();
+        }
+    }
+
+    static String line(ServerRequest req, Instant at, int status, long bytes, long nanos) {
+        StringWriter text = new StringWriter(192);
+        try (JsonGenerator json = JSON.createGenerator(text)) {
+            json.writeStartObject();
+            json.writeStringField("time", at.toString());
+            json.writeStringField("client", ClientAddress.ip(req.remotePeer()));
+            json.writeStringField("method", req.prologue().method().text());
+            json.writeStringField("path", req.path().rawPath());
+            json.writeStringField("protocol", "HTTP/" + req.prologue().protocolVersion());
+            json.writeStringField("host", req.headers().first(HeaderNames.HOST).orElse(null));
+            json.writeNumberField("status", status);
+            json.writeNumberField("bytes", bytes);
+            json.writeNumberField("ms", Math.round(nanos / 10_000.0) / 100.0);
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return text.toString();
+    }
+
+    private void writeLines() {
+        List<String> batch = new ArrayList<>(256);
+        try {
+            while (!closed || !lines.isEmpty()) {
+                String first = lines.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                lines.drainTo(batch, 255);
+                StringBuilder chunk = new StringBuilder(batch.size() * 200);
+                for (String line : batch) {
+                    chunk.append(line).append('\n');
+                }
+                out.write(chunk.toString().getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                batch.clear();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "The access log cannot be written (" + e.getClass().getSimpleName()
+                    + "); its further lines are dropped and counted");
+            closed = true;
+        }
+    }
+
+    /** Stops taking lines; what is queued is written within two seconds. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            writer.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

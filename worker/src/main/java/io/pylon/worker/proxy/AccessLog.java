@@ -1,7 +1,6 @@
 package io.pylon.worker.proxy;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -9,8 +8,6 @@ import io.helidon.webserver.http.ServerResponse;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -18,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -31,7 +27,8 @@ import java.util.concurrent.atomic.LongAdder;
  * handshake taken before routing is not in it.
  *
  * <p>A request thread never waits for the output: lines go through a bounded queue ({@value #CAPACITY} lines) that one
- * daemon thread writes out; while it is full (the output stalled), a line is dropped and counted ({@link #dropped}).
+ * daemon thread writes out every {@value #WRITE_EVERY_MS} ms; while it is full (the output stalled), a line is dropped
+ * and counted ({@link #dropped}).
  *
  * <p>Threading: request threads build their line and offer it to the queue concurrently; only the writer thread
  * writes to the stream; {@link #close} may be called from any thread, once.
@@ -39,7 +36,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class AccessLog implements AutoCloseable {
     static final int CAPACITY = 8192;
     private static final System.Logger LOG = System.getLogger(AccessLog.class.getName());
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonStringEncoder ESCAPE = JsonStringEncoder.getInstance();
+    private static final long WRITE_EVERY_MS = 50;
     private static final int CLIENT_CLOSED = 499;
 
     private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(CAPACITY);
@@ -82,35 +80,42 @@ public final class AccessLog implements AutoCloseable {
     }
 
     static String line(ServerRequest req, Instant at, int status, long bytes, long nanos) {
-        StringWriter text = new StringWriter(192);
-        try (JsonGenerator json = JSON.createGenerator(text)) {
-            json.writeStartObject();
-            json.writeStringField("time", at.toString());
-            json.writeStringField("client", ClientAddress.ip(req.remotePeer()));
-            json.writeStringField("method", req.prologue().method().text());
-            json.writeStringField("path", req.path().rawPath());
-            json.writeStringField("protocol", "HTTP/" + req.prologue().protocolVersion());
-            json.writeStringField("host", req.headers().first(HeaderNames.HOST).orElse(null));
-            json.writeNumberField("status", status);
-            json.writeNumberField("bytes", bytes);
-            json.writeNumberField("ms", Math.round(nanos / 10_000.0) / 100.0);
-            json.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringWriter does not fail
+        StringBuilder line = new StringBuilder(224);
+        line.append("{\"time\":\"").append(at);
+        field(line, "client", ClientAddress.ip(req.remotePeer()));
+        field(line, "method", req.prologue().method().text());
+        field(line, "path", req.path().rawPath());
+        field(line, "protocol", "HTTP/" + req.prologue().protocolVersion());
+        String host = req.headers().first(HeaderNames.HOST).orElse(null);
+        if (host == null) {
+            line.append("\",\"host\":null");
+        } else {
+            field(line, "host", host);
+            line.append('"');
         }
-        return text.toString();
+        line.append(",\"status\":").append(status).append(",\"bytes\":").append(bytes)
+                .append(",\"ms\":").append(Math.round(nanos / 10_000.0) / 100.0).append('}');
+        return line.toString();
     }
 
+    /** Ends the previous string field and writes {@code "name":"value}, the value escaped as JSON wants it. */
+    private static void field(StringBuilder line, String name, String value) {
+        line.append("\",\"").append(name).append("\":\"");
+        ESCAPE.quoteAsString(value, line);
+    }
+
+    // Woken by time, not by each line: a wake-up and a write a request would cost more than the rest of its line.
     private void writeLines() {
-        List<String> batch = new ArrayList<>(256);
+        List<String> batch = new ArrayList<>(1024);
         try {
-            while (!closed || !lines.isEmpty()) {
-                String first = lines.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
+            while (true) {
+                if (lines.drainTo(batch, 4096) == 0) {
+                    if (closed) {
+                        return;
+                    }
+                    Thread.sleep(WRITE_EVERY_MS);
                     continue;
                 }
-                batch.add(first);
-                lines.drainTo(batch, 255);
                 StringBuilder chunk = new StringBuilder(batch.size() * 200);
                 for (String line : batch) {
                     chunk.append(line).append('\n');

@@ -62,7 +62,8 @@ public final class AccessLog implements AutoCloseable {
                 handler.handle(req, res);
                 failed = false;
             } finally {
-                int status = failed ? 500 : res.isSent() ? res.status().code() : CLIENT_CLOSED;
+                // sent: what the client got, even when the handler failed after (a client gone mid-body)
+                int status = res.isSent() ? res.status().code() : failed ? 500 : CLIENT_CLOSED;
                 offer(line(req, at, status, res.isSent() ? res.bytesWritten() : 0, System.nanoTime() - start));
             }
         };

@@ -222,7 +222,8 @@ public final class WorkerModule implements PylonModule {
         UsageRecorder usage = usageReporter == null ? null : usageReporter.recorder();
         ProxyHandler proxy = new ProxyHandler(context.segment(), inForce, pools, responseTimeouts, rateLimiter,
                 rateLimiter, stats, GatewaySettings.trustedProxies(settings),
-                settings.get(GatewaySettings.MAX_REQUEST_BODY), keys, usage, context.clientDepartures());
+                settings.get(GatewaySettings.MAX_REQUEST_BODY), keys, usage, context.clientDepartures(),
+                settings.get(GatewaySettings.REQUEST_ID));
         Handler timedProxy = context.routes().timed("gateway", proxy);
         if (settings.get(GatewaySettings.ACCESS_LOG)) {
             AccessLog accessLog = new AccessLog(System.out);
@@ -266,7 +267,8 @@ public final class WorkerModule implements PylonModule {
                 settings.get(WebSocketSettings.MAX_TUNNELS), maintenance, context.metrics().registry());
         context.onStop(tunnels);
         context.listener().addUpgrader(new WebSocketUpgrader(context.segment(), inForce, rateLimiter, rateLimiter,
-                tunnels, stats, keys, pools, settings.get(ConnectionLimits.MAX_HEADER_SIZE).intValue()));
+                tunnels, stats, keys, pools, settings.get(ConnectionLimits.MAX_HEADER_SIZE).intValue(),
+                settings.get(GatewaySettings.REQUEST_ID)));
         // a tunnel holds its client connection for hours: 8 KiB less per connection than socket channels hold
         context.listener().blockingSockets();
         context.listener().relayContentCodings(); // a client's compressed body reaches the upstream as it came

@@ -67,10 +67,13 @@ class GatewayAccessLogTest {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         String base = "http://" + ADDRESS + ":" + worker.port;
         List<Integer> statuses = new ArrayList<>();
+        List<String> requestIds = new ArrayList<>();
         for (String path : List.of("/api/orders/7?api_key=s3cr3t-key&x=1", "/nowhere", "/down/x",
                 "/platform/management/health")) {
-            statuses.add(client.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode());
+            HttpResponse<Void> response = client.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            statuses.add(response.statusCode());
+            response.headers().firstValue("X-Request-Id").ifPresent(requestIds::add);
         }
         assertThat(statuses).containsExactly(200, 404, 502, 200);
         assertThat(worker.terminate(30)).isTrue();
@@ -87,6 +90,8 @@ class GatewayAccessLogTest {
         }
         assertThat(lines).extracting(l -> l.get("path").asText() + " " + l.get("status").asInt())
                 .containsExactly("/api/orders/7 200", "/nowhere 404", "/down/x 502");
+        assertThat(lines).as("each line names the X-Request-Id its client got").extracting(l -> l.get("requestId").asText())
+                .containsExactlyElementsOf(requestIds).hasSize(3);
         JsonNode first = lines.getFirst();
         assertThat(first.get("method").asText()).isEqualTo("GET");
         assertThat(first.get("protocol").asText()).isEqualTo("HTTP/1.1");

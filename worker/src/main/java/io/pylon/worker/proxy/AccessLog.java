@@ -5,6 +5,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,7 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
  * log collector reads. Both write through {@code System.out}, whose lock keeps every line whole. A line says when the request
  * was routed (UTC), the client's address as the gateway saw it, the method, the path without its query (a query may
  * hold a key or a token), the protocol, the Host, the status (499 when the client left before an answer, as nginx
- * says), the bytes sent (status line, headers and body) and the milliseconds until the exchange ended. A WebSocket
+ * says), the bytes sent (status line, headers and body), the milliseconds until the exchange ended and the request's
+ * {@link RequestId} (the {@code X-Request-Id} the client got, null when it got none). A WebSocket
  * handshake taken before routing is not in it.
  *
  * <p>A request thread never waits for the output: lines go through a bounded queue ({@value #CAPACITY} lines) that one
@@ -64,7 +66,8 @@ public final class AccessLog implements AutoCloseable {
             } finally {
                 // sent: what the client got, even when the handler failed after (a client gone mid-body)
                 int status = res.isSent() ? res.status().code() : failed ? 500 : CLIENT_CLOSED;
-                offer(line(req, at, status, res.isSent() ? res.bytesWritten() : 0, System.nanoTime() - start));
+                offer(line(req, at, status, res.isSent() ? res.bytesWritten() : 0, System.nanoTime() - start,
+                        res.headers().first(RequestId.NAME).orElse(null)));
             }
         };
     }
@@ -80,7 +83,8 @@ public final class AccessLog implements AutoCloseable {
         }
     }
 
-    static String line(ServerRequest req, Instant at, int status, long bytes, long nanos) {
+    /** @param requestId the request's {@link RequestId}; null when the gateway gives none */
+    static String line(ServerRequest req, Instant at, int status, long bytes, long nanos, @Nullable String requestId) {
         StringBuilder line = new StringBuilder(224);
         line.append("{\"time\":\"").append(at);
         field(line, "client", ClientAddress.ip(req.remotePeer()));
@@ -95,7 +99,14 @@ public final class AccessLog implements AutoCloseable {
             line.append('"');
         }
         line.append(",\"status\":").append(status).append(",\"bytes\":").append(bytes)
-                .append(",\"ms\":").append(Math.round(nanos / 10_000.0) / 100.0).append('}');
+                .append(",\"ms\":").append(Math.round(nanos / 10_000.0) / 100.0);
+        if (requestId == null) {
+            line.append(",\"requestId\":null}");
+        } else {
+            line.append(",\"requestId\":\"");
+            ESCAPE.quoteAsString(requestId, line);
+            line.append("\"}");
+        }
         return line.toString();
     }
 

@@ -42,9 +42,15 @@ public final class GatewaySettings {
 
     public static final Setting<Boolean> ACCESS_LOG = Setting.of("pylon.worker.access-log",
             "Whether the gateway writes a JSON line per proxied request (time, client, method, path without the query, "
-                    + "protocol, host, status, bytes sent, ms) to the pod's standard output, beside its log lines (text). "
+                    + "protocol, host, status, bytes sent, ms, X-Request-Id) to the pod's standard output, beside its log lines (text). "
                     + "Lines the output cannot take at once are dropped and counted "
                     + "(pylon_worker_access_log_dropped_total).", false, io.pylon.core.config.SettingType.BOOLEAN);
+
+    public static final Setting<Boolean> REQUEST_ID = Setting.of("pylon.worker.request-id",
+            "Whether the gateway gives each proxied request an X-Request-Id (a random UUID; a trusted proxy's own "
+                    + "well-formed value is kept), sent to the upstream, returned to the client, also on the gateway's "
+                    + "own answers, and written to the access log. Off: a client's X-Request-Id passes unchanged.",
+            true, io.pylon.core.config.SettingType.BOOLEAN);
 
     /** The trusted proxies {@code settings} name; none when unset. */
     public static TrustedProxies trustedProxies(io.pylon.core.config.Settings settings) {
@@ -53,6 +59,6 @@ public final class GatewaySettings {
     }
 
     public static List<Setting<?>> all() {
-        return List.of(TRUSTED_PROXIES, MAX_REQUEST_BODY, ACCESS_LOG);
+        return List.of(TRUSTED_PROXIES, MAX_REQUEST_BODY, ACCESS_LOG, REQUEST_ID);
     }
 }

@@ -22,7 +22,8 @@ import java.util.Set;
  * {@code Forwarded} element are set, and {@code X-Forwarded-Prefix} names a prefix the route stripped. The API key of a
  * proxy with {@code keyAuth} and a client's {@code X-Pylon-Application} are left out in the same pass (the gateway
  * consumes the one and alone names the other, see {@link HeaderTransforms}), and so is any header that spells one of
- * these with underscores ({@link #OWN_NAMES}). A client's own
+ * these with underscores ({@link #OWN_NAMES}). When the hop gives the request an identifier ({@link RequestId}), the
+ * client's {@code X-Request-Id} (in any spelling) gives way to it. A client's own
  * values of these are replaced, unless it is a {@link io.pylon.gateway.model.TrustedProxies trusted proxy}: then they are kept (its
  * {@code Forwarded} gets this hop's element appended). Pure functions of their arguments.
  */
@@ -34,6 +35,7 @@ final class OutboundRequest {
     private static final String X_FORWARDED_PREFIX = "X-Forwarded-Prefix";
     private static final String X_REAL_IP = "X-Real-IP";
     private static final String FORWARDED = "Forwarded";
+    private static final String X_REQUEST_ID = "X-Request-Id";
     /**
      * The headers this hop owns, in lower case. A client's header whose name is one of these with underscores for
      * dashes ({@code X_Forwarded_For}) is left out: CGI, PHP, WSGI and Rack servers read both spellings as the same
@@ -58,11 +60,18 @@ final class OutboundRequest {
      * @param trusted  whether the client is a trusted proxy, whose forwarding headers are kept
      * @param preserveHost whether the upstream gets the client's {@code Host} (else the transport sets its own)
      * @param http2    whether the client's request came over HTTP/2, whose header values Helidon decodes otherwise
+     * @param requestId the request's {@link RequestId}, which replaces the client's {@code X-Request-Id}; null: the
+     *                  gateway gives none, and the client's passes
      */
     record Hop(String clientIp, boolean secure, int port, @Nullable String prefix, @Nullable String host,
-               boolean trusted, boolean preserveHost, boolean http2) {
+               boolean trusted, boolean preserveHost, boolean http2, @Nullable String requestId) {
         static Hop of(String clientIp, boolean secure, @Nullable String host) {
-            return new Hop(clientIp, secure, 0, null, host, false, false, false);
+            return new Hop(clientIp, secure, 0, null, host, false, false, false, null);
+        }
+
+        /** This hop, the request given {@code id} ({@link RequestId}). */
+        Hop withRequestId(String id) {
+            return new Hop(clientIp, secure, port, prefix, host, trusted, preserveHost, http2, id);
         }
     }
 
@@ -111,6 +120,10 @@ final class OutboundRequest {
                 default -> {
                     if (keyHeader != null && name.equalsIgnoreCase(keyHeader)) {
                         continue;
+                    }
+                    if (hop.requestId() != null && (name.equals("x-request-id")
+                            || (name.indexOf('_') >= 0 && name.replace('_', '-').equals("x-request-id")))) {
+                        continue; // replaced by the gateway's, below
                     }
                     if (name.indexOf('_') >= 0 && OWN_NAMES.contains(name.replace('_', '-'))) {
                         continue; // X_Forwarded_For, X_Real_IP...: see OWN_NAMES
@@ -174,6 +187,9 @@ final class OutboundRequest {
         String element = forwardedElement(hop.clientIp(), ownProto, host);
         outbound.addHeader(FORWARDED, trusted && forwarded != null
                 ? String.join(", ", forwarded) + ", " + element : element);
+        if (hop.requestId() != null) {
+            outbound.addHeader(X_REQUEST_ID, hop.requestId());
+        }
         return outbound;
     }
 

@@ -26,7 +26,7 @@ import java.util.function.Supplier;
 /**
  * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
- * route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
+ * the request's {@link RequestId} (first, so that every answer carries it), route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
  * (IP rules, CORS preflight, key auth), the {@link RateLimitGate} (the key's plan, then the route's limit), the {@link UpstreamDispatch} that picks an
  * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer
  * back. A request admitted with an application's key is counted in the {@link UsageRecorder} once answered. Called
@@ -46,6 +46,7 @@ public final class ProxyHandler implements Handler {
     private final long maxRequestBody;
     private final @Nullable UsageRecorder usage;
     private final ClientDepartures departures;
+    private final boolean requestIds;
 
     /**
      * @param trustedProxies clients whose forwarding headers are kept
@@ -54,12 +55,14 @@ public final class ProxyHandler implements Handler {
      * @param plans          counts requests against the plans of keys' subscriptions
      * @param usage          counts the requests of applications (null: not counted)
      * @param departures     tells a request's exchange that its client left (HTTP/2)
+     * @param requestIds     whether each request gets a {@link RequestId}
      */
     public ProxyHandler(String segment, Supplier<RouteTable> routes, UpstreamPools pools,
                         ResponseTimeouts responseTimeouts, RateLimiter rateLimiter, PlanLimiter plans,
                         ProxyStats stats, TrustedProxies trustedProxies, long maxRequestBody, KeySet keys,
-                        @Nullable UsageRecorder usage, ClientDepartures departures) {
+                        @Nullable UsageRecorder usage, ClientDepartures departures, boolean requestIds) {
         this.departures = departures;
+        this.requestIds = requestIds;
         this.usage = usage;
         this.trustedProxies = trustedProxies;
         this.maxRequestBody = maxRequestBody;
@@ -77,6 +80,11 @@ public final class ProxyHandler implements Handler {
         if (paths.isReserved(req.path().rawPath())) {
             res.next();
             return;
+        }
+        String requestId = null;
+        if (requestIds) {
+            requestId = RequestId.of(req.headers(), () -> trustedProxies.trusts(ClientAddress.inet(req.remotePeer())));
+            res.header(RequestId.NAME, requestId);
         }
         String method = req.prologue().method().text();
         if (!HttpToken.is(method)) {
@@ -128,7 +136,7 @@ public final class ProxyHandler implements Handler {
                 ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
                         "Method " + method + " is not allowed on " + path + "; allowed: " + allow);
             }
-            case RouteTable.Found found -> forward(found.entry(), method, path, named, req, res);
+            case RouteTable.Found found -> forward(found.entry(), method, path, named, requestId, req, res);
         }
     }
 
@@ -180,9 +188,10 @@ public final class ProxyHandler implements Handler {
     /**
      * @param path  the normalised path ({@link RequestPath}): what the route matched and the upstream receives
      * @param named the host (and port) the client named, which the route matched: null when none
+     * @param requestId the request's {@link RequestId}, already on the response; null when the gateway gives none
      */
-    private void forward(RouteTable.Entry entry, String method, String path, @Nullable String named, ServerRequest req,
-                         ServerResponse res) throws Exception {
+    private void forward(RouteTable.Entry entry, String method, String path, @Nullable String named,
+                         @Nullable String requestId, ServerRequest req, ServerResponse res) throws Exception {
         long start = System.nanoTime();
         Policies policies = PortalCors.effective(entry.route().name(), entry.route().policies(), keys,
                 req.headers().first(HeaderNames.ORIGIN).orElse(null));
@@ -193,12 +202,12 @@ public final class ProxyHandler implements Handler {
         }
         KeySet.Check key = admission.key();
         if (key == null || key.application() == null || usage == null) {
-            forwardAdmitted(entry, policies, key, method, path, named, req, res);
+            forwardAdmitted(entry, policies, key, method, path, named, requestId, req, res);
             return;
         }
         int status = 500;
         try {
-            forwardAdmitted(entry, policies, key, method, path, named, req, res);
+            forwardAdmitted(entry, policies, key, method, path, named, requestId, req, res);
             status = res.status().code();
         } catch (ClientGoneException e) {
             status = ClientGoneException.STATUS;
@@ -211,8 +220,8 @@ public final class ProxyHandler implements Handler {
 
     /** @param policies the route's, with the Portal's origin admitted when it is the caller ({@link PortalCors}) */
     private void forwardAdmitted(RouteTable.Entry entry, Policies policies, KeySet.@Nullable Check key, String method,
-                                 String path, @Nullable String named, ServerRequest req, ServerResponse res)
-            throws Exception {
+                                 String path, @Nullable String named, @Nullable String requestId, ServerRequest req,
+                                 ServerResponse res) throws Exception {
         String clientIp = ClientAddress.ip(req.remotePeer());
         String application = key == null ? null : key.application();
         KeySet.Plan plan = key == null ? null : key.plan();
@@ -241,7 +250,7 @@ public final class ProxyHandler implements Handler {
         OutboundRequest.Hop hop = new OutboundRequest.Hop(clientIp, req.isSecure(), req.localPeer().port(),
                 route.stripPrefix() || route.policies().rewritePrefix() != null ? route.pathPrefix() : null,
                 named, trustedProxies.trusts(ClientAddress.inet(req.remotePeer())), forwarding.preserveHost(),
-                req.prologue().protocolVersion().equals("2.0"));
+                req.prologue().protocolVersion().equals("2.0"), requestId);
         String query = req.query().rawValue();
         ClientDeparture departure = departures.of(req);
         boolean trailers = takesTrailers(req);
@@ -263,8 +272,13 @@ public final class ProxyHandler implements Handler {
                 case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res, forwarding.responseBuffering(),
                         forwarding.rewriteLocation() ? LocationRewrite.of(route, opened.upstream(),
                                 req.isSecure(), named) : null,
-                        headers -> HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
-                                headers), trailers);
+                        headers -> {
+                            if (requestId != null) {
+                                headers.set(RequestId.NAME, requestId); // the upstream's own, if any, gives way
+                            }
+                            HeaderTransforms.response(policies, req.headers().first(HeaderNames.ORIGIN).orElse(null),
+                                    headers);
+                        }, trailers);
                 case UpstreamDispatch.Failed failed -> {
                     if (failed.failure().closesClientConnection()) {
                         res.header(HeaderValues.CONNECTION_CLOSE);

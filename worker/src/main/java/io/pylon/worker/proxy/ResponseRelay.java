@@ -113,6 +113,15 @@ final class ResponseRelay {
         }
     }
 
+    /** Drops the upstream's headers copied so far, for the gateway's own answer; the request's identifier stays. */
+    private static void clearCopiedHeaders(ServerResponse res) {
+        String requestId = res.headers().first(RequestId.NAME).orElse(null);
+        res.headers().clear();
+        if (requestId != null) {
+            res.header(RequestId.NAME, requestId);
+        }
+    }
+
     // One Connection header (the usual keep-alive) is read without the array and list of the general case.
     private static HopByHopHeaders hopByHop(ClassicHttpResponse response) {
         if (response.countHeaders("Connection") <= 1) {
@@ -178,7 +187,7 @@ final class ResponseRelay {
         }
         if (body == null || body.length < length) {
             stats.upstreamAborted.increment();
-            res.headers().clear();
+            clearCopiedHeaders(res);
             (exchange.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE).answer(stats).send(res);
             return false;
         }
@@ -209,7 +218,7 @@ final class ResponseRelay {
                 throw ClientGoneException.counted(stats, "during the answer", e);
             }
             stats.upstreamAborted.increment();
-            res.headers().clear();
+            clearCopiedHeaders(res);
             (exchange.timedOut() ? UpstreamFailure.TIMEOUT : UpstreamFailure.UNREACHABLE).answer(stats).send(res);
             return false;
         }

@@ -148,12 +148,13 @@ final class WebSocketHandshake {
             while (read < leftover.length) {
                 read += buffer.read(leftover, read, leftover.length - read, in);
             }
-            return new Switched(socket, head(response, "Upgrade: websocket\r\nConnection: Upgrade\r\n", -1), leftover);
+            return new Switched(socket, head(response, "Upgrade: websocket\r\nConnection: Upgrade\r\n", -1,
+                    hop.requestId()), leftover);
         }
         byte[] body = body(response, buffer, in);
         socket.close();
         ByteArrayOutputStream whole = new ByteArrayOutputStream(512 + body.length);
-        whole.writeBytes(head(response, "Connection: close\r\n", body.length));
+        whole.writeBytes(head(response, "Connection: close\r\n", body.length, hop.requestId()));
         whole.writeBytes(body);
         return new Refused(whole.toByteArray());
     }
@@ -163,8 +164,11 @@ final class WebSocketHandshake {
         return upgrade != null && upgrade.getValue().trim().equalsIgnoreCase("websocket");
     }
 
-    /** Status line and the end-to-end headers, then {@code own} and, unless negative, the body's length. */
-    private static byte[] head(ClassicHttpResponse response, String own, long length) {
+    /**
+     * Status line and the end-to-end headers, then {@code own}, the request's identifier (which replaces the
+     * upstream's) unless null, and, unless negative, the body's length.
+     */
+    private static byte[] head(ClassicHttpResponse response, String own, long length, @Nullable String requestId) {
         List<String> connection = new ArrayList<>();
         for (Header header : response.getHeaders("Connection")) {
             connection.add(header.getValue());
@@ -175,12 +179,16 @@ final class WebSocketHandshake {
                 .append(reason == null ? Status.create(response.getCode()).reasonPhrase() : reason).append("\r\n");
         for (Header header : response.getHeaders()) {
             String name = header.getName().toLowerCase(Locale.ROOT);
-            if (hop.isHopByHop(name) || name.equals("content-length")) {
+            if (hop.isHopByHop(name) || name.equals("content-length")
+                    || (requestId != null && name.equals("x-request-id"))) {
                 continue;
             }
             head.append(header.getName()).append(": ").append(header.getValue()).append("\r\n");
         }
         head.append(own);
+        if (requestId != null) {
+            head.append("X-Request-Id: ").append(requestId).append("\r\n");
+        }
         if (length >= 0) {
             head.append("Content-Length: ").append(length).append("\r\n");
         }

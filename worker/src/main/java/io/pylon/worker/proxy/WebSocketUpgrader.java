@@ -53,6 +53,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     private final KeySet keys;
     private final UpstreamPools pools;
     private final int maxHeaders;
+    private final boolean requestIds;
 
     /**
      * @param pools      for the routes' upstream TLS contexts (a tunnel has a connection of its own, not a pooled one)
@@ -61,7 +62,8 @@ public final class WebSocketUpgrader implements Http1Upgrader {
      */
     public WebSocketUpgrader(String segment, Supplier<RouteTable> routes, io.pylon.worker.ratelimit.RateLimiter limiter,
                              io.pylon.worker.ratelimit.PlanLimiter plans, WebSocketTunnels tunnels, ProxyStats stats,
-                             KeySet keys, UpstreamPools pools, int maxHeaders) {
+                             KeySet keys, UpstreamPools pools, int maxHeaders, boolean requestIds) {
+        this.requestIds = requestIds;
         this.keys = keys;
         this.maxHeaders = maxHeaders;
         this.pools = pools;
@@ -102,25 +104,27 @@ public final class WebSocketUpgrader implements Http1Upgrader {
             return null;
         }
         Route route = found.entry().route();
+        // a handshake comes from a client, never through a trusted proxy's hop: its own identifier is replaced
+        String requestId = requestIds ? RequestId.generate() : null;
         GatewayError refusal = AccessPolicies.refusal(route.name(), route.policies(), keys,
                 ctx.remotePeer().address(), headers);
         if (refusal != null) {
-            return answer(ctx, refusal);
+            return answer(ctx, requestId, refusal);
         }
         KeySet.Check key = AccessPolicies.admittedKey(route.name(), route.policies(), keys, headers);
         if (key != null && key.application() != null && key.plan() != null) {
             refusal = rateLimits.checkPlan(route, key.application(), key.plan());
             if (refusal != null) {
-                return answer(ctx, refusal);
+                return answer(ctx, requestId, refusal);
             }
         }
         String clientIp = ClientAddress.ip(ctx.remotePeer());
         refusal = rateLimits.check(route, clientIp);
         if (refusal != null) {
-            return answer(ctx, refusal);
+            return answer(ctx, requestId, refusal);
         }
         if (!tunnels.reserve()) {
-            return answer(ctx, new GatewayError(Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
+            return answer(ctx, requestId, new GatewayError(Status.SERVICE_UNAVAILABLE_503, "service_unavailable",
                     "This gateway holds its maximum of WebSocket connections; try again later.", 1));
         }
         boolean tunnelled = false;
@@ -128,7 +132,9 @@ public final class WebSocketUpgrader implements Http1Upgrader {
             UpstreamTlsContext tls = pools.tls(found.entry().route().forwarding().upstreamTls());
             String application = key == null ? null : key.application();
             WebSocketHandshake.Result result = onOwnThread(() -> WebSocketHandshake.open(found.entry(), path,
-                    prologue, headers, OutboundRequest.Hop.of(clientIp, ctx.isSecure(), named), tls, application));
+                    prologue, headers, requestId == null ? OutboundRequest.Hop.of(clientIp, ctx.isSecure(), named)
+                            : OutboundRequest.Hop.of(clientIp, ctx.isSecure(), named).withRequestId(requestId), tls,
+                    application));
             return switch (result) {
                 case WebSocketHandshake.Switched switched -> {
                     ctx.dataWriter().writeNow(BufferData.create(switched.head()));
@@ -145,15 +151,15 @@ public final class WebSocketUpgrader implements Http1Upgrader {
             };
         } catch (SocketTimeoutException e) {
             stats.gatewayTimeout.increment();
-            return answer(ctx, GatewayError.GATEWAY_TIMEOUT);
+            return answer(ctx, requestId, GatewayError.GATEWAY_TIMEOUT);
         } catch (ConnectException e) {
             stats.badGateway.increment();
-            return answer(ctx, GatewayError.BAD_GATEWAY);
+            return answer(ctx, requestId, GatewayError.BAD_GATEWAY);
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "WebSocket handshake with the upstream failed: "
                     + e.getClass().getSimpleName());
             stats.badGateway.increment();
-            return answer(ctx, GatewayError.BAD_GATEWAY);
+            return answer(ctx, requestId, GatewayError.BAD_GATEWAY);
         } finally {
             if (!tunnelled) {
                 tunnels.release();
@@ -204,7 +210,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
     }
 
     /** Writes the gateway's own JSON answer and ends the connection. */
-    private static ServerConnection answer(ConnectionContext ctx, GatewayError error) {
+    private static ServerConnection answer(ConnectionContext ctx, @Nullable String requestId, GatewayError error) {
         byte[] body = Json.bytes(ErrorBody.of(error.error(), error.message()));
         StringBuilder head = new StringBuilder(160).append("HTTP/1.1 ").append(error.status().code()).append(' ')
                 .append(error.status().reasonPhrase()).append("\r\nContent-Type: application/json\r\n")
@@ -212,6 +218,9 @@ public final class WebSocketUpgrader implements Http1Upgrader {
                 .append("\r\n");
         if (error.retryAfterSeconds() > 0) {
             head.append("Retry-After: ").append(error.retryAfterSeconds()).append("\r\n");
+        }
+        if (requestId != null) {
+            head.append("X-Request-Id: ").append(requestId).append("\r\n");
         }
         head.append("\r\n");
         ByteArrayOutputStream out = new ByteArrayOutputStream(head.length() + body.length);

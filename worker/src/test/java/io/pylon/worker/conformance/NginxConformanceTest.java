@@ -50,6 +50,13 @@ class NginxConformanceTest {
                             lingering_time %1$s;
                             proxy_pass http://api;
                         }
+                        location /request-id/ {
+                            proxy_pass http://api;
+                            proxy_http_version 1.1;
+                            proxy_set_header Connection "";
+                            proxy_set_header X-Request-Id $request_id;
+                            add_header X-Request-Id $request_id always;
+                        }
                 """.formatted(LINGERING_TIME), """
                 routes:
                   - {name: limited, pathPrefix: /limited/, maxRequestBody: 64k, upstreams: [%1$s]}
@@ -290,6 +297,34 @@ class NginxConformanceTest {
         String throughWorker = underscored.observe(workerPort);
         assertThat(throughNginx).isEqualTo("200 upstream got []");
         assertThat(throughWorker).as("a deliberate difference: other names pass").isEqualTo("200 upstream got [Api_Version]");
+    }
+
+    /**
+     * A request's identifier as nginx operators give one ({@code proxy_set_header X-Request-Id $request_id} and
+     * {@code add_header ... always}) and as the Worker does by default: the client's value is replaced, and the
+     * upstream gets the one the client gets back (nginx: 32 hex digits; the Worker: a UUID).
+     */
+    @Test
+    void theUpstreamAndTheClientGetOneNewRequestIdThroughBoth() throws Exception {
+        Scenario identified = port -> {
+            upstream.clearSeen();
+            try (WireConnection c = connect(port)) {
+                Message answer = c.send("GET /request-id/x HTTP/1.1\r\nHost: " + HOST
+                        + "\r\nX-Request-Id: forged\r\n\r\n").read();
+                List<String> returned = answer.headers().stream().filter(h -> h[0].equalsIgnoreCase("X-Request-Id"))
+                        .map(h -> h[1]).toList();
+                ScriptedUpstream.Seen sent = upstream.seen().stream()
+                        .filter(seen -> seen.requestLine().startsWith("GET /request-id/x ")).findFirst().orElseThrow();
+                List<String> forwarded = sent.headers().stream().filter(h -> h[0].equalsIgnoreCase("X-Request-Id"))
+                        .map(h -> h[1]).toList();
+                return answer.status() + " returned " + returned.size() + ", forwarded " + forwarded.size()
+                        + (returned.equals(forwarded) ? ", the same" : ", different")
+                        + (returned.contains("forged") ? ", the client's" : ", new");
+            }
+        };
+        String throughNginx = identified.observe(nginx.port());
+        assertThat(throughNginx).isEqualTo("200 returned 1, forwarded 1, the same, new");
+        assertThat(identified.observe(workerPort)).isEqualTo(throughNginx);
     }
 
     /**

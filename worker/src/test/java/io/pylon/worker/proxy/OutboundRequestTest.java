@@ -100,7 +100,7 @@ class OutboundRequestTest {
     @Test
     void anUntrustedClientsForwardingHeadersAreReplacedByWhatThisHopSaw() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("10.1.2.3", false, 8091, "/api", "api.example.com", false, false, false));
+                new OutboundRequest.Hop("10.1.2.3", false, 8091, "/api", "api.example.com", false, false, false, null));
 
         assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("http");
         assertThat(out.getHeaders("X-Forwarded-Host")).extracting(Header::getValue).containsExactly("api.example.com");
@@ -115,7 +115,7 @@ class OutboundRequestTest {
     @Test
     void aTrustedProxysForwardingHeadersAreKept() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("10.1.2.3", false, 8091, null, "api.example.com", true, false, false));
+                new OutboundRequest.Hop("10.1.2.3", false, 8091, null, "api.example.com", true, false, false, null));
 
         assertThat(out.getHeaders("X-Forwarded-For")).extracting(Header::getValue).containsExactly("203.0.113.7, 10.1.2.3");
         assertThat(out.getHeaders("X-Forwarded-Proto")).extracting(Header::getValue).containsExactly("https");
@@ -130,7 +130,7 @@ class OutboundRequestTest {
     @Test
     void ipv6ClientIsQuotedInForwardedAndPreserveHostSendsTheClientsHost() {
         ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", spoofing(),
-                new OutboundRequest.Hop("::1", true, 8443, null, "api.example.com", false, true, false));
+                new OutboundRequest.Hop("::1", true, 8443, null, "api.example.com", false, true, false, null));
 
         assertThat(out.getFirstHeader("Forwarded").getValue()).isEqualTo("for=\"[::1]\";proto=https;host=\"api.example.com\"");
         assertThat(out.getFirstHeader("Host").getValue()).isEqualTo("api.example.com");
@@ -159,6 +159,20 @@ class OutboundRequestTest {
                 OutboundRequest.Hop.of("10.1.2.3", false, null));
         assertThat(open.getHeaders("X-Pylon-Application")).as("only the gateway names the application").isEmpty();
         assertThat(open.getHeaders("X-Consumer-Key")).hasSize(1);
+    }
+
+    @Test
+    void theGatewaysRequestIdReplacesTheClientsInEverySpelling() {
+        WritableHeaders<?> in = WritableHeaders.create();
+        in.add(HeaderNames.create("x-request-id"), "forged");
+        in.add(HeaderNames.create("X_Request_Id"), "forged-too");
+        in.add(HeaderNames.create("X-Request-Ids"), "another header");
+
+        ClassicHttpRequest out = OutboundRequest.create("GET", UPSTREAM, "/", in,
+                OutboundRequest.Hop.of("10.1.2.3", false, null).withRequestId("id-1"));
+
+        assertThat(out.getHeaders("X-Request-Id")).extracting(Header::getValue).containsExactly("id-1");
+        assertThat(names(out)).doesNotContain("X_Request_Id").contains("X-Request-Ids");
     }
 
     @Test

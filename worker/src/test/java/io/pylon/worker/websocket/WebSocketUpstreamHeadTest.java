@@ -33,12 +33,45 @@ class WebSocketUpstreamHeadTest {
         assertThat(head).startsWith("HTTP/1.1 403 Forbidden\r\n").doesNotContain("forged");
     }
 
-    /** The head of the Worker's answer to an upgrade whose upstream answers {@code upstreamHead}. */
+    /**
+     * The handshake gets a request identifier of the gateway's: the upstream's request carries it in place of the
+     * client's, and the client's 101 carries it in place of the upstream's.
+     */
+    @Test
+    void theHandshakeCarriesTheGatewaysRequestIdBothWays() throws Exception {
+        CompletableFuture<String> seen = new CompletableFuture<>();
+        String head = answerTo("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "X-Request-Id: upstream-own\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n", seen,
+                "X-Request-Id: forged\r\n");
+        String id = field(seen.get(), "X-Request-Id");
+        assertThat(id).hasSize(36).isNotEqualTo("forged");
+        assertThat(head).startsWith("HTTP/1.1 101").doesNotContain("upstream-own");
+        assertThat(field(head, "X-Request-Id")).isEqualTo(id);
+    }
+
+    /** The value of the one field {@code name} in {@code head}; fails when there are more. */
+    private static String field(String head, String name) {
+        var values = head.lines().filter(l -> l.regionMatches(true, 0, name + ":", 0, name.length() + 1))
+                .map(l -> l.substring(name.length() + 1).strip()).toList();
+        assertThat(values).as(name + " in " + head).hasSize(1);
+        return values.getFirst();
+    }
+
     private static String answerTo(String upstreamHead) throws Exception {
+        return answerTo(upstreamHead, new CompletableFuture<>(), "");
+    }
+
+    /**
+     * The head of the Worker's answer to an upgrade whose upstream answers {@code upstreamHead}.
+     *
+     * @param seen  completed with the head of the request the upstream received
+     * @param extra header lines the client adds to its upgrade
+     */
+    private static String answerTo(String upstreamHead, CompletableFuture<String> seen, String extra) throws Exception {
         try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getByName("127.0.0.1"))) {
             CompletableFuture.runAsync(() -> {
                 try (Socket accepted = server.accept()) {
-                    WebSocketTest.readHead(accepted.getInputStream());
+                    seen.complete(WebSocketTest.readHead(accepted.getInputStream()));
                     accepted.getOutputStream().write(upstreamHead.getBytes(StandardCharsets.ISO_8859_1));
                     accepted.getInputStream().read();
                 } catch (IOException e) {
@@ -53,7 +86,12 @@ class WebSocketUpstreamHeadTest {
                         upstreams: [http://127.0.0.1:%d]
                     """.formatted(server.getLocalPort()), Map.of());
                  Socket socket = WebSocketTest.raw(gateway)) {
-                socket.getOutputStream().write(WebSocketTest.upgrade("/raw/ws"));
+                byte[] upgrade = WebSocketTest.upgrade("/raw/ws");
+                if (!extra.isEmpty()) { // before the blank line that ends the head
+                    String text = new String(upgrade, StandardCharsets.ISO_8859_1);
+                    upgrade = (text.substring(0, text.length() - 2) + extra + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                }
+                socket.getOutputStream().write(upgrade);
                 return WebSocketTest.readHead(socket.getInputStream());
             }
         }

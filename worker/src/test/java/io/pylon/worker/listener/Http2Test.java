@@ -294,6 +294,25 @@ class Http2Test {
         assertThat(down.out()).contains("\"error\":\"bad_gateway\"").endsWith("\n2 502");
     }
 
+    /** Each stream gets its own X-Request-Id, which the upstream gets too; the gateway's own answers carry one. */
+    @Test
+    void eachStreamGetsARequestIdTheUpstreamGetsToo() throws Exception {
+        HttpClient client = http2Client();
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/utf8-header/id")))
+                .header("X-Request-Id", "forged").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(answer.headers().allValues("x-request-id")).hasSize(1);
+        String id = answer.headers().firstValue("x-request-id").orElseThrow();
+        assertThat(java.util.UUID.fromString(id).version()).isEqualTo(4);
+        assertThat(new String(upstreamGot("/utf8-header/id", "X-Request-Id"), StandardCharsets.ISO_8859_1))
+                .isEqualTo(id);
+
+        HttpResponse<String> noRoute = client.send(HttpRequest.newBuilder(URI.create(gateway.url("/nowhere")))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(noRoute.statusCode()).isEqualTo(404);
+        assertThat(noRoute.headers().allValues("x-request-id")).hasSize(1).doesNotContain(id);
+    }
+
     @Test
     void http11ClientsAreServedAsBefore() {
         Curl.Result result = Curl.run("--http1.1", "-w", "\n%{http_version}", gateway.url("/echo/one"));

@@ -7,6 +7,7 @@
 //             (the Worker answers 403 subscription_pending); the admin approves it and the key works through the
 //             Worker; suspending, disabling the developer and enabling again reach the Worker within 3 s
 //   tryit   - the docs page's "Try it out" calls the real Worker with the key issued on the page: the upstream's 200
+//             and the request's X-Request-Id
 //   plans   - in the Manager UI an admin creates, edits and deletes plans and gives one to a developer's subscription
 //             (only the plans that fit its API are offered; a held plan is not deleted)
 //   security - a rotated key stops within 3 s and its successor works; sign-in replaces a planted session cookie;
@@ -285,6 +286,8 @@ async function tryIt(page) {
     + consoleLines.filter(l => !l.includes('inline event handler')).join(' | '));
   check(body.includes('"orders"') && body.includes('/orders'), 'Try it shows the upstream\'s answer: ' + body);
   check(requestUrl.startsWith(WORKER + '/orders'), 'Try it called the Worker: ' + requestUrl);
+  const shown = ((await page.locator('.live-responses-table .response').first().textContent()) || '').toLowerCase();
+  check(/x-request-id: ?[0-9a-f-]{36}/.test(shown), 'Try it shows the request\'s X-Request-Id: ' + shown);
 
   // without a key the same console gets the Worker's 401; another origin gets no CORS admission
   await chooser.selectOption('');

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * The Portal's "Try it" through a proxy's CORS policy: a proxy published to the Portal admits the origin of its
  * environment's Portal (from the key set, so publishing and unpublishing take effect without a deployment), with its
- * key header and {@code Content-Type} allowed. Any other origin is left to the proxy's own policy. Stateless.
+ * key header and {@code Content-Type} allowed, and {@code X-Request-Id} exposed (the console shows it, for a developer
+ * to quote when a call fails). Any other origin is left to the proxy's own policy. Stateless.
  */
 final class PortalCors {
     private static final List<String> ALLOWED_HEADERS = List.of("Content-Type", "Accept");
@@ -40,9 +41,12 @@ final class PortalCors {
         if (policies.keyAuth() != null) {
             headers.add(policies.keyAuth().header());
         }
-        Cors merged = own == null ? new Cors(origins, List.of(), headers, List.of(), false, null)
-                : new Cors(origins, own.allowMethods(), headers, own.exposeHeaders(), own.allowCredentials(),
-                own.maxAge());
+        List<String> exposed = new ArrayList<>(own == null ? List.of() : own.exposeHeaders());
+        if (exposed.stream().noneMatch(RequestId.NAME.defaultCase()::equalsIgnoreCase)) {
+            exposed.add(RequestId.NAME.defaultCase());
+        }
+        Cors merged = own == null ? new Cors(origins, List.of(), headers, exposed, false, null)
+                : new Cors(origins, own.allowMethods(), headers, exposed, own.allowCredentials(), own.maxAge());
         return new Policies(policies.requestHeaders(), policies.responseHeaders(), policies.rewritePrefix(), merged,
                 policies.ipRules(), policies.keyAuth());
     }

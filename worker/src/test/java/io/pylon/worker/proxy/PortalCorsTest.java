@@ -35,6 +35,7 @@ class PortalCorsTest {
         assertThat(cors.allowsOrigin(PORTAL)).isTrue();
         assertThat(cors.allowsOrigin("http://evil.example")).isFalse();
         assertThat(cors.allowHeaders()).contains("X-API-Key", "Content-Type");
+        assertThat(cors.exposeHeaders()).as("for the console to show").containsExactly("X-Request-Id");
         assertThat(effective.keyAuth()).isEqualTo(KEYED.keyAuth());
     }
 
@@ -60,7 +61,7 @@ class PortalCorsTest {
         assertThat(cors.allowOrigins()).containsExactly("https://app.example", PORTAL);
         assertThat(cors.allowMethods()).containsExactly("GET");
         assertThat(cors.allowHeaders()).contains("Authorization", "X-API-Key");
-        assertThat(cors.exposeHeaders()).containsExactly("X-Id");
+        assertThat(cors.exposeHeaders()).containsExactly("X-Id", "X-Request-Id");
         assertThat(cors.allowCredentials()).isTrue();
     }
 }

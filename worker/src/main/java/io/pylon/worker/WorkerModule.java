@@ -274,7 +274,8 @@ public final class WorkerModule implements PylonModule {
         context.listener().relayContentCodings(); // a client's compressed body reaches the upstream as it came
         context.listener().relayRequestTargets(); // a query reaches the upstream as it came; RequestPath checks paths
 
-        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels);
+        connections = new ConnectionsSection(pools, traffic, stats, rateLimiter, routes, tls, tunnels,
+                responseTimeouts);
         context.diagnostics().register(connections);
         context.health().register(new ConnectionsCheck(pools, traffic));
         context.health().register(new CacheCheck(rateLimiter, () -> inForce.get() != null

@@ -6,6 +6,7 @@ import io.pylon.core.diagnostics.DiagnosticSection;
 import io.pylon.core.http.OpenClientConnections;
 import io.pylon.worker.listener.ListenerTls;
 import io.pylon.worker.proxy.ProxyStats;
+import io.pylon.worker.proxy.ResponseTimeouts;
 import io.pylon.worker.proxy.UpstreamPool;
 import io.pylon.worker.proxy.UpstreamPools;
 import io.pylon.worker.proxy.WebSocketTunnels;
@@ -21,7 +22,8 @@ import java.util.OptionalInt;
 
 /**
  * {@code connections}: the upstream pools straight from HttpClient's pool statistics ({@code active} and {@code idle}
- * are their leased and available totals), the server side, the proxy's outcomes, the Cache client and the routes file.
+ * are their leased and available totals), the server side, the proxied requests in flight, the proxy's outcomes, the
+ * Cache client and the routes file.
  */
 public final class ConnectionsSection implements DiagnosticSection {
     private final UpstreamPools pools;
@@ -31,10 +33,16 @@ public final class ConnectionsSection implements DiagnosticSection {
     private final RoutesFile routes;
     private final @Nullable ListenerTls tls;
     private final WebSocketTunnels tunnels;
+    private final ResponseTimeouts exchanges;
 
-    /** @param tls the listener's TLS, null when it is plain */
+    /**
+     * @param tls       the listener's TLS, null when it is plain
+     * @param exchanges the proxied requests in flight
+     */
     public ConnectionsSection(UpstreamPools pools, ServerTraffic server, ProxyStats proxy, GridRateLimiter rateLimiter,
-                              RoutesFile routes, @Nullable ListenerTls tls, WebSocketTunnels tunnels) {
+                              RoutesFile routes, @Nullable ListenerTls tls, WebSocketTunnels tunnels,
+                              ResponseTimeouts exchanges) {
+        this.exchanges = exchanges;
         this.tls = tls;
         this.tunnels = tunnels;
         this.pools = pools;
@@ -76,6 +84,7 @@ public final class ConnectionsSection implements DiagnosticSection {
         map.put("pending", totals.pending());
         map.put("pools", poolList);
         map.put("server", server());
+        map.put("exchanges", exchanges.describe());
         map.put("websockets", tunnels.describe());
         map.put("proxy", proxy.describe());
         map.put("cache", rateLimiter.describe());

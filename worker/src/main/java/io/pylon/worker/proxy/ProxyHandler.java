@@ -255,19 +255,21 @@ public final class ProxyHandler implements Handler {
         ClientDeparture departure = departures.of(req);
         boolean trailers = takesTrailers(req);
         try {
-            UpstreamDispatch.Result result = dispatch.open(entry, method, body, departure, (upstream, pool, timeout) -> {
-                var outbound = OutboundRequest.create(method, pool.target(),
-                        OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop,
-                        HeaderTransforms.keyHeader(policies));
-                HeaderTransforms.request(policies, application, outbound);
-                if (trailers && pool.http2()) {
-                    outbound.addHeader("te", "trailers"); // the one TE HTTP/2 allows; gRPC servers ask for it
-                }
-                if (body != null) {
-                    outbound.setEntity(new UpstreamRequestBody(body, length, timeout));
-                }
-                return outbound;
-            });
+            ExchangeLabel label = new ExchangeLabel(route.name(), method, req.path().rawPath(), requestId);
+            UpstreamDispatch.Result result = dispatch.open(entry, method, body, departure, label,
+                    (upstream, pool, timeout) -> {
+                        var outbound = OutboundRequest.create(method, pool.target(),
+                                OutboundRequest.target(route.upstreamPath(upstream, path), query), req.headers(), hop,
+                                HeaderTransforms.keyHeader(policies));
+                        HeaderTransforms.request(policies, application, outbound);
+                        if (trailers && pool.http2()) {
+                            outbound.addHeader("te", "trailers"); // the one TE HTTP/2 allows; gRPC servers ask for it
+                        }
+                        if (body != null) {
+                            outbound.setEntity(new UpstreamRequestBody(body, length, timeout));
+                        }
+                        return outbound;
+                    });
             switch (result) {
                 case UpstreamDispatch.Opened opened -> relay.relay(opened.exchange(), res, forwarding.responseBuffering(),
                         forwarding.rewriteLocation() ? LocationRewrite.of(route, opened.upstream(),

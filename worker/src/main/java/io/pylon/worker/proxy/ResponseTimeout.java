@@ -29,13 +29,40 @@ final class ResponseTimeout {
 
     private final ResponseTimeouts owner;
     private final long timeoutNanos;
+    private final ExchangeLabel label;
+    private final String upstream;
+    private final long createdNanos = System.nanoTime();
     private volatile long dueNanos = DISARMED;
     private volatile int state = WATCHING;
     private @Nullable ModalCloseable endpoint;
 
-    ResponseTimeout(ResponseTimeouts owner, long timeoutNanos) {
+    /**
+     * @param label    the request, for the diagnostics
+     * @param upstream the origin of this attempt's upstream, for the diagnostics
+     */
+    ResponseTimeout(ResponseTimeouts owner, long timeoutNanos, ExchangeLabel label, String upstream) {
         this.owner = owner;
         this.timeoutNanos = timeoutNanos;
+        this.label = label;
+        this.upstream = upstream;
+    }
+
+    ExchangeLabel label() {
+        return label;
+    }
+
+    String upstream() {
+        return upstream;
+    }
+
+    /** When this attempt began ({@link System#nanoTime}). */
+    long createdNanos() {
+        return createdNanos;
+    }
+
+    /** Whether the gateway is waiting on the upstream now (else on the client, or relaying between them). */
+    boolean armed() {
+        return dueNanos != DISARMED;
     }
 
     /**

@@ -1,6 +1,11 @@
 package io.pylon.worker.proxy;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,11 +26,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>The sweep runs on the maintenance executor every {@link #TICK} while any exchange is watched, so a timeout
  * fires between its due time and one tick later.
  *
+ * <p>The watched exchanges are also what the {@code connections} diagnostics list as in flight ({@link #describe}).
+ *
  * <p>Threading: request threads add and remove their timeouts in a concurrent set; at most one sweep is scheduled at a
- * time (an atomic flag), on the maintenance executor.
+ * time (an atomic flag), on the maintenance executor; {@link #describe} reads the set from any thread.
  */
 public final class ResponseTimeouts {
     static final Duration TICK = Duration.ofMillis(20);
+    /** How many exchanges in flight {@link #describe} lists. */
+    static final int OLDEST = 10;
 
     private final ScheduledExecutorService timer;
     private final Set<ResponseTimeout> watched = ConcurrentHashMap.newKeySet();
@@ -36,9 +45,45 @@ public final class ResponseTimeouts {
         this.timer = timer;
     }
 
-    /** A timeout for one exchange, not yet watching anything (see {@link ResponseTimeout#watch}). */
+    /** A timeout for one exchange nobody names (tests), not yet watching anything. */
     ResponseTimeout create(Duration timeout) {
-        return new ResponseTimeout(this, timeout.toNanos());
+        return create(timeout, ExchangeLabel.UNNAMED, "");
+    }
+
+    /**
+     * A timeout for one attempt of {@code label}'s request at {@code upstream} (its origin), not yet watching anything
+     * (see {@link ResponseTimeout#watch}).
+     */
+    ResponseTimeout create(Duration timeout, ExchangeLabel label, String upstream) {
+        return new ResponseTimeout(this, timeout.toNanos(), label, upstream);
+    }
+
+    /**
+     * The exchanges in flight, for the diagnostics: {@code count}, and the {@value #OLDEST} that began first in
+     * {@code oldest} (route, upstream, method, path, requestId, ms since the attempt began, and whether the gateway
+     * waits on the upstream now): what a request that hangs is waiting for, and which request it is.
+     */
+    public Map<String, Object> describe() {
+        long now = System.nanoTime();
+        List<ResponseTimeout> all = new ArrayList<>(watched);
+        all.sort(Comparator.comparingLong(t -> t.createdNanos() - now));
+        List<Map<String, Object>> oldest = new ArrayList<>();
+        for (ResponseTimeout timeout : all.subList(0, Math.min(OLDEST, all.size()))) {
+            ExchangeLabel label = timeout.label();
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("route", label.route());
+            entry.put("upstream", timeout.upstream());
+            entry.put("method", label.method());
+            entry.put("path", label.path());
+            entry.put("requestId", label.requestId());
+            entry.put("ms", TimeUnit.NANOSECONDS.toMillis(now - timeout.createdNanos()));
+            entry.put("waitingOnUpstream", timeout.armed());
+            oldest.add(entry);
+        }
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("count", all.size());
+        map.put("oldest", oldest);
+        return map;
     }
 
     /** Exchanges currently watched (waiting on an upstream or about to). */

@@ -73,10 +73,11 @@ final class UpstreamDispatch {
      * @param body      the client's body, null when the request has none
      * @param departure tells when the client leaves (an HTTP/2 stream reset); each attempt's upstream connection is
      *                  then closed at once, and stays watched through the answer's relay (null: HTTP/1)
+     * @param label     the request, as the diagnostics list it while an attempt is in flight
      * @throws ClientGoneException when the client stopped sending its body or left: nobody is left to answer
      */
     Result open(RouteTable.Entry entry, String method, @Nullable ClientRequestBody body,
-                @Nullable ClientDeparture departure, Outbound outbound) {
+                @Nullable ClientDeparture departure, ExchangeLabel label, Outbound outbound) {
         Route route = entry.route();
         Forwarding.Retries retries = route.forwarding().retries();
         boolean retryable = retries.attempts() > 0 && body == null && Method.isIdempotent(method);
@@ -91,7 +92,7 @@ final class UpstreamDispatch {
             }
             Upstream upstream = order.get(i % order.size());
             UpstreamPool pool = pools.pool(upstream, route);
-            ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout());
+            ResponseTimeout responseTimeout = responseTimeouts.create(route.responseTimeout(), label, pool.origin());
             if (departure != null) {
                 if (departure.departed()) {
                     throw ClientGoneException.counted(stats, "before the answer");

@@ -48,7 +48,7 @@ class UpstreamDispatchTest {
     }
 
     private UpstreamDispatch.Result open(RouteTable.Entry entry, ClientRequestBody body) {
-        return dispatch.open(entry, "POST", body, null, (upstream, pool, timeout) -> {
+        return dispatch.open(entry, "POST", body, null, ExchangeLabel.UNNAMED, (upstream, pool, timeout) -> {
             tried.add(upstream.origin());
             return new BasicClassicHttpRequest("GET", pool.target(), "/x");
         });

@@ -1,0 +1,69 @@
+package io.pylon.worker.connections;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.pylon.core.http.Json;
+import io.pylon.core.testing.TestPods;
+import io.pylon.worker.testing.Gateway;
+import io.pylon.worker.testing.ScriptedUpstream;
+import io.pylon.worker.testing.WireConnection;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code connections.exchanges} over the diagnostics endpoint: a request its upstream holds is listed, with its route,
+ * upstream, path without the query and the X-Request-Id its client gets, for as long as it is in flight.
+ */
+class ExchangesInFlightTest {
+    @Test
+    void aHeldRequestIsListedWithItsRouteUpstreamAndRequestIdUntilItEnds() throws Exception {
+        try (ScriptedUpstream upstream = ScriptedUpstream.start();
+             Gateway gateway = Gateway.start("exchanges-test", """
+                     routes:
+                       - {name: held, pathPrefix: /hold, responseTimeout: 60s, upstreams: [%s]}
+                     """.formatted(upstream.url()), Map.of())) {
+            assertThat(exchanges(gateway).path("count").asInt()).isZero();
+            URI uri = URI.create(gateway.url("/"));
+            WireConnection client = WireConnection.open(uri.getHost(), uri.getPort());
+            client.send("GET /hold/a?api_key=s3cr3t HTTP/1.1\r\nHost: api.test\r\n\r\n");
+
+            JsonNode held = awaitCount(gateway, 1).path("oldest").get(0);
+            assertThat(held.path("route").asText()).isEqualTo("held");
+            assertThat(held.path("upstream").asText()).startsWith("http://127.0.0.1:");
+            assertThat(held.path("method").asText()).isEqualTo("GET");
+            assertThat(held.path("path").asText()).as("without the query").isEqualTo("/hold/a");
+            assertThat(held.path("requestId").asText()).hasSize(36);
+            assertThat(held.path("waitingOnUpstream").asBoolean()).isTrue();
+            Thread.sleep(300);
+            assertThat(exchanges(gateway).path("oldest").get(0).path("ms").asLong()).isGreaterThanOrEqualTo(300);
+            assertThat(exchanges(gateway).toString()).doesNotContain("s3cr3t");
+
+            client.close(); // the gateway lets the upstream go, and the exchange is no longer in flight
+            awaitCount(gateway, 0);
+            assertThat(upstream.awaitReleased("a", 10_000)).as("ms the upstream was held").isNotNegative();
+        }
+    }
+
+    private static JsonNode exchanges(Gateway gateway) throws Exception {
+        String body = TestPods.get(gateway.pod, "/platform/diagnostics/connections?internal=true", "Authorization",
+                TestPods.ENVIRONMENT_ID).body();
+        return Json.MAPPER.readTree(body).path("connections").path("exchanges");
+    }
+
+    private static JsonNode awaitCount(Gateway gateway, int count) {
+        AtomicReference<JsonNode> last = new AtomicReference<>();
+        Gateway.await("exchanges in flight: " + count, 10_000, () -> {
+            try {
+                last.set(exchanges(gateway));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return last.get().path("count").asInt() == count;
+        });
+        return last.get();
+    }
+}

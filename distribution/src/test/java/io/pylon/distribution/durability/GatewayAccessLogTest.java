@@ -90,7 +90,8 @@ class GatewayAccessLogTest {
         }
         assertThat(lines).extracting(l -> l.get("path").asText() + " " + l.get("status").asInt())
                 .containsExactly("/api/orders/7 200", "/nowhere 404", "/down/x 502");
-        assertThat(lines).as("each line names the X-Request-Id its client got").extracting(l -> l.get("requestId").asText())
+        assertThat(lines).as("each line names the X-Request-Id its client got")
+                .extracting(l -> l.get("requestId").asText())
                 .containsExactlyElementsOf(requestIds).hasSize(3);
         JsonNode first = lines.getFirst();
         assertThat(first.get("method").asText()).isEqualTo("GET");

@@ -42,7 +42,8 @@ public final class GatewaySettings {
 
     public static final Setting<Boolean> ACCESS_LOG = Setting.of("pylon.worker.access-log",
             "Whether the gateway writes a JSON line per proxied request (time, client, method, path without the query, "
-                    + "protocol, host, status, bytes sent, ms, X-Request-Id) to the pod's standard output, beside its log lines (text). "
+                    + "protocol, host, status, bytes sent, ms, X-Request-Id) to the pod's standard output, beside its "
+                    + "log lines (text). "
                     + "Lines the output cannot take at once are dropped and counted "
                     + "(pylon_worker_access_log_dropped_total).", false, io.pylon.core.config.SettingType.BOOLEAN);
 

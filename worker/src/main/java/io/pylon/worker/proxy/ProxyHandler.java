@@ -26,7 +26,8 @@ import java.util.function.Supplier;
 /**
  * The gateway's data plane: every request outside {@code /<segment>/} (handed over by the {@link GatewayRoute}) is
  * matched against the routes and forwarded to an upstream. This class only orders the stages, each in its own class:
- * the request's {@link RequestId} (first, so that every answer carries it), route matching (404, 405 with {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
+ * the request's {@link RequestId} (first, so that every answer carries it), route matching (404, 405 with
+ * {@code Allow}; 503 before a configuration is loaded), the {@link AccessPolicies}
  * (IP rules, CORS preflight, key auth), the {@link RateLimitGate} (the key's plan, then the route's limit), the {@link UpstreamDispatch} that picks an
  * upstream and fails over, the {@link OutboundRequest} it sends, and the {@link ResponseRelay} that streams the answer
  * back. A request admitted with an application's key is counted in the {@link UsageRecorder} once answered. Called

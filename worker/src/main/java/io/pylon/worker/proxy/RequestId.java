@@ -15,8 +15,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code X-Kong-Request-Id}) do the same by default; nginx has {@code $request_id} for its configuration to use.
  *
  * <p>A client's own value is kept only from a {@link io.pylon.gateway.model.TrustedProxies trusted proxy} (a load
- * balancer in front that gave the request its identifier), and only when it is well-formed ({@link #isWellFormed}); from
- * anyone else it is replaced, as the forwarding headers are: an identifier a client chooses could repeat another
+ * balancer in front that gave the request its identifier), and only when it is well-formed ({@link #isWellFormed});
+ * from anyone else it is replaced, as the forwarding headers are: an identifier a client chooses could repeat another
  * request's and confuse whoever reads the logs. A new one is a random UUID (version 4) from the thread's
  * non-cryptographic generator: it must be unique, not secret, and {@link UUID#randomUUID}'s {@code SecureRandom} would
  * cost more than the rest of this stage. Stateless.

@@ -30,7 +30,8 @@ import java.util.zip.CRC32;
  * {@code /echo} (the request body's length, CRC-32 and framing), {@code /delay/MS} (answers after MS ms),
  * {@code /hold/KEY} (never answers; notes how long the proxy kept the connection, {@link #awaitReleased}),
  * {@code /hold/KEY/part} (the same after a chunked head and one chunk), {@code /utf8-header} (a header value in
- * UTF-8 bytes), {@code /own-request-id} (an {@code X-Request-Id} of its own), {@code /status/CODE}, {@code /fail-first/KEY} (503
+ * UTF-8 bytes), {@code /own-request-id} (an {@code X-Request-Id} of its own), {@code /status/CODE},
+ * {@code /fail-first/KEY} (503
  * the first time, then 200), {@code /redirect/PATH} (302 to this upstream's absolute {@code /redirect/PATH/done}), {@code /health} (the
  * status set by {@link #healthStatus}), anything else:
  * 200 with the request's target.

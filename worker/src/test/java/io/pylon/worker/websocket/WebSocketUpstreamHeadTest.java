@@ -89,7 +89,8 @@ class WebSocketUpstreamHeadTest {
                 byte[] upgrade = WebSocketTest.upgrade("/raw/ws");
                 if (!extra.isEmpty()) { // before the blank line that ends the head
                     String text = new String(upgrade, StandardCharsets.ISO_8859_1);
-                    upgrade = (text.substring(0, text.length() - 2) + extra + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                    upgrade = (text.substring(0, text.length() - 2) + extra + "\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1);
                 }
                 socket.getOutputStream().write(upgrade);
                 return WebSocketTest.readHead(socket.getInputStream());

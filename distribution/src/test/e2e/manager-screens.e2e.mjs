@@ -115,6 +115,8 @@ async function panels(page) {
     'the port without a thousands separator');
   check(/^CONNECTED since \d{4}-/.test(await connections.locator('table.kv tr', { has: page.locator('th', { hasText: /^State$/ }) }).locator('td').innerText()),
     'the data grid client is connected, since a date in the one format');
+  check(/^(No proxied request in flight\.|\d+ proxied requests? in flight)/.test(
+    await connections.locator('#exchanges-in-flight-count').innerText()), 'the connections panel says what is in flight');
   await readable(connections, 'Connections');
   await shot(page, '03-connections');
   await closeDialog(page);

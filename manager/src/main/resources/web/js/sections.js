@@ -125,10 +125,12 @@ export function connectionsPanel(c) {
   const server = c.server || {};
   const proxy = c.proxy || {};
   const grid = c.cache || {};
+  const exchanges = c.exchanges || { count: 0, oldest: [] };
   const outcomes = Object.entries(proxy).filter(([, v]) => typeof v === 'number');
   return h('div', { class: 'section-panel' },
     h('p', { class: 'intro' }, `${c.active} active and ${c.idle} idle backend connections, ${c.pending} waiting for one; `
-      + `${server.openConnections ?? '–'} client connections open, ${server.requestsInFlight ?? '–'} requests in flight.`),
+      + `${server.openConnections ?? '–'} client connections open, ${server.requestsInFlight ?? '–'} `
+      + `request${server.requestsInFlight === 1 ? '' : 's'} in flight.`),
     h('div', { class: 'panel-grid' },
       h('section', { 'aria-label': 'Clients' }, h('h3', {}, 'Clients'), kv([
         ['Port', server.port === null || server.port === undefined ? '–' : String(server.port)],
@@ -155,7 +157,21 @@ export function connectionsPanel(c) {
       { label: 'Failures', num: true, render: (p) => fmt.number(p.failures) },
       { label: 'Routes', render: (p) => (p.routes || []).join(', ') || '–' },
     ], pools),
-    rest(c, ['active', 'idle', 'pending', 'pools', 'server', 'proxy', 'cache']));
+    h('h3', {}, 'Proxied requests in flight'),
+    h('p', { class: 'muted', id: 'exchanges-in-flight-count' }, exchanges.count === 0 ? 'No proxied request in flight.'
+      : `${fmt.number(exchanges.count)} proxied request${exchanges.count === 1 ? '' : 's'} in flight`
+        + (exchanges.count > exchanges.oldest.length
+        ? `; the ${exchanges.oldest.length} that began first:` : ':')),
+    exchanges.count === 0 ? null : table('exchanges-in-flight', [
+      { label: 'Route', render: (e) => e.route },
+      { label: 'Method', render: (e) => e.method },
+      { label: 'Path', render: (e) => h('span', { class: 'mono small' }, e.path) },
+      { label: 'Upstream', render: (e) => e.upstream },
+      { label: 'Request ID', render: (e) => h('span', { class: 'mono small' }, e.requestId || '–') },
+      { label: 'Age', num: true, render: (e) => `${fmt.number(e.ms)} ms` },
+      { label: 'Waiting on', render: (e) => (e.waitingOnUpstream ? 'upstream' : 'client') },
+    ], exchanges.oldest),
+    rest(c, ['active', 'idle', 'pending', 'pools', 'server', 'proxy', 'cache', 'exchanges']));
 }
 
 export function datagridPanel(g) {

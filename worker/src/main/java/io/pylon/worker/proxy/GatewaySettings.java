@@ -32,8 +32,8 @@ public final class GatewaySettings {
     });
 
     public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.of("pylon.worker.trusted-proxies",
-            "Client addresses (CIDR blocks) whose X-Forwarded-*, Forwarded and X-Real-IP headers are kept; from any other "
-                    + "client they are replaced by what the Worker saw. Unset: trust no one.",
+            "Client addresses (CIDR blocks) whose X-Forwarded-*, Forwarded, X-Real-IP and X-Request-Id headers are kept; "
+                    + "from any other client they are replaced by what the Worker saw. Unset: trust no one.",
             null, TrustedProxies.SETTING_TYPE);
 
     public static final Setting<Long> MAX_REQUEST_BODY = Setting.of("pylon.worker.max-request-body",

@@ -104,7 +104,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
             return null;
         }
         Route route = found.entry().route();
-        // a handshake comes from a client, never through a trusted proxy's hop: its own identifier is replaced
+        // as with the forwarding headers of a handshake (Hop.of: trusting no one), a client's identifier is replaced
         String requestId = requestIds ? RequestId.generate() : null;
         GatewayError refusal = AccessPolicies.refusal(route.name(), route.policies(), keys,
                 ctx.remotePeer().address(), headers);
@@ -131,10 +131,10 @@ public final class WebSocketUpgrader implements Http1Upgrader {
         try {
             UpstreamTlsContext tls = pools.tls(found.entry().route().forwarding().upstreamTls());
             String application = key == null ? null : key.application();
+            OutboundRequest.Hop hop = OutboundRequest.Hop.of(clientIp, ctx.isSecure(), named);
+            OutboundRequest.Hop identified = requestId == null ? hop : hop.withRequestId(requestId);
             WebSocketHandshake.Result result = onOwnThread(() -> WebSocketHandshake.open(found.entry(), path,
-                    prologue, headers, requestId == null ? OutboundRequest.Hop.of(clientIp, ctx.isSecure(), named)
-                            : OutboundRequest.Hop.of(clientIp, ctx.isSecure(), named).withRequestId(requestId), tls,
-                    application));
+                    prologue, headers, identified, tls, application));
             return switch (result) {
                 case WebSocketHandshake.Switched switched -> {
                     ctx.dataWriter().writeNow(BufferData.create(switched.head()));

@@ -1,5 +1,6 @@
 package io.pylon.worker;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import org.jspecify.annotations.Nullable;
 
 import io.helidon.webserver.http.Handler;
@@ -228,8 +229,7 @@ public final class WorkerModule implements PylonModule {
         if (settings.get(GatewaySettings.ACCESS_LOG)) {
             AccessLog accessLog = new AccessLog(System.out);
             context.onStop(accessLog);
-            io.micrometer.core.instrument.FunctionCounter.builder("pylon.worker.access.log.dropped", accessLog,
-                            AccessLog::dropped)
+            FunctionCounter.builder("pylon.worker.access.log.dropped", accessLog, AccessLog::dropped)
                     .description("Access log lines dropped because standard output did not keep up")
                     .register(context.metrics().registry());
             timedProxy = accessLog.around(timedProxy);

@@ -8,6 +8,4 @@ import org.jspecify.annotations.Nullable;
  * {@link RequestId}. Made once a request, before its first attempt. Immutable.
  */
 record ExchangeLabel(String route, String method, String path, @Nullable String requestId) {
-    /** An exchange nobody named (tests). */
-    static final ExchangeLabel UNNAMED = new ExchangeLabel("", "", "", null);
 }

@@ -45,13 +45,13 @@ public final class GatewaySettings {
                     + "protocol, host, status, bytes sent, ms, X-Request-Id) to the pod's standard output, beside its "
                     + "log lines (text). "
                     + "Lines the output cannot take at once are dropped and counted "
-                    + "(pylon_worker_access_log_dropped_total).", false, io.pylon.core.config.SettingType.BOOLEAN);
+                    + "(pylon_worker_access_log_dropped_total).", false, SettingType.BOOLEAN);
 
     public static final Setting<Boolean> REQUEST_ID = Setting.of("pylon.worker.request-id",
             "Whether the gateway gives each proxied request an X-Request-Id (a random UUID; a trusted proxy's own "
                     + "well-formed value is kept), sent to the upstream, returned to the client, also on the gateway's "
                     + "own answers, and written to the access log. Off: a client's X-Request-Id passes unchanged.",
-            true, io.pylon.core.config.SettingType.BOOLEAN);
+            true, SettingType.BOOLEAN);
 
     /** The trusted proxies {@code settings} name; none when unset. */
     public static TrustedProxies trustedProxies(io.pylon.core.config.Settings settings) {

@@ -36,6 +36,7 @@ final class OutboundRequest {
     private static final String X_REAL_IP = "X-Real-IP";
     private static final String FORWARDED = "Forwarded";
     private static final String X_REQUEST_ID = "X-Request-Id";
+    private static final String X_REQUEST_ID_LOWER = "x-request-id";
     /**
      * The headers this hop owns, in lower case. A client's header whose name is one of these with underscores for
      * dashes ({@code X_Forwarded_For}) is left out: CGI, PHP, WSGI and Rack servers read both spellings as the same
@@ -121,12 +122,11 @@ final class OutboundRequest {
                     if (keyHeader != null && name.equalsIgnoreCase(keyHeader)) {
                         continue;
                     }
-                    if (hop.requestId() != null && (name.equals("x-request-id")
-                            || (name.indexOf('_') >= 0 && name.replace('_', '-').equals("x-request-id")))) {
-                        continue; // replaced by the gateway's, below
+                    if (hop.requestId() != null && name.equals(X_REQUEST_ID_LOWER)) {
+                        continue; // the gateway's replaces it, below
                     }
-                    if (name.indexOf('_') >= 0 && OWN_NAMES.contains(name.replace('_', '-'))) {
-                        continue; // X_Forwarded_For, X_Real_IP...: see OWN_NAMES
+                    if (name.indexOf('_') >= 0 && owns(name.replace('_', '-'), hop)) {
+                        continue; // X_Forwarded_For, X_Real_IP, X_Request_Id...: see OWN_NAMES
                     }
                     if (hop.http2()) {
                         // RFC 9113 section 8.2.3: an HTTP/2 client may split its cookie into fields, which are joined
@@ -191,6 +191,11 @@ final class OutboundRequest {
             outbound.addHeader(X_REQUEST_ID, hop.requestId());
         }
         return outbound;
+    }
+
+    /** Whether this hop sets the header {@code lowerCase} names: one of {@link #OWN_NAMES}, or its request ID's. */
+    private static boolean owns(String lowerCase, Hop hop) {
+        return OWN_NAMES.contains(lowerCase) || (hop.requestId() != null && lowerCase.equals(X_REQUEST_ID_LOWER));
     }
 
     /** One RFC 7239 element: {@code for=192.0.2.1;proto=http;host="api.example"} (IPv6 and host quoted). */

@@ -17,7 +17,8 @@ import java.io.InputStream;
  * <p>Threading: the exchange's own thread arms, disarms and finishes it; the sweep thread of {@link ResponseTimeouts}
  * reads the volatile due time and expires it; the client connection's thread abandons it when the client leaves.
  * Watching, expiring, abandoning and finishing all hold this object's monitor, so neither the sweep nor a departure
- * ever closes a connection that was already finished and handed back to the pool.
+ * ever closes a connection that was already finished and handed back to the pool. The label, upstream and start time
+ * are fixed at creation; the diagnostics read them, and the volatile due time ({@link #armed}), from any thread.
  */
 final class ResponseTimeout {
     private static final long DISARMED = Long.MIN_VALUE;

@@ -45,11 +45,6 @@ public final class ResponseTimeouts {
         this.timer = timer;
     }
 
-    /** A timeout for one exchange nobody names (tests), not yet watching anything. */
-    ResponseTimeout create(Duration timeout) {
-        return create(timeout, ExchangeLabel.UNNAMED, "");
-    }
-
     /**
      * A timeout for one attempt of {@code label}'s request at {@code upstream} (its origin), not yet watching anything
      * (see {@link ResponseTimeout#watch}).

@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * waits out its lease timeout, and ends the same way.
  */
 class ClosedPoolTest {
+    private static final ExchangeLabel LABEL = new ExchangeLabel("test", "GET", "/", null);
     private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
     private final ResponseTimeouts timeouts = new ResponseTimeouts(timer);
 
@@ -43,7 +44,7 @@ class ClosedPoolTest {
     private IOException open(PoolingHttpClientConnectionManager manager, HttpRoute route) {
         try {
             UpstreamExchange.open(manager, route, new BasicClassicHttpRequest("GET", "/"), Timeout.ofSeconds(1),
-                    timeouts.create(Duration.ofSeconds(5)), Timeout.ofSeconds(30));
+                    timeouts.create(Duration.ofSeconds(5), LABEL, ""), Timeout.ofSeconds(30));
             throw new AssertionError("leased from a closed pool");
         } catch (IOException e) {
             return e;

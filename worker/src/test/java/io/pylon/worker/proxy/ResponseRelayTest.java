@@ -32,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (which writes exactly the bytes each case needs) and relays it, called over a plain socket.
  */
 class ResponseRelayTest {
+    private static final ExchangeLabel LABEL = new ExchangeLabel("test", "GET", "/", null);
     private static final int LARGE = 100 * 1024;
 
     private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
@@ -53,7 +54,7 @@ class ResponseRelayTest {
         HttpRouting.Builder routing = HttpRouting.builder().get("/*", (req, res) -> {
             UpstreamPool pool = pools.pool(target);
             UpstreamExchange exchange = pool.open(new BasicClassicHttpRequest("GET", pool.target(), req.path().rawPath()),
-                    Timeout.ofSeconds(2), timeouts.create(Duration.ofSeconds(5)));
+                    Timeout.ofSeconds(2), timeouts.create(Duration.ofSeconds(5), LABEL, ""));
             relay.relay(exchange, res);
         });
         server = WebServer.builder().host("127.0.0.1").port(0).routing(routing).build().start();

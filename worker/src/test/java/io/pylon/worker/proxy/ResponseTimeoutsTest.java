@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sweep: what it expires, what it leaves alone, and that it stops when nothing is watched. */
 class ResponseTimeoutsTest {
+    private static final ExchangeLabel LABEL = new ExchangeLabel("test", "GET", "/", null);
     private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
     private final ResponseTimeouts timeouts = new ResponseTimeouts(timer);
 
@@ -30,7 +31,7 @@ class ResponseTimeoutsTest {
     @Test
     void armedTimeoutPastItsDueTimeClosesTheConnection() {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60), LABEL, "");
         long before = System.nanoTime();
         timeout.watch(endpoint);
         long after = System.nanoTime();
@@ -47,10 +48,40 @@ class ResponseTimeoutsTest {
         assertThat(timeouts.watched()).isZero();
     }
 
+    /** The diagnostics list the exchanges that began first, at most {@link ResponseTimeouts#OLDEST}, and count all. */
+    @Test
+    void theOldestWatchedExchangesAreDescribedFirstAndBounded() throws Exception {
+        java.util.List<ResponseTimeout> all = new java.util.ArrayList<>();
+        for (int i = 0; i < ResponseTimeouts.OLDEST + 5; i++) {
+            ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60),
+                    new ExchangeLabel("r" + i, "GET", "/p" + i, "id-" + i), "http://up:" + i);
+            timeout.watch(new FakeEndpoint());
+            all.add(timeout);
+            Thread.sleep(1); // distinct start times
+        }
+        all.get(0).disarm();
+
+        java.util.Map<String, Object> described = timeouts.describe();
+
+        assertThat(described.get("count")).isEqualTo(ResponseTimeouts.OLDEST + 5);
+        @SuppressWarnings("unchecked")
+        var oldest = (java.util.List<java.util.Map<String, Object>>) described.get("oldest");
+        assertThat(oldest).hasSize(ResponseTimeouts.OLDEST);
+        assertThat(oldest).extracting(e -> e.get("requestId")).startsWith("id-0", "id-1", "id-2")
+                .doesNotContain("id-" + (ResponseTimeouts.OLDEST + 4));
+        assertThat(oldest.getFirst()).containsEntry("route", "r0").containsEntry("path", "/p0")
+                .containsEntry("upstream", "http://up:0").containsEntry("waitingOnUpstream", false);
+        assertThat(oldest.get(1)).containsEntry("waitingOnUpstream", true);
+        for (ResponseTimeout timeout : all) {
+            timeout.finish();
+        }
+        assertThat(timeouts.describe().get("count")).isEqualTo(0);
+    }
+
     @Test
     void disarmedTimeoutNeverExpires() {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60), LABEL, "");
         timeout.watch(endpoint);
         timeout.disarm();
 
@@ -64,7 +95,7 @@ class ResponseTimeoutsTest {
     @Test
     void readsArmTheTimeoutOnlyWhileTheyRun() throws Exception {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60), LABEL, "");
         timeout.watch(endpoint);
         InputStream body = timeout.reads(new ByteArrayInputStream(new byte[10]));
 
@@ -77,14 +108,14 @@ class ResponseTimeoutsTest {
 
     @Test
     void sweepingStopsWhenNothingIsWatchedAndResumesWithTheNextExchange() throws Exception {
-        ResponseTimeout first = timeouts.create(Duration.ofSeconds(30));
+        ResponseTimeout first = timeouts.create(Duration.ofSeconds(30), LABEL, "");
         first.watch(new FakeEndpoint());
         assertThat(timer.getQueue()).hasSize(1);
         first.finish();
         awaitEmptyQueue();
 
         FakeEndpoint endpoint = new FakeEndpoint();
-        timeouts.create(Duration.ofMillis(30)).watch(endpoint);
+        timeouts.create(Duration.ofMillis(30), LABEL, "").watch(endpoint);
         long deadline = System.currentTimeMillis() + 5_000;
         while (!endpoint.closed && System.currentTimeMillis() < deadline) {
             Thread.sleep(5);
@@ -104,7 +135,7 @@ class ResponseTimeoutsTest {
     @Test
     void aClientThatLeavesClosesTheWatchedConnection() {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60), LABEL, "");
         timeout.watch(endpoint);
         timeout.abandon();
 
@@ -118,7 +149,7 @@ class ResponseTimeoutsTest {
     @Test
     void aClientThatLeftBeforeTheConnectionWasMadeClosesItOnceWatched() {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60), LABEL, "");
         timeout.abandon(); // while the exchange leases or connects
         timeout.watch(endpoint);
 
@@ -130,7 +161,7 @@ class ResponseTimeoutsTest {
     @Test
     void aClientThatLeavesAfterTheExchangeFinishedTouchesNothing() {
         FakeEndpoint endpoint = new FakeEndpoint();
-        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60));
+        ResponseTimeout timeout = timeouts.create(Duration.ofSeconds(60), LABEL, "");
         timeout.watch(endpoint);
         assertThat(timeout.finish()).isTrue();
         timeout.abandon(); // the connection may be back in the pool, serving another request

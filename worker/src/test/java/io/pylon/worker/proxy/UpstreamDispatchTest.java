@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The failover stage on its own, against real upstreams on loopback and real connection pools. */
 class UpstreamDispatchTest {
+    private static final ExchangeLabel LABEL = new ExchangeLabel("test", "GET", "/", null);
     private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
     private final UpstreamPools pools = new UpstreamPools(
             new UpstreamPool.PoolSettings(10, 10, Duration.ofSeconds(2), Duration.ofSeconds(2)),
@@ -48,7 +49,7 @@ class UpstreamDispatchTest {
     }
 
     private UpstreamDispatch.Result open(RouteTable.Entry entry, ClientRequestBody body) {
-        return dispatch.open(entry, "POST", body, null, ExchangeLabel.UNNAMED, (upstream, pool, timeout) -> {
+        return dispatch.open(entry, "POST", body, null, LABEL, (upstream, pool, timeout) -> {
             tried.add(upstream.origin());
             return new BasicClassicHttpRequest("GET", pool.target(), "/x");
         });

@@ -12,7 +12,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ClientDeparture;
 import io.pylon.core.http.ClientDepartures;
-import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.PodPaths;
 import io.pylon.worker.ratelimit.PlanLimiter;
 import io.pylon.worker.ratelimit.RateLimiter;
@@ -90,7 +89,7 @@ public final class ProxyHandler implements Handler {
         String method = req.prologue().method().text();
         if (!HttpToken.is(method)) {
             stats.badRequest.increment();
-            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The request line has no valid method");
+            GatewayError.of(Status.BAD_REQUEST_400, "bad_request", "The request line has no valid method").send(res);
             return;
         }
         RequestPath.Target target;
@@ -104,29 +103,28 @@ public final class ProxyHandler implements Handler {
             named = target.named(req.headers().first(HeaderNames.HOST).orElse(null));
         } catch (RequestPath.InvalidPathException e) {
             stats.badRequest.increment();
-            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", e.getMessage());
+            GatewayError.of(Status.BAD_REQUEST_400, "bad_request", e.reason()).send(res);
             return;
         }
         String path = target.path();
         if (paths.isReserved(path)) {
             // the pod's own paths are never an upstream's, however they were spelt
             stats.badRequest.increment();
-            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The path names the platform's own paths");
+            GatewayError.of(Status.BAD_REQUEST_400, "bad_request", "The path names the platform's own paths").send(res);
             return;
         }
         String host = ClientAddress.hostToMatch(named);
         RouteTable table = routes.get();
         if (table == null) { // no configuration yet (manager mode, first start): never a 404 for a path it may serve
             stats.noRoute.increment();
-            res.header(HeaderNames.RETRY_AFTER, "1");
-            ErrorBody.send(res, Status.SERVICE_UNAVAILABLE_503, "not_configured",
-                    "This gateway pod has not loaded its configuration yet.");
+            new GatewayError(Status.SERVICE_UNAVAILABLE_503, "not_configured",
+                    "This gateway pod has not loaded its configuration yet.", 1).send(res);
             return;
         }
         switch (table.match(method, host, path)) {
             case RouteTable.NoRoute ignored -> {
                 stats.noRoute.increment();
-                ErrorBody.send(res, Status.NOT_FOUND_404, "not_found", "No route matches " + path);
+                GatewayError.of(Status.NOT_FOUND_404, "not_found", "No route matches " + path).send(res);
             }
             case RouteTable.MethodNotAllowed notAllowed -> {
                 if (answeredPreflight(method, host, path, table, req, res)) {
@@ -134,8 +132,8 @@ public final class ProxyHandler implements Handler {
                 }
                 String allow = String.join(", ", notAllowed.allowed());
                 res.header(HeaderNames.ALLOW, allow);
-                ErrorBody.send(res, Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
-                        "Method " + method + " is not allowed on " + path + "; allowed: " + allow);
+                GatewayError.of(Status.METHOD_NOT_ALLOWED_405, "method_not_allowed",
+                        "Method " + method + " is not allowed on " + path + "; allowed: " + allow).send(res);
             }
             case RouteTable.Found found -> forward(found.entry(), method, path, named, requestId, req, res);
         }

@@ -20,8 +20,16 @@ import org.jspecify.annotations.Nullable;
 final class RequestPath {
     /** Why a path is refused; the message names the problem for the client's 400. */
     static final class InvalidPathException extends Exception {
+        private final String reason;
+
         InvalidPathException(String message) {
             super(message);
+            this.reason = message;
+        }
+
+        /** What is wrong with the request's target, in a sentence for the client. */
+        String reason() {
+            return reason;
         }
 
         @Override

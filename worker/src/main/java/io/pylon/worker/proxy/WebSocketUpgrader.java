@@ -11,7 +11,6 @@ import io.helidon.http.WritableHeaders;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
-import io.pylon.core.http.ErrorBody;
 import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.Json;
 import io.pylon.core.http.PodPaths;
@@ -211,7 +210,7 @@ public final class WebSocketUpgrader implements Http1Upgrader {
 
     /** Writes the gateway's own JSON answer and ends the connection. */
     private static ServerConnection answer(ConnectionContext ctx, @Nullable String requestId, GatewayError error) {
-        byte[] body = Json.bytes(ErrorBody.of(error.error(), error.message()));
+        byte[] body = Json.bytes(error.body(requestId));
         StringBuilder head = new StringBuilder(160).append("HTTP/1.1 ").append(error.status().code()).append(' ')
                 .append(error.status().reasonPhrase()).append("\r\nContent-Type: application/json\r\n")
                 .append("Cache-Control: no-store\r\nConnection: close\r\nContent-Length: ").append(body.length)

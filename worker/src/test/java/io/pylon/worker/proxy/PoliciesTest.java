@@ -117,7 +117,10 @@ class PoliciesTest {
 
     @Test
     void keyAuthIsNeverServedOpen() {
-        assertThat(send("GET", "/keyed/x").statusCode()).isEqualTo(401);
+        HttpResponse<String> refused = send("GET", "/keyed/x");
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(refused.body()).as("the body names the request a developer reports")
+                .contains("\"request_id\":\"" + refused.headers().firstValue("X-Request-Id").orElseThrow() + "\"");
         HttpResponse<String> keyed = send("GET", "/keyed/x", "X-API-Key", "k-123");
         assertThat(keyed.statusCode()).isEqualTo(503);
         assertThat(keyed.body()).contains("key_store_unavailable");

@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each request's {@code X-Request-Id} on the wire: the one the upstream gets is the one the client gets back, on
- * the gateway's own answers too (404, 502, a 502 after the upstream's head was read); a client's value is replaced
+ * the gateway's own answers too (404, 502, a 502 after the upstream's head was read), in their header and as their
+ * JSON body's {@code request_id}; a client's value is replaced
  * unless a trusted proxy sent it well-formed; the upstream's own gives way; switched off, the client's passes.
  */
 class RequestIdOnTheWireTest {
@@ -90,16 +91,20 @@ class RequestIdOnTheWireTest {
         Message noRoute = get(gateway, "/nowhere", "");
         assertThat(noRoute.status()).isEqualTo(404);
         assertThat(noRoute.header("X-Request-Id")).hasSize(36);
+        assertThat(noRoute.start()).contains("\"request_id\":\"" + noRoute.header("X-Request-Id") + "\"");
 
         Message down = get(gateway, "/down/x", "");
         assertThat(down.status()).isEqualTo(502);
         assertThat(down.header("X-Request-Id")).hasSize(36);
+        assertThat(down.start()).startsWith("{\"error\":\"bad_gateway\"")
+                .endsWith(",\"request_id\":\"" + down.header("X-Request-Id") + "\"}");
 
         // the upstream's head was read and its headers copied, then its body broke off: the 502 keeps the identifier
         Message cut = get(gateway, "/api/close-early/1000", "");
         assertThat(cut.status()).isEqualTo(502);
         assertThat(cut.headers()).filteredOn(h -> h[0].equalsIgnoreCase("X-Request-Id")).extracting(h -> h[1])
                 .containsExactly(upstream.seen().getFirst().header("X-Request-Id"));
+        assertThat(cut.start()).contains("\"request_id\":\"" + cut.header("X-Request-Id") + "\"");
     }
 
     @Test
@@ -120,6 +125,8 @@ class RequestIdOnTheWireTest {
         Message answer = get(off, "/api/x", "X-Request-Id: client-chosen\r\n");
         assertThat(answer.has("X-Request-Id")).isFalse();
         assertThat(upstream.seen().getFirst().header("X-Request-Id")).isEqualTo("client-chosen");
-        assertThat(get(off, "/nowhere", "").has("X-Request-Id")).isFalse();
+        Message noRoute = get(off, "/nowhere", "");
+        assertThat(noRoute.has("X-Request-Id")).isFalse();
+        assertThat(noRoute.start()).startsWith("{\"error\":\"not_found\"").doesNotContain("request_id");
     }
 }

@@ -49,6 +49,27 @@ class WebSocketUpstreamHeadTest {
         assertThat(field(head, "X-Request-Id")).isEqualTo(id);
     }
 
+    /** The gateway's own answer to a handshake it cannot forward names the request in its body as in its head. */
+    @Test
+    void theGatewaysOwnAnswerCarriesTheRequestIdInItsBody() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            closed = s.getLocalPort();
+        }
+        try (Gateway gateway = Gateway.start("worker-ws-down", """
+                routes:
+                  - {name: down, pathPrefix: /down, websocket: true, upstreams: [http://127.0.0.1:%d]}
+                """.formatted(closed), Map.of());
+             Socket socket = WebSocketTest.raw(gateway)) {
+            socket.getOutputStream().write(WebSocketTest.upgrade("/down/ws"));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 502");
+            String id = field(answer.substring(0, answer.indexOf("\r\n\r\n")), "X-Request-Id");
+            assertThat(answer.substring(answer.indexOf("\r\n\r\n") + 4))
+                    .startsWith("{\"error\":\"bad_gateway\"").endsWith(",\"request_id\":\"" + id + "\"}");
+        }
+    }
+
     /** The value of the one field {@code name} in {@code head}; fails when there are more. */
     private static String field(String head, String name) {
         var values = head.lines().filter(l -> l.regionMatches(true, 0, name + ":", 0, name.length() + 1))

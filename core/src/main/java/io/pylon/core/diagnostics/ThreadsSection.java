@@ -1,5 +1,6 @@
 package io.pylon.core.diagnostics;
 
+import io.pylon.core.pod.IoPollers;
 import io.pylon.core.pod.PodExecutors;
 import org.jspecify.annotations.Nullable;
 
@@ -19,7 +20,8 @@ import javax.management.ObjectName;
 
 /**
  * {@code threads}: counts, a count per state, the module's executor pools (read at each call, so pools registered
- * later show up), the virtual thread scheduler where the JDK exposes it, and the deadlocked threads.
+ * later show up), the virtual thread scheduler where the JDK exposes it with the kind of its I/O pollers, and the
+ * deadlocked threads.
  */
 final class ThreadsSection implements DiagnosticSection {
     private static final String[] SCHEDULER_ATTRIBUTES = {
@@ -48,9 +50,14 @@ final class ThreadsSection implements DiagnosticSection {
         summary.put("totalStartedThreadCount", threads.getTotalStartedThreadCount());
         summary.put("deadlockedThreadCount", deadlocked == null ? 0 : deadlocked.length);
         section.put("summary", summary);
-        section.put("states", states());
+        String[] ioPollers = {null};
+        section.put("states", states(ioPollers));
         section.put("executorPools", pools());
         Map<String, Object> virtual = virtualThreads();
+        if (ioPollers[0] != null) {
+            virtual = virtual == null ? new LinkedHashMap<>() : virtual;
+            virtual.put("ioPollers", ioPollers[0]);
+        }
         if (virtual != null) {
             section.put("virtualThreadScheduler", virtual);
         }
@@ -58,7 +65,8 @@ final class ThreadsSection implements DiagnosticSection {
         return section;
     }
 
-    private Map<Thread.State, Integer> states() {
+    /** @param ioPollers gets the kind of the JDK's I/O pollers, found among the same threads ({@link IoPollers}) */
+    private Map<Thread.State, Integer> states(@Nullable String[] ioPollers) {
         Map<Thread.State, Integer> counts = new EnumMap<>(Thread.State.class);
         for (Thread.State state : Thread.State.values()) {
             counts.put(state, 0);
@@ -66,6 +74,10 @@ final class ThreadsSection implements DiagnosticSection {
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
             if (info != null) {
                 counts.merge(info.getThreadState(), 1, Integer::sum);
+                String pollers = IoPollers.kindOf(info.getThreadName());
+                if (pollers != null) {
+                    ioPollers[0] = pollers;
+                }
             }
         }
         return counts;

@@ -5,6 +5,8 @@ import io.pylon.distribution.PylonCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -33,13 +35,20 @@ final class WorkerProcess implements AutoCloseable {
     /** @param env settings as environment variables, besides the data directory and the routes file */
     static WorkerProcess start(Path dir, String address, Path routes, Map<String, String> env)
             throws IOException, InterruptedException {
+        return start(dir, address, routes, env, List.of());
+    }
+
+    /** @param jvmOptions options for the pod's JVM besides a small heap and the quick compiler */
+    static WorkerProcess start(Path dir, String address, Path routes, Map<String, String> env, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         Path out = dir.resolve("worker.out");
         Path err = dir.resolve("worker.err");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), PylonCli.class.getName(),
-                "run", "worker", "--pod-name", "worker-process", "--bind", address, "--port", "0")
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx128m", "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), PylonCli.class.getName(),
+                "run", "worker", "--pod-name", "worker-process", "--bind", address, "--port", "0"));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
         builder.environment().put("PYLON_DATA_DIR", dir.resolve("data").toString());
         builder.environment().put("PYLON_WORKER_ROUTES_FILE", routes.toString());
         builder.environment().put("PYLON_PARENT_PID", String.valueOf(ProcessHandle.current().pid()));

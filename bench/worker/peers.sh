@@ -8,7 +8,8 @@
 # bench/worker/netty, built with ./mvnw).
 # helidon-client (not in the default PEERS): the same proxy through HttpClient's CloseableHttpClient.executeOpen. Two cases: 100-byte responses (wrk -c64) and 1 MiB responses
 # (wrk -c16). Per proxy and case: requests/s, p99, CPU per request (utime + stime of its processes over the run, from
-# /proc/<pid>/stat), errors, and the lines its logs gained during the measured runs.
+# /proc/<pid>/stat; for 100 B also the kernel's part, stime), errors, and the lines its logs gained during the measured
+# runs.
 #   bench/worker/peers.sh [seconds-per-run] [rounds]
 # BENCH_ADDR: the loopback address every process binds (default 127.0.40.1). PEERS: the proxies to measure (default
 # "nginx haproxy caddy scg worker helidon-hc5 helidon netty"; nginx is the reference and always measured). Bounded: it stops after its rounds
@@ -260,13 +261,18 @@ await upstream $UPSTREAM_PORT /100b
 for p in $PROXIES; do await "$p" "$(proxy_port "$p")" /100b; done
 
 HZ=$(getconf CLK_TCK)
-# one wrk run: writes name.txt (wrk's output) and name.stats ("requests cpu_ticks log_lines")
+kernel_ticks() { # PID...: CPU clock ticks they have spent in the kernel (stime) so far
+  local total=0 pid
+  for pid in "$@"; do total=$((total + $(awk '{print $15}' "/proc/$pid/stat" 2>/dev/null || echo 0))); done
+  echo "$total"
+}
+# one wrk run: writes name.txt (wrk's output) and name.stats ("requests cpu_ticks log_lines kernel_ticks")
 run() { # name proxy path connections seconds
-  local t0 l0
-  t0=$(ticks $(proxy_pids "$2")); l0=$(log_lines "$2")
+  local t0 k0 l0
+  t0=$(ticks $(proxy_pids "$2")); k0=$(kernel_ticks $(proxy_pids "$2")); l0=$(log_lines "$2")
   taskset -c 1 wrk -t1 -c"$4" -d"$5"s --latency "http://$ADDR:$(proxy_port "$2")$3" > "$WORK/$1.txt" 2>&1 || true
   echo "$(awk '/requests in/ {print $1}' "$WORK/$1.txt") $(( $(ticks $(proxy_pids "$2")) - t0 )) $(( $(log_lines "$2") - l0 ))" \
-    > "$WORK/$1.stats"
+    "$(( $(kernel_ticks $(proxy_pids "$2")) - k0 ))" > "$WORK/$1.stats"
 }
 rps() { awk '/^Requests\/sec/ {print $2}' "$WORK/$1.txt"; }
 p99ms() {
@@ -276,6 +282,7 @@ errors() {
   awk '/Socket errors/ { gsub(",", ""); n += $4 + $6 + $8 + $10 } /Non-2xx/ { n += $NF } END { print n + 0 }' "$WORK/$1.txt"
 }
 cpu_us() { awk -v hz="$HZ" '{ if ($1 > 0) printf "%.1f", $2 / hz * 1e6 / $1; else print "-" }' "$WORK/$1.stats"; }
+kernel_us() { awk -v hz="$HZ" '{ if ($1 > 0) printf "%.1f", $4 / hz * 1e6 / $1; else print "-" }' "$WORK/$1.stats"; }
 loglines() { awk '{print $3}' "$WORK/$1.stats"; }
 
 # A JVM until its JIT compilers are idle: 10 s steps, at least 3, until its compiler threads took under 2% of its CPU
@@ -326,8 +333,9 @@ name() {
   esac
 }
 echo
-echo "| proxy | 100 B req/s (x nginx) | p99 ms (x nginx) | CPU us/req (x nginx) | 1 MiB MiB/s (x nginx) | 1 MiB p99 ms | 1 MiB CPU us/req | errors | log lines |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| proxy | 100 B req/s (x nginx) | p99 ms (x nginx) | CPU us/req (x nginx) | of it kernel |" \
+  "1 MiB MiB/s (x nginx) | 1 MiB p99 ms | 1 MiB CPU us/req | errors | log lines |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 N_RPS=$(col small nginx rps); N_P99=$(col small nginx p99ms); N_CPU=$(col small nginx cpu_us); N_LARGE=$(col large nginx rps)
 for p in $PROXIES; do
   r=$(col small "$p" rps); q=$(col small "$p" p99ms); c=$(col small "$p" cpu_us); l=$(col large "$p" rps)
@@ -336,8 +344,9 @@ for p in $PROXIES; do
     errs=$((errs + $(errors "small-$p-$round") + $(errors "large-$p-$round")))
     lines=$((lines + $(loglines "small-$p-$round") + $(loglines "large-$p-$round")))
   done
-  printf '| %s | %.0f (%s) | %s (%s) | %s (%s) | %.0f (%s) | %s | %s | %s | %s |\n' "$(name "$p")" "$r" "$(x "$r" "$N_RPS")" \
-    "$q" "$(x "$q" "$N_P99")" "$c" "$(x "$c" "$N_CPU")" "$l" "$(x "$l" "$N_LARGE")" "$(col large "$p" p99ms)" \
+  printf '| %s | %.0f (%s) | %s (%s) | %s (%s) | %s | %.0f (%s) | %s | %s | %s | %s |\n' "$(name "$p")" "$r" \
+    "$(x "$r" "$N_RPS")" "$q" "$(x "$q" "$N_P99")" "$c" "$(x "$c" "$N_CPU")" "$(col small "$p" kernel_us)" \
+    "$l" "$(x "$l" "$N_LARGE")" "$(col large "$p" p99ms)" \
     "$(col large "$p" cpu_us)" "$errs" "$lines"
 done
 echo

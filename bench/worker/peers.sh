@@ -11,6 +11,7 @@
 # /proc/<pid>/stat; for 100 B also the kernel's part, stime), errors, and the lines its logs gained during the measured
 # runs.
 #   bench/worker/peers.sh [seconds-per-run] [rounds]
+# NGINX_BUFFERING=on: the nginx proxy buffers answers (its default) instead of streaming them as the Worker does.
 # BENCH_ADDR: the loopback address every process binds (default 127.0.40.1). PEERS: the proxies to measure (default
 # "nginx haproxy caddy scg worker helidon-hc5 helidon netty"; nginx is the reference and always measured). Bounded: it stops after its rounds
 # (about 2 x rounds x proxies x seconds, plus the warm-up of each JVM until its JIT compilers are idle, 30-180 s)
@@ -102,7 +103,7 @@ http {
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-            proxy_buffering off;
+            proxy_buffering ${NGINX_BUFFERING:-off};
         }
     }
 }

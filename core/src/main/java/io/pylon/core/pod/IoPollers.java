@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Which threads wait for socket readiness for the pod's blocked virtual threads (the JDK's {@code jdk.pollerMode}):
  * virtual threads themselves by default, platform threads with {@code -Djdk.pollerMode=1}. A pod with one carrier
- * driven at saturation pauses now and then with the first, and costs about a third more CPU a request with the second
+ * driven at saturation pauses now and then with the first, and spends about 30% more CPU a request with the second
  * (docs/worker.md); the {@code threads} diagnostics show which one runs.
  */
 public final class IoPollers {

@@ -125,6 +125,8 @@ async function panels(page) {
   check(/^1 members, cluster ACTIVE, safe \(checked \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\); this member owns \d+ of \d+ partitions\.$/.test(
     await grid.locator('.intro').innerText()), 'the data grid panel leads with members, state and safety: ' + await grid.locator('.intro').innerText());
   check(await grid.locator('#grid-members tbody tr').count() === 1, 'the member is listed');
+  check(await grid.locator('#grid-members tbody td[data-label="Master"]').innerText() === 'yes',
+    'a lone member is the grid\'s master');
   await readable(grid, 'Data grid');
   await shot(page, '04-datagrid');
   await closeDialog(page);

@@ -193,6 +193,7 @@ export function datagridPanel(g) {
       { label: 'Address', render: (m) => m.address },
       { label: 'Version', render: (m) => m.version },
       { label: 'This pod', render: (m) => yesNo(m.local) },
+      { label: 'Master', render: (m) => yesNo(m.master) },
       { label: 'Lite member', render: (m) => yesNo(m.liteMember) },
       { label: 'UUID', render: (m) => h('span', { class: 'mono small' }, m.uuid) },
     ], members),

@@ -119,6 +119,7 @@ class GridClusterTest {
     @Order(3)
     void aThirdPodJoinsAndEveryPodSeesThreeMembers() throws Exception {
         pods.add(GridTestPods.start("cache-2", SLOTS.get(2), GridTestPods.members(SLOTS), CLUSTER));
+        List<List<String>> masters = new ArrayList<>();
         for (CachePod pod : pods) {
             GridTestPods.await("three members", Duration.ofSeconds(20), () -> pod.module().member().instance().getCluster().getMembers().size() == 3);
             Map<String, Object> section = pod.section();
@@ -127,7 +128,12 @@ class GridClusterTest {
             List<Map<String, Object>> members = (List<Map<String, Object>>) section.get("members");
             assertThat(members).filteredOn(m -> Boolean.TRUE.equals(m.get("local"))).singleElement()
                     .satisfies(m -> assertThat((String) m.get("address")).startsWith(pod.pod().identity().podIp() + ":"));
+            masters.add(members.stream().filter(m -> Boolean.TRUE.equals(m.get("master")))
+                    .map(m -> (String) m.get("address")).toList());
         }
+        // one master, the same in every pod's view: cache-0, which formed the grid before the others joined
+        assertThat(masters).allSatisfy(m -> assertThat(m).singleElement().asString()
+                .startsWith(SLOTS.get(0).address() + ":"));
         GridTestPods.await("partitions migrated", Duration.ofSeconds(30),
                 () -> pods.stream().allMatch(p -> p.module().member().instance().getPartitionService().isClusterSafe()));
         // datagrid reports the background safety check, refreshed every couple of seconds

@@ -80,6 +80,11 @@ public final class DatagridSection implements DiagnosticSection {
         return section;
     }
 
+    /**
+     * Every member lists the members in the same order, oldest first, and the oldest is the grid's master (Hazelcast's
+     * {@code Cluster.getMembers}): the first is marked so. Operators ask which one it is when a member leaves, because
+     * only the master's leaving makes the others log warnings (docs/cache.md).
+     */
     private static List<Map<String, Object>> members(Set<Member> members) {
         List<Map<String, Object>> list = new ArrayList<>(members.size());
         for (Member m : members) {
@@ -89,6 +94,7 @@ public final class DatagridSection implements DiagnosticSection {
             entry.put("version", m.getVersion().toString());
             entry.put("local", m.localMember());
             entry.put("liteMember", m.isLiteMember());
+            entry.put("master", list.isEmpty());
             list.add(entry);
         }
         return list;

@@ -50,13 +50,14 @@ final class ThreadsSection implements DiagnosticSection {
         summary.put("totalStartedThreadCount", threads.getTotalStartedThreadCount());
         summary.put("deadlockedThreadCount", deadlocked == null ? 0 : deadlocked.length);
         section.put("summary", summary);
-        String[] ioPollers = {null};
-        section.put("states", states(ioPollers));
+        ThreadInfo[] all = threads.getThreadInfo(threads.getAllThreadIds());
+        section.put("states", states(all));
         section.put("executorPools", pools());
         Map<String, Object> virtual = virtualThreads();
-        if (ioPollers[0] != null) {
+        String pollers = ioPollers(all);
+        if (pollers != null) {
             virtual = virtual == null ? new LinkedHashMap<>() : virtual;
-            virtual.put("ioPollers", ioPollers[0]);
+            virtual.put("ioPollers", pollers);
         }
         if (virtual != null) {
             section.put("virtualThreadScheduler", virtual);
@@ -65,22 +66,28 @@ final class ThreadsSection implements DiagnosticSection {
         return section;
     }
 
-    /** @param ioPollers gets the kind of the JDK's I/O pollers, found among the same threads ({@link IoPollers}) */
-    private Map<Thread.State, Integer> states(@Nullable String[] ioPollers) {
+    private static Map<Thread.State, Integer> states(@Nullable ThreadInfo[] all) {
         Map<Thread.State, Integer> counts = new EnumMap<>(Thread.State.class);
         for (Thread.State state : Thread.State.values()) {
             counts.put(state, 0);
         }
-        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+        for (ThreadInfo info : all) {
             if (info != null) {
                 counts.merge(info.getThreadState(), 1, Integer::sum);
-                String pollers = IoPollers.kindOf(info.getThreadName());
-                if (pollers != null) {
-                    ioPollers[0] = pollers;
-                }
             }
         }
         return counts;
+    }
+
+    /** The kind of the JDK's I/O pollers among {@code all} ({@link IoPollers}); null before any runs. */
+    private static @Nullable String ioPollers(@Nullable ThreadInfo[] all) {
+        for (ThreadInfo info : all) {
+            String kind = info == null ? null : IoPollers.kindOf(info.getThreadName());
+            if (kind != null) {
+                return kind;
+            }
+        }
+        return null;
     }
 
     private Map<String, Object> pools() {

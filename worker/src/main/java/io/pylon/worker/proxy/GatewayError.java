@@ -1,17 +1,15 @@
 package io.pylon.worker.proxy;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 import io.pylon.core.http.ErrorBody;
-import io.pylon.core.http.Json;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An answer the gateway gives itself instead of the upstream's: the JSON error body, {@code Retry-After} when the
  * client may try again, and nothing of the upstream (no address, no exception text). A plain value, so each stage
- * decides what to answer and the handler only sends it. The body is {@link ErrorBody}'s shape with the request's
+ * decides what to answer and the handler only sends it. The body is an {@link ErrorBody} with the request's
  * {@link RequestId} as {@code request_id} (Kong's name for it), so that a developer who pastes the body into a report
  * gives the operator what finds the request in the access log.
  *
@@ -63,16 +61,11 @@ record GatewayError(Status status, String error, String message, long retryAfter
         if (retryAfterSeconds > 0) {
             res.header(HeaderNames.RETRY_AFTER, String.valueOf(retryAfterSeconds));
         }
-        res.header(ErrorBody.NO_STORE);
-        Json.send(res, status, body(res.headers().first(RequestId.NAME).orElse(null)));
+        body(res.headers().first(RequestId.NAME).orElse(null)).send(res, status);
     }
 
-    Body body(@Nullable String requestId) {
-        return new Body(error, message, requestId);
-    }
-
-    /** The JSON an answer carries; {@code request_id} is left out when the gateway gives none. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Body(String error, String error_description, @Nullable String request_id) {
+    /** The JSON this answer carries; {@code request_id} is left out when the gateway gives none. */
+    ErrorBody body(@Nullable String requestId) {
+        return new ErrorBody(error, message, null, requestId);
     }
 }

@@ -3,6 +3,8 @@ package io.pylon.worker.proxy;
 import io.helidon.common.uri.UriValidator;
 import org.jspecify.annotations.Nullable;
 
+import java.util.Objects;
+
 /**
  * The one normal form of a request path, which routes match and the upstream receives (RFC 3986 section 6.2.2):
  * percent-encoded unreserved characters decoded ({@code %2e} is a dot, {@code %41} an {@code A}), other
@@ -20,16 +22,13 @@ import org.jspecify.annotations.Nullable;
 final class RequestPath {
     /** Why a path is refused; the message names the problem for the client's 400. */
     static final class InvalidPathException extends Exception {
-        private final String reason;
-
         InvalidPathException(String message) {
             super(message);
-            this.reason = message;
         }
 
-        /** What is wrong with the request's target, in a sentence for the client. */
+        /** What is wrong with the request's target, in a sentence for the client: the message, never null. */
         String reason() {
-            return reason;
+            return Objects.requireNonNull(getMessage());
         }
 
         @Override

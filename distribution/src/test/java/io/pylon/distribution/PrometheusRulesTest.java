@@ -19,7 +19,7 @@ class PrometheusRulesTest {
     void rulesAreValid() {
         Promtool.Result result = Promtool.run("", "check", "rules", DIR.resolve("pylon-rules.yml").toString());
         assertThat(result.exitCode()).as(result.output()).isZero();
-        assertThat(result.output()).contains("SUCCESS: 9 rules found");
+        assertThat(result.output()).contains("SUCCESS: 10 rules found");
     }
 
     @Test
@@ -41,7 +41,7 @@ class PrometheusRulesTest {
             String name = alert.group(1);
             assertThat(docs).as("runbook of " + name + " in docs/metrics.md").containsPattern("(?m)^### " + name + "$");
         }
-        assertThat(count).isEqualTo(9);
+        assertThat(count).isEqualTo(10);
         assertThat(rules.split("summary: ", -1)).hasSize(count + 1);
         assertThat(rules.split("runbook: ", -1)).hasSize(count + 1);
     }

@@ -38,6 +38,7 @@ import io.pylon.worker.listener.ListenerSettings;
 import io.pylon.worker.listener.ListenerTls;
 import io.pylon.worker.listener.PemKeyPair;
 import io.pylon.worker.proxy.AccessLog;
+import io.pylon.worker.proxy.GatewayRefusals;
 import io.pylon.worker.proxy.GatewayRoute;
 import io.pylon.worker.proxy.GatewaySettings;
 import io.pylon.worker.proxy.WebSocketSettings;
@@ -226,14 +227,16 @@ public final class WorkerModule implements PylonModule {
                 settings.get(GatewaySettings.MAX_REQUEST_BODY), keys, usage, context.clientDepartures(),
                 settings.get(GatewaySettings.REQUEST_ID));
         Handler timedProxy = context.routes().timed("gateway", proxy);
+        AccessLog accessLog = null;
         if (settings.get(GatewaySettings.ACCESS_LOG)) {
-            AccessLog accessLog = new AccessLog(System.out);
+            accessLog = new AccessLog(System.out);
             context.onStop(accessLog);
             FunctionCounter.builder("pylon.worker.access.log.dropped", accessLog, AccessLog::dropped)
                     .description("Access log lines dropped because standard output did not keep up")
                     .register(context.metrics().registry());
             timedProxy = accessLog.around(timedProxy);
         }
+        context.refusals().observe(new GatewayRefusals(settings.get(GatewaySettings.REQUEST_ID), accessLog));
         // the pod's own paths are not the gateway's: those the platform's routes do not match go on to the 404
         // handler, which times them as "unmatched"
         context.routes().routing().route(new GatewayRoute(PodPaths.of(context.segment()), timedProxy));

@@ -58,9 +58,12 @@ public final class ConnectionGuard implements Filter {
     private final Predicate<String> chunkedAccepted;
     private final long http2DrainBytes;
     private final BodyReadWatch http2BodyReads;
+    private final Refusals refusals;
 
-    private ConnectionGuard(Predicate<String> chunkedAccepted, long http2DrainBytes, BodyReadWatch http2BodyReads) {
+    private ConnectionGuard(Predicate<String> chunkedAccepted, long http2DrainBytes, BodyReadWatch http2BodyReads,
+                            Refusals refusals) {
         this.chunkedAccepted = chunkedAccepted;
+        this.refusals = refusals;
         this.http2DrainBytes = http2DrainBytes;
         this.http2BodyReads = http2BodyReads;
     }
@@ -74,10 +77,11 @@ public final class ConnectionGuard implements Filter {
      *                        after the answer (the lingering close's byte bound); 0 reads none
      * @param http2BodyReads  what bounds the wait for an HTTP/2 stream's next body bytes (its handler's reads and the
      *                        guard's own); an HTTP/1 connection's body timeout is its socket's
+     * @param refusals        told of the requests the guard refuses
      */
     public static void install(HttpRouting.Builder routing, Predicate<String> chunkedAccepted, long http2DrainBytes,
-                               BodyReadWatch http2BodyReads) {
-        routing.addFilter(new ConnectionGuard(chunkedAccepted, http2DrainBytes, http2BodyReads));
+                               BodyReadWatch http2BodyReads, Refusals refusals) {
+        routing.addFilter(new ConnectionGuard(chunkedAccepted, http2DrainBytes, http2BodyReads, refusals));
     }
 
     @Override
@@ -106,13 +110,13 @@ public final class ConnectionGuard implements Filter {
         List<String> authorization = req.headers().all(HeaderNames.AUTHORIZATION, List::of);
         if (authorization.size() > 1) {
             res.header(HeaderValues.CONNECTION_CLOSE);
-            ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "The request carries " + authorization.size()
+            refusals.send(req, res, Status.BAD_REQUEST_400, "bad_request", "The request carries " + authorization.size()
                     + " Authorization headers; send exactly one.");
         } else if (req.headers().contains(HeaderNames.TRANSFER_ENCODING) && !chunkedAccepted.test(req.path().path())) {
             // Helidon 4.5.0 hangs on a malformed chunk (closing the body stream reads on for the end) and fails
             // valid extensions and trailers; what no route here needs is refused as RFC 9112 section 6.3 allows.
             res.header(HeaderValues.CONNECTION_CLOSE);
-            ErrorBody.send(res, LENGTH_REQUIRED, "length_required",
+            refusals.send(req, res, LENGTH_REQUIRED, "length_required",
                     "Send the request body with Content-Length; chunked request bodies are not accepted here.");
         } else {
             try {

@@ -32,17 +32,18 @@ public final class ErrorHandling {
      * parser limit sits higher and answers a plain 400 without saying why, so the limit operators see is this one.
      * The same pass refuses a header line with an empty name (400), which Helidon's parser lets through.
      */
-    public static void limitHeaders(HttpRouting.Builder routing, int maxHeaders) {
+    public static void limitHeaders(HttpRouting.Builder routing, int maxHeaders, Refusals refusals) {
         routing.addFilter((chain, req, res) -> {
             int bytes = headerBytes(req.headers());
             if (bytes < 0) {
                 // Helidon 4.5 takes ": value" for a field with an empty name; a field name is one or more token characters
                 res.header(io.helidon.http.HeaderValues.CONNECTION_CLOSE);
-                ErrorBody.send(res, Status.BAD_REQUEST_400, "bad_request", "A header line has no field name before its colon.");
+                refusals.send(req, res, Status.BAD_REQUEST_400, "bad_request",
+                        "A header line has no field name before its colon.");
                 return;
             }
             if (bytes > maxHeaders) {
-                ErrorBody.send(res, HEADERS_TOO_LARGE, errorCode(HEADERS_TOO_LARGE),
+                refusals.send(req, res, HEADERS_TOO_LARGE, errorCode(HEADERS_TOO_LARGE),
                         "The request headers exceed " + maxHeaders + " bytes.");
                 return;
             }
@@ -135,11 +136,11 @@ public final class ErrorHandling {
         return false;
     }
 
-    /** Answers for errors raised by the HTTP layer itself, before any route runs. */
-    public static DirectHandlers directHandlers() {
+    /** Answers for errors raised by the HTTP layer itself, before any route runs; {@code refusals} learns of each. */
+    public static DirectHandlers directHandlers(Refusals refusals) {
         ParserFailures.install();
         ListenerCloseRace.install();
-        DirectHandler handler = new JsonDirectHandler();
+        DirectHandler handler = new JsonDirectHandler(refusals);
         DirectHandlers.Builder builder = DirectHandlers.builder();
         for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
             builder.addHandler(type, handler);
@@ -148,6 +149,12 @@ public final class ErrorHandling {
     }
 
     private static final class JsonDirectHandler implements DirectHandler {
+        private final Refusals refusals;
+
+        JsonDirectHandler(Refusals refusals) {
+            this.refusals = refusals;
+        }
+
         @Override
         public TransportResponse handle(TransportRequest request, EventType eventType, Status status,
                                         ServerResponseHeaders headers, Throwable thrown) {
@@ -167,15 +174,21 @@ public final class ErrorHandling {
             String parsed = ParserFailures.take(); // taken in any case: it must not outlive this refusal
             String reason = message != null ? message : parsed;
             Status effective = effectiveStatus(unreadableRequest(request, status), reason);
-            byte[] body = Json.bytes(ErrorBody.of(errorCode(effective), RefusalReasons.describe(effective, reason)));
-            return TransportResponse.builder()
+            String requestId = refusals.requestId();
+            byte[] body = Json.bytes(new ErrorBody(errorCode(effective), RefusalReasons.describe(effective, reason),
+                    null, requestId));
+            TransportResponse.Builder answer = TransportResponse.builder()
                     .status(effective)
                     .headers(headers)
                     .header(Json.CONTENT_TYPE_JSON)
                     .header(ErrorBody.NO_STORE)
                     .keepAlive(false)
-                    .entity(body)
-                    .build();
+                    .entity(body);
+            if (requestId != null) {
+                answer.header(Refusals.REQUEST_ID, requestId);
+            }
+            refusals.answering(request, effective.code(), requestId);
+            return answer.build();
         }
     }
 

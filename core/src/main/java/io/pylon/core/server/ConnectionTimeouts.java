@@ -19,6 +19,7 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.pylon.core.http.BodyReadWatch;
 import io.pylon.core.http.ConnectionClose;
 import io.pylon.core.http.Http10Connections;
+import io.pylon.core.http.Refusals;
 import io.pylon.core.server.GuardedConnection.Phase;
 import org.jspecify.annotations.Nullable;
 
@@ -61,6 +62,7 @@ final class ConnectionTimeouts implements AutoCloseable {
     private final BodyReadWatch bodyReads;
     private final Http2Connections http2;
     private final RequestDepartures departures;
+    private final Refusals refusals;
     private final Set<GuardedConnection> connections = ConcurrentHashMap.newKeySet();
     private final AcceptedConnections accepted = new AcceptedConnections();
     // connections of the listener's other protocols (HTTP/2): counted and asked to close on stop, no HTTP/1 phases
@@ -83,8 +85,9 @@ final class ConnectionTimeouts implements AutoCloseable {
      * @param departures where HTTP/1 connections are registered, for their requests' handlers to find them
      */
     ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler, BodyReadWatch bodyReads,
-                       Http2Connections http2, RequestDepartures departures) {
+                       Http2Connections http2, RequestDepartures departures, Refusals refusals) {
         this.limits = limits;
+        this.refusals = refusals;
         this.bodyReads = bodyReads;
         this.http2 = http2;
         this.departures = departures;
@@ -105,7 +108,7 @@ final class ConnectionTimeouts implements AutoCloseable {
 
     /** Adds the guard's listeners to the HTTP/1 configuration. */
     Http1Config.Builder listenTo(Http1Config.Builder http1) {
-        return http1.addReceiveListener(new RequestListener()).addSendListener(new ResponseListener());
+        return http1.addReceiveListener(new RequestListener()).addSendListener(new ResponseListener(refusals));
     }
 
     /**
@@ -568,6 +571,20 @@ final class ConnectionTimeouts implements AutoCloseable {
      * would claim the representation is empty. The headers are written right after this listener sees them.
      */
     private static final class ResponseListener implements Http1ConnectionListener {
+        private final Refusals refusals;
+
+        ResponseListener(Refusals refusals) {
+            this.refusals = refusals;
+        }
+
+        /** An answer of the listener's own is written in one piece: its refusal is told with its size. */
+        @Override
+        public void data(ConnectionContext ctx, BufferData data) {
+            if (ctx instanceof GuardedConnection c && c.responseStatus() >= 400) {
+                refusals.written(ctx.remotePeer(), data.available());
+            }
+        }
+
         @Override
         public void status(ConnectionContext ctx, Status status) {
             if (ctx instanceof GuardedConnection c) {

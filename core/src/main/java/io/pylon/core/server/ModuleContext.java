@@ -4,6 +4,7 @@ import io.pylon.core.config.Settings;
 import io.pylon.core.diagnostics.DiagnosticsRegistry;
 import io.pylon.core.health.HealthRegistry;
 import io.pylon.core.http.ClientDepartures;
+import io.pylon.core.http.Refusals;
 import io.pylon.core.http.Routes;
 import io.pylon.core.metrics.PodMetrics;
 import io.pylon.core.pod.PeriodicJob;
@@ -51,6 +52,12 @@ public interface ModuleContext {
 
     /** Where a handler learns that its request's client left (see {@link ClientDepartures}). */
     ClientDepartures clientDepartures();
+
+    /**
+     * The requests the pod refuses before any route takes them: the module may observe them (the Worker's access log)
+     * and give their answers an identifier.
+     */
+    Refusals refusals();
 
     /** The build facts of this module. */
     BuildInfo buildInfo();

@@ -33,12 +33,14 @@ import io.pylon.core.http.ClientDepartures;
 import io.pylon.core.http.ConnectionGuard;
 import io.pylon.core.http.ErrorHandling;
 import io.pylon.core.http.PodPaths;
+import io.pylon.core.http.Refusals;
 import io.pylon.core.http.Routes;
 import io.pylon.core.metrics.ExecutorMetrics;
 import io.pylon.core.metrics.HealthMetrics;
 import io.pylon.core.metrics.HttpServerMetrics;
 import io.pylon.core.metrics.MetricsEndpoint;
 import io.pylon.core.metrics.PodMetrics;
+import io.pylon.core.metrics.RefusalMeters;
 import io.pylon.core.pod.CoreSettings;
 import io.pylon.core.pod.LocalHost;
 import io.pylon.core.pod.PodExecutors;
@@ -136,9 +138,11 @@ public final class PodServer {
         traffic.install(routing);
         ConnectionLimits limits = ConnectionLimits.from(settings);
         BodyReadWatch bodyReads = new BodyReadWatch(limits.bodyTimeout());
-        ConnectionGuard.install(routing, chunkedPaths(module, segment), limits.lingeringBytes(), bodyReads);
+        Refusals refusals = new Refusals();
+        RefusalMeters.bind(refusals, metrics);
+        ConnectionGuard.install(routing, chunkedPaths(module, segment), limits.lingeringBytes(), bodyReads, refusals);
         ErrorHandling.install(routing);
-        ErrorHandling.limitHeaders(routing, limits.maxHeaderSize());
+        ErrorHandling.limitHeaders(routing, limits.maxHeaderSize(), refusals);
         Routes routes = new Routes(routing, new HttpServerMetrics(metrics, listeningPort::get, executors.maintenance()));
         new HealthEndpoint(health, module.name()).register(routes, segment);
         new VersionEndpoint(module.name(), module.displayName(), build).register(routes, segment);
@@ -148,7 +152,8 @@ public final class PodServer {
         DataBudget budget = new DataBudget(settings.get(StorageSettings.BUDGET), StorageSettings.BUDGET.key(),
                 settings.get(StorageSettings.EVICT_RECORDINGS));
         Context context = new Context(settings, identity, segment, dataDir, budget, routes, health, executors,
-                new DiagnosticsRegistry(), metrics, protocols, departures, build, resources, listeningPort, shutdown);
+                new DiagnosticsRegistry(), metrics, protocols, departures, refusals, build, resources, listeningPort,
+                shutdown);
         try {
             if (module.servesDiagnostics()) {
                 installDiagnostics(context, settingsOf(module));
@@ -165,7 +170,7 @@ public final class PodServer {
 
         ensureFree(bind, port, resources);
         ConnectionTimeouts timeouts = new ConnectionTimeouts(limits, executors.maintenance(), bodyReads, http2,
-                departures);
+                departures, refusals);
         resources.push(timeouts);
         Http1Config http1 = timeouts.listenTo(Http1Config.builder()
                         .maxPrologueLength(limits.maxRequestLine())
@@ -179,7 +184,7 @@ public final class PodServer {
                 .port(listenPort)
                 .shutdownHook(false)
                 .shutdownGracePeriod(settings.get(CoreSettings.SHUTDOWN_GRACE))
-                .directHandlers(ErrorHandling.directHandlers())
+                .directHandlers(ErrorHandling.directHandlers(refusals))
                 .errorHandling(io.helidon.webserver.ErrorHandling.builder().logAllMessages(true).build()) // ParserFailures
                 // Without it a response larger than one write waits for the client's delayed ACK (~40 ms, Nagle).
                 .connectionOptions(timeouts.connectionOptions(SocketOptions.builder().tcpNoDelay(true).build(),
@@ -348,7 +353,7 @@ public final class PodServer {
                            Routes routes,
                            HealthRegistry health, PodExecutors executors,
                            DiagnosticsRegistry diagnostics, PodMetrics metrics, ListenerProtocols listener,
-                           ClientDepartures clientDepartures, BuildInfo buildInfo,
+                           ClientDepartures clientDepartures, Refusals refusals, BuildInfo buildInfo,
                            Deque<AutoCloseable> resources, AtomicInteger listeningPort, ShutdownCheck shutdown)
             implements ModuleContext {
         @Override

@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code pylon run worker} with {@code PYLON_WORKER_ACCESS_LOG=true}: each proxied request's JSON line on standard
- * output beside the pod's text log lines (an answered one, a refused one, one whose upstream is down), the path
- * without its query, so a key sent in the query never reaches the log; platform paths are not in it.
+ * output beside the pod's text log lines (an answered one, a refused one, one whose upstream is down, and two the pod
+ * refused before routing), the path without its query, so a key sent in the query never reaches the log; platform
+ * paths are not in it.
  */
 class GatewayAccessLogTest {
     private static final String ADDRESS = "127.0.14.4";
@@ -41,6 +42,24 @@ class GatewayAccessLogTest {
         if (upstream != null) {
             upstream.stop(0);
         }
+    }
+
+    /** Writes {@code request} on a connection of its own and reads the answer to the connection's end. */
+    private static String exchange(int port, String request) throws java.io.IOException {
+        try (java.net.Socket socket = new java.net.Socket(ADDRESS, port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    private static String header(String answer, String name) {
+        for (String line : answer.substring(0, answer.indexOf("\r\n\r\n")).split("\r\n")) {
+            if (line.regionMatches(true, 0, name + ":", 0, name.length() + 1)) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        throw new AssertionError("no " + name + " in " + answer);
     }
 
     @Test
@@ -76,6 +95,10 @@ class GatewayAccessLogTest {
             response.headers().firstValue("X-Request-Id").ifPresent(requestIds::add);
         }
         assertThat(statuses).containsExactly(200, 404, 502, 200);
+        // refused before routing: a request line that does not parse, a header block past the pod's limit
+        String malformed = exchange(worker.port, "garbage\r\n\r\n");
+        String oversized = exchange(worker.port, "GET /api/orders?api_key=s3cr3t-key HTTP/1.1\r\nHost: h\r\n"
+                + "Cookie: " + "c".repeat(20 * 1024) + "\r\nConnection: close\r\n\r\n");
         assertThat(worker.terminate(30)).isTrue();
 
         String out = Files.readString(worker.out);
@@ -89,10 +112,18 @@ class GatewayAccessLogTest {
             }
         }
         assertThat(lines).extracting(l -> l.get("path").asText() + " " + l.get("status").asInt())
-                .containsExactly("/api/orders/7 200", "/nowhere 404", "/down/x 502");
+                .containsExactly("/api/orders/7 200", "/nowhere 404", "/down/x 502", "null 400", "/api/orders 431");
+        requestIds.add(header(malformed, "X-Request-Id"));
+        requestIds.add(header(oversized, "X-Request-Id"));
         assertThat(lines).as("each line names the X-Request-Id its client got")
                 .extracting(l -> l.get("requestId").asText())
-                .containsExactlyElementsOf(requestIds).hasSize(3);
+                .containsExactlyElementsOf(requestIds).hasSize(5);
+        JsonNode refused = lines.get(3);
+        assertThat(refused.get("method").isNull()).as("nothing of the request was read").isTrue();
+        assertThat(refused.get("ms").isNull()).isTrue();
+        assertThat(refused.get("bytes").asLong()).as("what its client got").isEqualTo(malformed.length());
+        assertThat(lines.get(4).get("host").asText()).isEqualTo("h");
+        assertThat(lines.get(4).get("bytes").asLong()).isEqualTo(oversized.length());
         JsonNode first = lines.getFirst();
         assertThat(first.get("method").asText()).isEqualTo("GET");
         assertThat(first.get("protocol").asText()).isEqualTo("HTTP/1.1");

@@ -5,6 +5,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.pylon.core.http.RefusedRequest;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
@@ -25,8 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * was routed (UTC), the client's address as the gateway saw it, the method, the path without its query (a query may
  * hold a key or a token), the protocol, the Host, the status (499 when the client left before an answer, as nginx
  * says), the bytes sent (status line, headers and body), the milliseconds until the exchange ended and the request's
- * {@link RequestId} (the {@code X-Request-Id} the client got, null when it got none). A WebSocket
- * handshake taken before routing is not in it.
+ * {@link RequestId} (the {@code X-Request-Id} the client got, null when it got none). A request the pod refused
+ * before routing (a malformed request line, 414, 431: {@link GatewayRefusals}) has a line too, with what of it was
+ * read. A WebSocket handshake taken before routing is not in it.
  *
  * <p>A request thread never waits for the output: lines go through a bounded queue ({@value #CAPACITY} lines) that one
  * daemon thread writes out every {@value #WRITE_EVERY_MS} ms; while it is full (the output stalled), a line is dropped
@@ -85,35 +87,51 @@ public final class AccessLog implements AutoCloseable {
 
     /** @param requestId the request's {@link RequestId}; null when the gateway gives none */
     static String line(ServerRequest req, Instant at, int status, long bytes, long nanos, @Nullable String requestId) {
-        StringBuilder line = new StringBuilder(224);
-        line.append("{\"time\":\"").append(at);
-        field(line, "client", ClientAddress.ip(req.remotePeer()));
-        field(line, "method", req.prologue().method().text());
-        field(line, "path", req.path().rawPath());
-        field(line, "protocol", "HTTP/" + req.prologue().protocolVersion());
-        String host = req.headers().first(HeaderNames.HOST).orElse(null);
-        if (host == null) {
-            line.append("\",\"host\":null");
-        } else {
-            field(line, "host", host);
-            line.append('"');
-        }
-        line.append(",\"status\":").append(status).append(",\"bytes\":").append(bytes)
-                .append(",\"ms\":").append(Math.round(nanos / 10_000.0) / 100.0);
-        if (requestId == null) {
-            line.append(",\"requestId\":null}");
-        } else {
-            line.append(",\"requestId\":\"");
-            ESCAPE.quoteAsString(requestId, line);
-            line.append("\"}");
-        }
-        return line.toString();
+        return line(at, ClientAddress.ip(req.remotePeer()), req.prologue().method().text(), req.path().rawPath(),
+                "HTTP/" + req.prologue().protocolVersion(), req.headers().first(HeaderNames.HOST).orElse(null), status,
+                bytes, nanos, requestId);
     }
 
-    /** Ends the previous string field and writes {@code "name":"value}, the value escaped as JSON wants it. */
-    private static void field(StringBuilder line, String name, String value) {
-        line.append("\",\"").append(name).append("\":\"");
-        ESCAPE.quoteAsString(value, line);
+    /**
+     * A request the pod refused before any route took it: what of it was read (null where nothing was), and
+     * {@code "ms":null}, since its reading began before anything could time it.
+     */
+    static String line(RefusedRequest refused) {
+        return line(refused.at(), refused.client(), refused.method(), refused.path(), refused.protocol(),
+                refused.host(), refused.status(), refused.bytes(), -1, refused.requestId());
+    }
+
+    /** The line's fields in their order; {@code nanos} below 0 is written as null. */
+    private static String line(Instant at, @Nullable String client, @Nullable String method, @Nullable String path,
+                               @Nullable String protocol, @Nullable String host, int status, long bytes, long nanos,
+                               @Nullable String requestId) {
+        StringBuilder line = new StringBuilder(224);
+        line.append("{\"time\":\"").append(at).append('"');
+        field(line, "client", client);
+        field(line, "method", method);
+        field(line, "path", path);
+        field(line, "protocol", protocol);
+        field(line, "host", host);
+        line.append(",\"status\":").append(status).append(",\"bytes\":").append(bytes).append(",\"ms\":");
+        if (nanos < 0) {
+            line.append("null");
+        } else {
+            line.append(Math.round(nanos / 10_000.0) / 100.0);
+        }
+        field(line, "requestId", requestId);
+        return line.append('}').toString();
+    }
+
+    /** Writes {@code ,"name":"value"}, the value escaped as JSON wants it, or {@code ,"name":null}. */
+    private static void field(StringBuilder line, String name, @Nullable String value) {
+        line.append(",\"").append(name).append("\":");
+        if (value == null) {
+            line.append("null");
+        } else {
+            line.append('"');
+            ESCAPE.quoteAsString(value, line);
+            line.append('"');
+        }
     }
 
     // Woken by time, not by each line: a wake-up and a write a request would cost more than the rest of its line.

@@ -4,7 +4,6 @@ import io.helidon.common.socket.PeerInfo;
 import org.jspecify.annotations.Nullable;
 
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 
 /** What the gateway knows of where a request came from: the client's address and the host it asked for. */
 final class ClientAddress {
@@ -13,11 +12,7 @@ final class ClientAddress {
 
     /** The address of the client's connection, without port (what X-Forwarded-For and rate limits use). */
     static String ip(PeerInfo remotePeer) {
-        SocketAddress address = remotePeer.address();
-        if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
-            return inet.getAddress().getHostAddress();
-        }
-        return remotePeer.host();
+        return io.pylon.core.http.Refusals.ip(remotePeer);
     }
 
     /** The address of the client's connection, null when it is not an IP socket. */

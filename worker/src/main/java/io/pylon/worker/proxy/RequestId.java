@@ -1,7 +1,6 @@
 package io.pylon.worker.proxy;
 
 import io.helidon.http.HeaderName;
-import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 import org.jspecify.annotations.Nullable;
 
@@ -22,7 +21,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * cost more than the rest of this stage. Stateless.
  */
 final class RequestId {
-    static final HeaderName NAME = HeaderNames.create("X-Request-Id");
+    static final HeaderName NAME = io.pylon.core.http.Refusals.REQUEST_ID;
     /** The longest identifier kept from a trusted proxy (Heroku's router takes 200 characters as well). */
     static final int MAX_LENGTH = 200;
 

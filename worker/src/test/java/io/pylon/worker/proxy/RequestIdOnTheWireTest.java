@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Each request's {@code X-Request-Id} on the wire: the one the upstream gets is the one the client gets back, on
  * the gateway's own answers too (404, 502, a 502 after the upstream's head was read), in their header and as their
- * JSON body's {@code request_id}; a client's value is replaced
+ * JSON body's {@code request_id}, and on what the pod refuses before routing (a new one there, always); a client's
+ * value is replaced
  * unless a trusted proxy sent it well-formed; the upstream's own gives way; switched off, the client's passes.
  */
 class RequestIdOnTheWireTest {
@@ -105,6 +106,35 @@ class RequestIdOnTheWireTest {
         assertThat(cut.headers()).filteredOn(h -> h[0].equalsIgnoreCase("X-Request-Id")).extracting(h -> h[1])
                 .containsExactly(upstream.seen().getFirst().header("X-Request-Id"));
         assertThat(cut.start()).contains("\"request_id\":\"" + cut.header("X-Request-Id") + "\"");
+    }
+
+    /** A malformed request line, an oversized header block: refused before routing, and identified all the same. */
+    @Test
+    void whatThePodRefusesBeforeRoutingCarriesANewIdentifier() throws Exception {
+        java.util.List<Integer> statuses = new java.util.ArrayList<>();
+        for (String request : java.util.List.of("garbage\r\n\r\n",
+                "GET /api/x HTTP/1.1\r\nHost: api.test\r\nCookie: " + "a".repeat(40 * 1024) + "\r\n\r\n",
+                "GET /api/x HTTP/1.1\r\nHost: api.test\r\nX-Request-Id: Root=1-6789-ab\r\nCookie: "
+                        + "a".repeat(20 * 1024) + "\r\n\r\n")) {
+            Message refused = send(trusting, request);
+            statuses.add(refused.status());
+            String id = refused.header("X-Request-Id");
+            assertThat(UUID.fromString(id).version()).as("new, never the client's").isEqualTo(4);
+            assertThat(refused.start()).contains("\"request_id\":\"" + id + "\"");
+        }
+        assertThat(statuses).containsExactly(400, 431, 431);
+        Message off = send(RequestIdOnTheWireTest.off, "garbage\r\n\r\n");
+        assertThat(off.status()).isEqualTo(400);
+        assertThat(off.has("X-Request-Id")).isFalse();
+        assertThat(off.start()).doesNotContain("request_id");
+        assertThat(upstream.seen()).isEmpty();
+    }
+
+    private static Message send(Gateway through, String request) throws Exception {
+        URI uri = URI.create(through.url("/"));
+        try (WireConnection c = WireConnection.open(uri.getHost(), uri.getPort())) {
+            return c.send(request).read();
+        }
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -32,13 +33,16 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>A request thread never waits for the output: lines go through a bounded queue ({@value #CAPACITY} lines) that one
  * daemon thread writes out every {@value #WRITE_EVERY_MS} ms; while it is full (the output stalled), a line is dropped
- * and counted ({@link #dropped}).
+ * and counted ({@link #dropped}). The lines not yet written are bounded in characters too ({@value #MAX_PENDING_CHARS}):
+ * a path may be as long as the request line allows and grows sixfold as JSON escapes its control characters, so lines
+ * as a client can make them would otherwise let a stalled output hold hundreds of megabytes.
  *
  * <p>Threading: request threads build their line and offer it to the queue concurrently; only the writer thread
  * writes to the stream; {@link #close} may be called from any thread, once.
  */
 public final class AccessLog implements AutoCloseable {
     static final int CAPACITY = 8192;
+    static final long MAX_PENDING_CHARS = 4L << 20;
     private static final System.Logger LOG = System.getLogger(AccessLog.class.getName());
     private static final JsonStringEncoder ESCAPE = JsonStringEncoder.getInstance();
     private static final long WRITE_EVERY_MS = 50;
@@ -46,6 +50,8 @@ public final class AccessLog implements AutoCloseable {
 
     private final BlockingQueue<String> lines = new ArrayBlockingQueue<>(CAPACITY);
     private final LongAdder dropped = new LongAdder();
+    // characters of the lines offered and not yet written (queued, or in the writer's batch)
+    private final AtomicLong pendingChars = new AtomicLong();
     private final OutputStream out;
     private final Thread writer;
     private volatile boolean closed;
@@ -80,7 +86,8 @@ public final class AccessLog implements AutoCloseable {
     }
 
     void offer(String line) {
-        if (closed || !lines.offer(line)) {
+        if (closed || pendingChars.addAndGet(line.length()) > MAX_PENDING_CHARS || !lines.offer(line)) {
+            pendingChars.addAndGet(-line.length());
             dropped.increment();
         }
     }
@@ -152,6 +159,7 @@ public final class AccessLog implements AutoCloseable {
                 }
                 out.write(chunk.toString().getBytes(StandardCharsets.UTF_8));
                 out.flush();
+                pendingChars.addAndGet(-(chunk.length() - batch.size()));
                 batch.clear();
             }
         } catch (InterruptedException e) {

@@ -39,6 +39,46 @@ class AccessLogTest {
         }
     }
 
+    /** Long lines (a long path, escaped) fill the character bound long before the line bound. */
+    @Test
+    void aStalledOutputHoldsABoundedNumberOfCharacters() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ByteArrayOutputStream written = new ByteArrayOutputStream();
+        OutputStream stalled = new OutputStream() {
+            @Override
+            public void write(int b) {
+                await(release);
+                written.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                await(release);
+                written.write(b, off, len);
+            }
+        };
+        String line = "{\"path\":\"" + "\\u0001".repeat(8 * 1024) + "\"}"; // an 8 KiB path of control characters
+        int offered = 2_000;
+        try (AccessLog log = new AccessLog(stalled)) {
+            for (int i = 0; i < offered; i++) {
+                log.offer(line);
+            }
+            long kept = offered - log.dropped();
+            assertThat(kept * line.length()).as("characters held").isLessThanOrEqualTo(AccessLog.MAX_PENDING_CHARS);
+            assertThat(kept).as("lines held").isGreaterThanOrEqualTo(AccessLog.MAX_PENDING_CHARS / line.length() - 1);
+            release.countDown();
+            // once the output moves again, the bound is free again
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (written.size() < kept * (line.length() + 1) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            long droppedBefore = log.dropped();
+            log.offer(line);
+            Thread.sleep(200);
+            assertThat(log.dropped()).isEqualTo(droppedBefore);
+        }
+    }
+
     @Test
     void queuedLinesAreWrittenWholeOneALine() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -22,9 +22,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * two {@code Authorization} fields, a chunked body where none is taken). Without it such a request was in no meter
  * and no log line, though it is what a client with a bloated cookie or a broken release gets.
  *
- * <p>The listener's answer is built on the connection's thread and written after by Helidon on the same thread, so
- * the refusal waits in a thread-local until {@link #written} learns its bytes; connection threads are virtual threads,
- * one per connection, and a refusal always ends its connection, so nothing is left behind for another request.
+ * <p>The listener's answer is built on the connection's thread and written right after by Helidon on the same thread,
+ * so the refusal waits in a thread-local until {@link #written} learns its size from the connection's send listener
+ * (the answer's own write, the next on that thread). Connection threads are virtual threads, one per connection; an
+ * HTTP/2 stream has one of its own, and the answer of a stream Helidon's HTTP/2 layer refuses passes no send listener:
+ * that refusal ends with its thread, untold.
  *
  * <p>Threading: observers are added while the pod starts ({@link #observe}) and read by connection threads
  * concurrently (a copy-on-write list); the pending refusal is per thread.

@@ -108,6 +108,7 @@ final class Http2Upstream implements AutoCloseable {
      */
     UpstreamExchange open(ClassicHttpRequest request, Timeout connectTimeout, ResponseTimeout timeout)
             throws IOException {
+        timeout.awaitConnection();
         try {
             if (!places.tryAcquire(leaseTimeout.toNanoseconds(), TimeUnit.NANOSECONDS)) {
                 timeout.finish();

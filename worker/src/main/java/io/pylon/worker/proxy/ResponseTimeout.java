@@ -18,7 +18,8 @@ import java.io.InputStream;
  * reads the volatile due time and expires it; the client connection's thread abandons it when the client leaves.
  * Watching, expiring, abandoning and finishing all hold this object's monitor, so neither the sweep nor a departure
  * ever closes a connection that was already finished and handed back to the pool. The label, upstream and start time
- * are fixed at creation; the diagnostics read them, and the volatile due time ({@link #armed}), from any thread.
+ * are fixed at creation; the diagnostics read them, and the volatile due time ({@link #armed}) and connection flag
+ * ({@link #connected}), from any thread. Whether the attempt is listed in flight is the exchange's thread's alone.
  */
 final class ResponseTimeout {
     private static final long DISARMED = Long.MIN_VALUE;
@@ -36,6 +37,10 @@ final class ResponseTimeout {
     private volatile long dueNanos = DISARMED;
     private volatile int state = WATCHING;
     private @Nullable ModalCloseable endpoint;
+    // set by the exchange's thread once the attempt is listed in flight (from its wait for a connection, or from watch)
+    private boolean listed;
+    // whether the attempt has its connection (or stream) yet; read by the diagnostics
+    private volatile boolean connected;
 
     /**
      * @param label    the request, for the diagnostics
@@ -61,6 +66,21 @@ final class ResponseTimeout {
         return createdNanos;
     }
 
+    /** Whether the attempt has its upstream connection or stream yet (else it waits for one, or connects). */
+    boolean connected() {
+        return connected;
+    }
+
+    /**
+     * The attempt waits for a pooled connection (or an HTTP/2 stream) and, if it gets none free, connects: listed in
+     * flight from now, unarmed (the response timeout starts with {@link #watch}; the lease timeout bounds the wait).
+     * Whatever follows ends in {@link #finish}.
+     */
+    void awaitConnection() {
+        listed = true;
+        owner.add(this);
+    }
+
     /** Whether the gateway is waiting on the upstream now (else on the client, or relaying between them). */
     boolean armed() {
         return dueNanos != DISARMED;
@@ -78,8 +98,12 @@ final class ResponseTimeout {
                 return;
             }
         }
+        connected = true;
         arm();
-        owner.add(this);
+        if (!listed) {
+            listed = true;
+            owner.add(this);
+        }
     }
 
     /**
@@ -134,7 +158,7 @@ final class ResponseTimeout {
                 state = FINISHED;
             }
         }
-        if (endpoint != null) {
+        if (listed) {
             owner.remove(this);
         }
         return finished;

@@ -55,8 +55,9 @@ public final class ResponseTimeouts {
 
     /**
      * The exchanges in flight, for the diagnostics: {@code count}, and the {@value #OLDEST} that began first in
-     * {@code oldest} (route, upstream, method, path, requestId, ms since the attempt began, and whether the gateway
-     * waits on the upstream now): what a request that hangs is waiting for, and which request it is.
+     * {@code oldest} (route, upstream, method, path, requestId, ms since the attempt began, whether the gateway
+     * waits on the upstream now, and whether it still waits for a connection, from the pool or being made): what a
+     * request that hangs is waiting for, and which request it is.
      */
     public Map<String, Object> describe() {
         long now = System.nanoTime();
@@ -73,6 +74,7 @@ public final class ResponseTimeouts {
             entry.put("requestId", label.requestId());
             entry.put("ms", TimeUnit.NANOSECONDS.toMillis(now - timeout.createdNanos()));
             entry.put("waitingOnUpstream", timeout.armed());
+            entry.put("waitingForConnection", !timeout.connected());
             oldest.add(entry);
         }
         Map<String, Object> map = new LinkedHashMap<>();
@@ -81,7 +83,7 @@ public final class ResponseTimeouts {
         return map;
     }
 
-    /** Exchanges currently watched (waiting on an upstream or about to). */
+    /** Exchanges currently listed (waiting for a connection, on an upstream, or relaying). */
     int watched() {
         return watched.size();
     }

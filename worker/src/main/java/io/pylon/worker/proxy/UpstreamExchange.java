@@ -134,6 +134,7 @@ final class UpstreamExchange {
                                  Timeout connectTimeout, ResponseTimeout timeout, Timeout leaseTimeout)
             throws IOException {
         ConnectionEndpoint endpoint;
+        timeout.awaitConnection();
         try {
             endpoint = lease(manager, route, leaseTimeout);
         } catch (IOException | RuntimeException e) {

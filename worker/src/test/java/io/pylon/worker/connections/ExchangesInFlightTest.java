@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code connections.exchanges} over the diagnostics endpoint: a request its upstream holds is listed, with its route,
- * upstream, path without the query and the X-Request-Id its client gets, for as long as it is in flight.
+ * upstream, path without the query and the X-Request-Id its client gets, for as long as it is in flight; one waiting
+ * for a connection of a full pool is listed as waiting for one.
  */
 class ExchangesInFlightTest {
     @Test
@@ -45,6 +46,42 @@ class ExchangesInFlightTest {
             client.close(); // the gateway lets the upstream go, and the exchange is no longer in flight
             awaitCount(gateway, 0);
             assertThat(upstream.awaitReleased("a", 10_000)).as("ms the upstream was held").isNotNegative();
+        }
+    }
+
+    /** A full pool: the second request waits for its connection, and is listed as waiting for one until it has it. */
+    @Test
+    void aRequestWaitingForAPooledConnectionIsListedAsWaitingForOne() throws Exception {
+        try (ScriptedUpstream upstream = ScriptedUpstream.start();
+             Gateway gateway = Gateway.start("exchanges-pool-test", """
+                     routes:
+                       - {name: held, pathPrefix: /hold, responseTimeout: 60s, upstreams: [%s]}
+                     """.formatted(upstream.url()), Map.of("pylon.worker.upstream.max-per-route", "1",
+                     "pylon.worker.upstream.lease-timeout", "30s"))) {
+            URI uri = URI.create(gateway.url("/"));
+            WireConnection first = WireConnection.open(uri.getHost(), uri.getPort());
+            first.send("GET /hold/a HTTP/1.1\r\nHost: api.test\r\n\r\n");
+            awaitCount(gateway, 1);
+            WireConnection second = WireConnection.open(uri.getHost(), uri.getPort());
+            second.send("GET /hold/b HTTP/1.1\r\nHost: api.test\r\n\r\n");
+
+            JsonNode both = awaitCount(gateway, 2).path("oldest");
+            assertThat(both.get(0).path("path").asText()).isEqualTo("/hold/a");
+            assertThat(both.get(0).path("waitingForConnection").asBoolean()).isFalse();
+            JsonNode waiting = both.get(1);
+            assertThat(waiting.path("path").asText()).isEqualTo("/hold/b");
+            assertThat(waiting.path("waitingForConnection").asBoolean()).isTrue();
+            assertThat(waiting.path("waitingOnUpstream").asBoolean()).as("not on the upstream yet").isFalse();
+            assertThat(waiting.path("requestId").asText()).hasSize(36);
+            assertThat(upstream.holds("b")).isFalse();
+
+            first.close(); // its connection is closed and the pool makes room: the second gets one and is sent
+            Gateway.await("the second request reaches the upstream", 10_000, () -> upstream.holds("b"));
+            JsonNode sent = awaitCount(gateway, 1).path("oldest").get(0);
+            assertThat(sent.path("path").asText()).isEqualTo("/hold/b");
+            assertThat(sent.path("waitingForConnection").asBoolean()).isFalse();
+            second.close();
+            awaitCount(gateway, 0);
         }
     }
 

@@ -169,7 +169,8 @@ export function connectionsPanel(c) {
       { label: 'Upstream', render: (e) => e.upstream },
       { label: 'Request ID', render: (e) => h('span', { class: 'mono small' }, e.requestId || '–') },
       { label: 'Age', num: true, render: (e) => `${fmt.number(e.ms)} ms` },
-      { label: 'Waiting on', render: (e) => (e.waitingOnUpstream ? 'upstream' : 'client') },
+      { label: 'Waiting on', render: (e) => (e.waitingForConnection ? 'a connection'
+        : e.waitingOnUpstream ? 'upstream' : 'client') },
     ], exchanges.oldest),
     rest(c, ['active', 'idle', 'pending', 'pools', 'server', 'proxy', 'cache', 'exchanges']));
 }

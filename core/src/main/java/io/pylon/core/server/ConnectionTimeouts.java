@@ -87,10 +87,10 @@ final class ConnectionTimeouts implements AutoCloseable {
     ConnectionTimeouts(ConnectionLimits limits, ScheduledExecutorService scheduler, BodyReadWatch bodyReads,
                        Http2Connections http2, RequestDepartures departures, Refusals refusals) {
         this.limits = limits;
-        this.refusals = refusals;
         this.bodyReads = bodyReads;
         this.http2 = http2;
         this.departures = departures;
+        this.refusals = refusals;
         long period = SWEEP_PERIOD.toMillis();
         this.sweeper = scheduler.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.MILLISECONDS);
     }

@@ -18,8 +18,9 @@ import java.io.InputStream;
  * reads the volatile due time and expires it; the client connection's thread abandons it when the client leaves.
  * Watching, expiring, abandoning and finishing all hold this object's monitor, so neither the sweep nor a departure
  * ever closes a connection that was already finished and handed back to the pool. The label, upstream and start time
- * are fixed at creation; the diagnostics read them, and the volatile due time ({@link #armed}) and connection flag
- * ({@link #connected}), from any thread. Whether the attempt is listed in flight is the exchange's thread's alone.
+ * are fixed at creation; the diagnostics read them, and the volatile due time ({@link #armed}) and the endpoint
+ * (whether it is {@link #connected} yet), from any thread. Whether the attempt is listed in flight is the exchange's
+ * thread's alone.
  */
 final class ResponseTimeout {
     private static final long DISARMED = Long.MIN_VALUE;
@@ -36,11 +37,10 @@ final class ResponseTimeout {
     private final long createdNanos = System.nanoTime();
     private volatile long dueNanos = DISARMED;
     private volatile int state = WATCHING;
-    private @Nullable ModalCloseable endpoint;
+    // what the exchange runs on once it has it; the diagnostics read whether it has it yet
+    private volatile @Nullable ModalCloseable endpoint;
     // set by the exchange's thread once the attempt is listed in flight (from its wait for a connection, or from watch)
     private boolean listed;
-    // whether the attempt has its connection (or stream) yet; read by the diagnostics
-    private volatile boolean connected;
 
     /**
      * @param label    the request, for the diagnostics
@@ -68,7 +68,7 @@ final class ResponseTimeout {
 
     /** Whether the attempt has its upstream connection or stream yet (else it waits for one, or connects). */
     boolean connected() {
-        return connected;
+        return endpoint != null;
     }
 
     /**
@@ -98,7 +98,6 @@ final class ResponseTimeout {
                 return;
             }
         }
-        connected = true;
         arm();
         if (!listed) {
             listed = true;

@@ -23,14 +23,12 @@ class ExchangesInFlightTest {
     @Test
     void aHeldRequestIsListedWithItsRouteUpstreamAndRequestIdUntilItEnds() throws Exception {
         try (ScriptedUpstream upstream = ScriptedUpstream.start();
-             Gateway gateway = Gateway.start("exchanges-test", """
-                     routes:
-                       - {name: held, pathPrefix: /hold, responseTimeout: 60s, upstreams: [%s]}
-                     """.formatted(upstream.url()), Map.of())) {
+             Gateway gateway = holding("exchanges-test", upstream, Map.of())) {
             assertThat(exchanges(gateway).path("count").asInt()).isZero();
-            URI uri = URI.create(gateway.url("/"));
-            WireConnection client = WireConnection.open(uri.getHost(), uri.getPort());
+            WireConnection client = open(gateway);
             client.send("GET /hold/a?api_key=s3cr3t HTTP/1.1\r\nHost: api.test\r\n\r\n");
+            // listed from its wait for a connection on: read once the upstream has the request
+            Gateway.await("the request reaches the upstream", 10_000, () -> !upstream.seen().isEmpty());
 
             JsonNode held = awaitCount(gateway, 1).path("oldest").get(0);
             assertThat(held.path("route").asText()).isEqualTo("held");
@@ -53,16 +51,12 @@ class ExchangesInFlightTest {
     @Test
     void aRequestWaitingForAPooledConnectionIsListedAsWaitingForOne() throws Exception {
         try (ScriptedUpstream upstream = ScriptedUpstream.start();
-             Gateway gateway = Gateway.start("exchanges-pool-test", """
-                     routes:
-                       - {name: held, pathPrefix: /hold, responseTimeout: 60s, upstreams: [%s]}
-                     """.formatted(upstream.url()), Map.of("pylon.worker.upstream.max-per-route", "1",
-                     "pylon.worker.upstream.lease-timeout", "30s"))) {
-            URI uri = URI.create(gateway.url("/"));
-            WireConnection first = WireConnection.open(uri.getHost(), uri.getPort());
+             Gateway gateway = holding("exchanges-pool-test", upstream, Map.of("pylon.worker.upstream.max-per-route",
+                     "1", "pylon.worker.upstream.lease-timeout", "30s"))) {
+            WireConnection first = open(gateway);
             first.send("GET /hold/a HTTP/1.1\r\nHost: api.test\r\n\r\n");
             awaitCount(gateway, 1);
-            WireConnection second = WireConnection.open(uri.getHost(), uri.getPort());
+            WireConnection second = open(gateway);
             second.send("GET /hold/b HTTP/1.1\r\nHost: api.test\r\n\r\n");
 
             JsonNode both = awaitCount(gateway, 2).path("oldest");
@@ -83,6 +77,19 @@ class ExchangesInFlightTest {
             second.close();
             awaitCount(gateway, 0);
         }
+    }
+
+    /** A gateway whose one route, {@code held}, sends {@code /hold/...} to {@code upstream} (which holds it). */
+    private static Gateway holding(String name, ScriptedUpstream upstream, Map<String, String> settings) {
+        return Gateway.start(name, """
+                routes:
+                  - {name: held, pathPrefix: /hold, responseTimeout: 60s, upstreams: [%s]}
+                """.formatted(upstream.url()), settings);
+    }
+
+    private static WireConnection open(Gateway gateway) throws Exception {
+        URI uri = URI.create(gateway.url("/"));
+        return WireConnection.open(uri.getHost(), uri.getPort());
     }
 
     private static JsonNode exchanges(Gateway gateway) throws Exception {
